@@ -1,0 +1,57 @@
+import { setChineseZodMessages } from '@zhikaoyun/shared';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { loggerOptions } from './lib/logger';
+import captchaPlugin from './plugins/captcha';
+import dbPlugin from './plugins/db';
+import envelopePlugin from './plugins/envelope';
+import openapiPlugin from './plugins/openapi';
+import rateLimitPlugin from './plugins/rate-limit';
+import securityPlugin from './plugins/security';
+import tenancyPlugin from './plugins/tenancy';
+import webPlugin from './plugins/web';
+import captchaRoutes from './modules/captcha/routes';
+import documentsRoutes from './modules/documents/routes';
+import healthRoutes from './modules/health/routes';
+import systemRoutes from './modules/system/routes';
+
+export interface AppDeps {
+  db: Db;
+  /** Where log lines go; the default is stdout. Tests pass a stream to read them back. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Request bodies larger than this are refused with 413 (uploads set their own limit). */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  setChineseZodMessages();
+  const options: FastifyServerOptions = {
+    logger: loggerOptions(config.logLevel, deps.logStream),
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  };
+  const app = Fastify(options).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(envelopePlugin);
+  await app.register(dbPlugin, { db: deps.db });
+  await app.register(securityPlugin);
+  await app.register(rateLimitPlugin, { enabled: config.rateLimits, redisUrl: config.redisUrl });
+  await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
+  await app.register(captchaPlugin, { fixedCode: config.captchaFixed });
+  await app.register(openapiPlugin);
+
+  await app.register(healthRoutes, { prefix: '/api' });
+  await app.register(systemRoutes, { prefix: '/api' });
+  await app.register(captchaRoutes, { prefix: '/api' });
+  await app.register(documentsRoutes, { prefix: '/api' });
+
+  await app.register(webPlugin, { root: config.webDist });
+  return app;
+}

@@ -1,0 +1,23 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database';
+import { init } from './migrations/0001_init';
+
+/**
+ * Migrations are listed here, not read from a folder, so that the bundled server carries them.
+ * Each is written once with Kysely's schema builder and runs on SQLite and PostgreSQL alike.
+ */
+function provider(db: Db): MigrationProvider {
+  return {
+    getMigrations: () =>
+      Promise.resolve<Record<string, Migration>>({
+        '0001_init': init(db.dialect),
+      }),
+  };
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: provider(db) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,22 @@
+import type { Db } from '../../db/database';
+
+export function createCaptchaRepository(db: Db) {
+  return {
+    async insert(row: { id: string; office_id: number; answer_hash: string; expires_at: string; created_at: string }) {
+      await db.kysely.insertInto('captcha').values(row).execute();
+    },
+    /** Deletes and returns the captcha in one statement, so two requests can never both use it. */
+    take(officeId: number, id: string) {
+      return db.kysely
+        .deleteFrom('captcha')
+        .where('id', '=', id)
+        .where('office_id', '=', officeId)
+        .returning(['answer_hash', 'expires_at'])
+        .executeTakeFirst();
+    },
+    async deleteExpired(now: string): Promise<void> {
+      await db.kysely.deleteFrom('captcha').where('expires_at', '<', now).execute();
+    },
+  };
+}
+export type CaptchaRepository = ReturnType<typeof createCaptchaRepository>;

@@ -1,0 +1,24 @@
+import { envelopeSchema, examDocumentSchema, getDocQuerySchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createDocumentsRepository } from './repository';
+import { createDocumentsService } from './service';
+
+const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createDocumentsService(createDocumentsRepository(app.db));
+
+  app.get(
+    '/getDoc',
+    {
+      schema: {
+        summary: '考试文件（招考公告、诚信承诺书、报考指南、附件）',
+        tags: ['documents'],
+        querystring: getDocQuerySchema.extend(officeQuerySchema.shape),
+        response: { 200: envelopeSchema(z.array(examDocumentSchema)) },
+      },
+    },
+    async (request) => ok(await service.getExamDocuments(request.office.id, request.query.examId, request.query.type)),
+  );
+};
+
+export default documentsRoutes;

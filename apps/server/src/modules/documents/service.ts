@@ -1,0 +1,22 @@
+import { documentTypeSchema, ErrorCode, type DocumentType, type ExamDocument } from '@zhikaoyun/shared';
+import { AppError } from '../../lib/app-error';
+import type { DocumentsRepository } from './repository';
+
+export function createDocumentsService(repo: DocumentsRepository) {
+  return {
+    /** The documents of a published exam of the office, of one type or all. */
+    async getExamDocuments(officeId: number, examId: number, type: DocumentType | undefined): Promise<ExamDocument[]> {
+      const exam = await repo.findPublishedExam(officeId, examId);
+      if (!exam) throw new AppError(ErrorCode.NotFound, '该考试不存在或尚未发布');
+      const rows = await repo.listByExam(officeId, examId, type);
+      return rows.map((r) => ({
+        id: r.id,
+        examId: r.exam_id,
+        type: documentTypeSchema.catch('attachment').parse(r.type),
+        title: r.title,
+        content: r.content,
+        updatedAt: r.updated_at,
+      }));
+    },
+  };
+}

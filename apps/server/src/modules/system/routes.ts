@@ -1,0 +1,50 @@
+import { envelopeSchema, menuSchema, ok, officeQuerySchema, systemSettingSchema, treatyDescSchema } from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createSystemRepository } from './repository';
+import { createSystemService } from './service';
+
+/** The spec's calls for the office's settings, menu and registration agreement. */
+const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createSystemService(createSystemRepository(app.db));
+
+  app.get(
+    '/getWSystem',
+    {
+      schema: {
+        summary: '系统设置（含网站名称 webname）',
+        tags: ['system'],
+        querystring: officeQuerySchema,
+        response: { 200: envelopeSchema(systemSettingSchema) },
+      },
+    },
+    async (request) => ok(await service.getSystemSetting(request.office.id)),
+  );
+
+  app.get(
+    '/getMenu',
+    {
+      schema: {
+        summary: '菜单（候选人站点底部导航）',
+        tags: ['system'],
+        querystring: officeQuerySchema,
+        response: { 200: envelopeSchema(menuSchema) },
+      },
+    },
+    async (request) => ok(await service.getMenu(request.office.id)),
+  );
+
+  app.get(
+    '/getTreatyDesc',
+    {
+      schema: {
+        summary: '注册协议',
+        tags: ['system'],
+        querystring: officeQuerySchema,
+        response: { 200: envelopeSchema(treatyDescSchema) },
+      },
+    },
+    async (request) => ok(await service.getTreatyDesc(request.office.id)),
+  );
+};
+
+export default systemRoutes;

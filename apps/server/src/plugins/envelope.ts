@@ -1,0 +1,56 @@
+import { ERROR_TEXT, ErrorCode, HTTP_STATUS_TEXT, fail } from '@zhikaoyun/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error';
+
+/**
+ * Every failure leaves as an envelope. Business and validation failures answer 200 with
+ * success:false; only transport faults keep their HTTP status. No stack trace ever leaves.
+ */
+
+interface ValidationIssue {
+  message?: string;
+  instancePath?: string;
+}
+
+function validationMessage(err: FastifyError): string {
+  const first = (err.validation as ValidationIssue[] | undefined)?.[0];
+  const text = first?.message?.trim();
+  return text ? text : ERROR_TEXT[ErrorCode.Validation];
+}
+
+const TRANSPORT_TEXT: Readonly<Record<number, string>> = {
+  400: '请求格式有误，请刷新页面后重试',
+  404: '请求地址出错',
+  405: '请求方式不被支持',
+  406: '请求格式有误，请刷新页面后重试',
+  413: '提交的内容过大，请压缩后重试',
+  415: '请求格式有误，请刷新页面后重试',
+  429: ERROR_TEXT[ErrorCode.TooManyRequests],
+  503: '系统维护或繁忙，请稍后再试',
+};
+
+function handleError(this: FastifyInstance, err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof AppError) {
+    return reply.code(err.httpStatus).send(fail(err.errorCode, err.message));
+  }
+  if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
+    return reply.code(200).send(fail(ErrorCode.Validation, validationMessage(err)));
+  }
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const msg = TRANSPORT_TEXT[status] ?? HTTP_STATUS_TEXT[status] ?? ERROR_TEXT[ErrorCode.Validation];
+    return reply.code(status).send(fail(status, msg));
+  }
+  request.log.error({ err: { type: err.name, code: err.code, message: err.message, stack: err.stack } }, 'request failed');
+  const code = status >= 500 && status < 600 ? status : 500;
+  return reply.code(code).send(fail(ErrorCode.Internal, ERROR_TEXT[ErrorCode.Internal]));
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler(handleError);
+  },
+  { name: 'envelope' },
+);

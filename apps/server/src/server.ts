@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { seedDemo } from './db/seed';
+
+/** The built web app sits beside the built server in the repository: apps/web/dist. */
+function defaultWebDist(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidate = path.resolve(here, '../../web/dist');
+  return existsSync(path.join(candidate, 'index.html')) ? candidate : null;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(2);
+  }
+  if (config.webDist === null) config = { ...config, webDist: defaultWebDist() };
+
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const seed = await seedDemo(db, { adminPassword: config.seedAdminPassword });
+  if (seed.generatedAdminPassword) {
+    // Printed once, on the run that created the account; it is stored only as an argon2id hash.
+    console.log(
+      `\n  Demo office seeded. Staff login: admin / ${seed.generatedAdminPassword}\n  (set SEED_ADMIN_PASSWORD to choose it; shown only this once)\n`,
+    );
+  }
+
+  const app = await buildApp(config, { db });
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app
+      .close()
+      .then(() => db.destroy())
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  console.log(
+    `zhikaoyun serving http://${shown}:${config.port} (${config.database.kind}${config.webDist ? '' : ', API only: web app not built'})`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error('start-up failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../src/config';
+
+describe('configuration', () => {
+  it('defaults to the embedded SQLite file and port 8080', () => {
+    const c = loadConfig({}, '/srv/zk');
+    expect(c.database).toEqual({ kind: 'sqlite', filename: '/srv/zk/data/zhikaoyun.db' });
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.rateLimits).toBe(true);
+  });
+
+  it('reads the three forms of DATABASE_URL', () => {
+    expect(parseDatabaseUrl('file:/var/x.db', '/srv')).toEqual({ kind: 'sqlite', filename: '/var/x.db' });
+    expect(parseDatabaseUrl('file:rel/x.db', '/srv')).toEqual({ kind: 'sqlite', filename: '/srv/rel/x.db' });
+    expect(parseDatabaseUrl('postgres://u@h:5432/d', '/srv')).toEqual({ kind: 'postgres', connectionString: 'postgres://u@h:5432/d' });
+    expect(() => parseDatabaseUrl('mysql://x', '/srv')).toThrow(ConfigError);
+  });
+
+  it('refuses the test-only switches in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', CAPTCHA_FIXED: '1234' })).toThrow(/CAPTCHA_FIXED/);
+    expect(() => loadConfig({ NODE_ENV: 'production', RATE_LIMITS: 'off' })).toThrow(/RATE_LIMITS/);
+    expect(loadConfig({ NODE_ENV: 'test', CAPTCHA_FIXED: '1234', RATE_LIMITS: 'off' }).rateLimits).toBe(false);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ SEED_ADMIN_PASSWORD: 'short' })).toThrow(/SEED_ADMIN_PASSWORD/);
+  });
+});

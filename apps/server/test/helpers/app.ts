@@ -1,0 +1,48 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openDatabase, type Db } from '../../src/db/database';
+import { migrateToLatest } from '../../src/db/migrate';
+import { seedDemo } from '../../src/db/seed';
+import type { DatabaseKind, TestDatabase } from './databases';
+
+export const TEST_ADMIN_PASSWORD = 'test-admin-pass-2026';
+export const TEST_CAPTCHA = 'zk-test-captcha';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  /** Every log line the app wrote, for checks that personal data never reaches a log. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/** A real app on a fresh, migrated and seeded database of the given kind. */
+export async function createTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
+  const database: TestDatabase = await kind.create();
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', CAPTCHA_FIXED: TEST_CAPTCHA, ...env }, process.cwd()),
+    database: database.config,
+  };
+  const db = openDatabase(database.config);
+  await migrateToLatest(db);
+  await seedDemo(db, { adminPassword: TEST_ADMIN_PASSWORD });
+  const stream = new PassThrough();
+  const chunks: string[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+  const app = await buildApp(config, { db, logStream: stream });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    logs: () => chunks.join(''),
+    async close() {
+      await app.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}

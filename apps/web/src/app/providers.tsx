@@ -1,0 +1,35 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect, type ReactNode } from 'react';
+import { bindMessage } from '../lib/feedback';
+import { messageConfig, notificationConfig, theme } from './theme';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+    mutations: { retry: 0 },
+  },
+});
+
+/** Hands the themed message instance to code outside React (the HTTP client's toasts). */
+function FeedbackBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => {
+    bindMessage(message);
+    return () => bindMessage(null);
+  }, [message]);
+  return null;
+}
+
+/** The global providers: theme and locale, message/notification/dialog holder, data cache (§1). */
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
+      <AntApp message={messageConfig} notification={notificationConfig} className="ant-app-root">
+        <FeedbackBridge />
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

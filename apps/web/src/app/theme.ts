@@ -1,0 +1,45 @@
+import { DIALOG_WIDTH, MESSAGE_CONFIG, NOTIFICATION_CONFIG, THEME } from '@zhikaoyun/shared';
+import type { ThemeConfig } from 'antd';
+
+/** §9's constants as antd's theme: blue primary, 6px base radius, 10px for buttons, modals and cards. */
+export const theme: ThemeConfig = {
+  token: {
+    colorPrimary: THEME.colorPrimary,
+    colorLink: THEME.colorPrimary,
+    colorLinkHover: THEME.colorPrimaryHover,
+    colorLinkActive: THEME.colorPrimaryActive,
+    colorInfo: THEME.colorPrimary,
+    // antd's default secondary greys fall below WCAG AA contrast on white; these pass it.
+    colorTextDescription: '#5c6370',
+    colorTextTertiary: '#5c6370',
+    colorTextPlaceholder: '#767b85',
+    borderRadius: THEME.borderRadius,
+    borderRadiusLG: THEME.borderRadiusLarge,
+    fontFamily:
+      "-apple-system, BlinkMacSystemFont, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
+  },
+  components: {
+    Button: {
+      borderRadius: THEME.borderRadiusLarge,
+      borderRadiusLG: THEME.borderRadiusLarge,
+      borderRadiusSM: THEME.borderRadiusLarge,
+      colorPrimaryHover: THEME.colorPrimaryHover,
+      colorPrimaryActive: THEME.colorPrimaryActive,
+    },
+    Modal: { borderRadiusLG: THEME.borderRadiusLarge },
+    Card: { borderRadiusLG: THEME.borderRadiusLarge },
+    Message: { zIndexPopup: MESSAGE_CONFIG.zIndex },
+    Notification: { zIndexPopup: NOTIFICATION_CONFIG.zIndex, width: NOTIFICATION_CONFIG.width },
+  },
+};
+
+export const messageConfig = {
+  duration: MESSAGE_CONFIG.durationMs / 1000,
+  maxCount: 3,
+} as const;
+
+export const notificationConfig = {
+  placement: NOTIFICATION_CONFIG.placement,
+} as const;
+
+export { DIALOG_WIDTH };

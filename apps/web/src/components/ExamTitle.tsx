@@ -1,0 +1,14 @@
+import { useSysStore } from '../lib/store';
+
+/** The exam's name as the page heading (§1: the exam name appears in headings). */
+export function ExamTitle({ name, subtitle }: { name?: string; subtitle?: string }) {
+  const examName = useSysStore((s) => s.examName);
+  const text = name ?? examName;
+  if (!text) return null;
+  return (
+    <div className="exam-title">
+      <h1 className="exam-title__name">{text}</h1>
+      {subtitle && <p className="exam-title__sub">{subtitle}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { AuditOutlined, FileTextOutlined, HomeOutlined, NotificationOutlined, SolutionOutlined, UserOutlined } from '@ant-design/icons';
+import { DEFAULT_MENU, type MenuItem } from '@zhikaoyun/shared';
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { isLoggedIn, useSysStore } from '../lib/store';
+
+const ICONS: Record<MenuItem['icon'], ReactNode> = {
+  home: <HomeOutlined />,
+  positions: <SolutionOutlined />,
+  notices: <NotificationOutlined />,
+  me: <UserOutlined />,
+  exam: <FileTextOutlined />,
+  status: <AuditOutlined />,
+};
+
+/** A guest would only be sent back by the guard; send them to the page meant for guests. */
+const GUEST_PATH: Record<string, string> = {
+  '/exam-list': '/',
+  '/job-positions': '/job-positions-only-read',
+  '/personal-center': '/login',
+  '/current-exam': '/login',
+};
+
+export function MobileBottomNav() {
+  const menu = useSysStore((s) => s.sysMenu);
+  const token = useSysStore((s) => s.token);
+  const loggedIn = isLoggedIn({ token });
+  const items = menu.length > 0 ? menu : DEFAULT_MENU;
+  return (
+    <nav className="mobile-bottom-nav" aria-label="主导航">
+      {items.map((item) => {
+        const to = loggedIn ? item.path : (GUEST_PATH[item.path] ?? item.path);
+        return (
+          <NavLink
+            key={item.key}
+            to={to}
+            end={to === '/'}
+            className={({ isActive }) => `mobile-bottom-nav__item${isActive ? ' is-active' : ''}`}
+          >
+            <span className="mobile-bottom-nav__icon" aria-hidden>
+              {ICONS[item.icon]}
+            </span>
+            <span className="mobile-bottom-nav__label">{item.title}</span>
+          </NavLink>
+        );
+      })}
+    </nav>
+  );
+}

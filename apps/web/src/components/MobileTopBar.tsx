@@ -1,0 +1,35 @@
+import { LeftOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+
+export interface MobileTopBarProps {
+  title: string;
+  /** Back arrow, on by default: one step back in history (§2). */
+  back?: boolean;
+}
+
+/** react-router keeps the history index in history.state; 0 means this tab opened here. */
+function canGoBack(): boolean {
+  const state = window.history.state as { idx?: number } | null;
+  return typeof state?.idx === 'number' && state.idx > 0;
+}
+
+export function MobileTopBar({ title, back = true }: MobileTopBarProps) {
+  const navigate = useNavigate();
+  return (
+    <header className="mobile-top-bar">
+      {back && (
+        <button
+          type="button"
+          className="mobile-top-bar__back"
+          aria-label="返回"
+          // A page opened from a link has no history to go back to; home is the sensible step.
+          onClick={() => (canGoBack() ? navigate(-1) : navigate('/'))}
+        >
+          <LeftOutlined />
+        </button>
+      )}
+      <h1 className="mobile-top-bar__title">{title}</h1>
+      {back && <span className="mobile-top-bar__spacer" aria-hidden />}
+    </header>
+  );
+}

@@ -1,0 +1,138 @@
+import { API_TIMEOUT_MS, CLIENT_ERROR_TEXT, HTTP_STATUS_TEXT, type Envelope } from '@zhikaoyun/shared';
+import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import { appConfig } from './app-config';
+import { toastError } from './feedback';
+import { currentToken, useSysStore } from './store';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Resolve with the body whatever its success flag (§7). */
+    raw?: boolean;
+    /** Do not add officeId/officeCode (§7: "unless a call opts out"). */
+    noOffice?: boolean;
+    /** Reject without a toast (the start-up settings load fails silently, §8). */
+    silent?: boolean;
+  }
+}
+
+/** A rejected call: the text shown (or that would have been shown) and what the server said. */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly errorCode?: number | string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+let onUnauthorized: () => void = () => undefined;
+
+/** The app sets what happens after a 401 (clear the session, show login). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+function dataText(data: unknown): string {
+  if (data === undefined || data === null || data === '') return '';
+  if (typeof data === 'string') return data;
+  if (typeof data === 'object' && 'msg' in data && typeof (data as { msg: unknown }).msg === 'string') {
+    return (data as { msg: string }).msg;
+  }
+  try {
+    return JSON.stringify(data);
+  } catch {
+    return String(data);
+  }
+}
+
+/** The text of §8's catalogue for a failed transport (no envelope to read). */
+export function httpErrorText(error: AxiosError): string {
+  const response = error.response;
+  if (!response) {
+    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') return CLIENT_ERROR_TEXT.timeout;
+    return CLIENT_ERROR_TEXT.network;
+  }
+  const { status, data } = response;
+  if (status === 401) return dataText(data) || CLIENT_ERROR_TEXT.unauthorized;
+  const text = HTTP_STATUS_TEXT[status];
+  if (text) return text;
+  const detail = dataText(data);
+  return detail ? `${CLIENT_ERROR_TEXT.unknown} ${detail}` : CLIENT_ERROR_TEXT.unknown;
+}
+
+/** The text for a body with success:false. */
+export function bodyErrorText(body: Envelope): string {
+  if (body.errorCode === 401 || body.errorCode === '401') return CLIENT_ERROR_TEXT.unauthorized;
+  return CLIENT_ERROR_TEXT.requestFailed(body.msg ?? '');
+}
+
+function isEnvelope(body: unknown): body is Envelope {
+  return typeof body === 'object' && body !== null && 'success' in body;
+}
+
+export function createHttpClient(baseURL: string = appConfig.apiBase): AxiosInstance {
+  const client = axios.create({ baseURL, timeout: API_TIMEOUT_MS });
+
+  client.interceptors.request.use((config) => {
+    const token = currentToken();
+    if (token.trim()) {
+      config.headers.set('Authorization', `Bearer ${token}`);
+      config.headers.set('token', token);
+    }
+    if (!config.noOffice) {
+      const { officeId, officeCode } = useSysStore.getState();
+      const params: Record<string, unknown> = { ...(config.params as Record<string, unknown> | undefined) };
+      const id = officeId ?? appConfig.officeId;
+      const code = officeCode ?? appConfig.officeCode;
+      if (id !== null && params.officeId === undefined) params.officeId = id;
+      if (code && params.officeCode === undefined) params.officeCode = code;
+      config.params = params;
+    }
+    return config;
+  });
+
+  client.interceptors.response.use(
+    (response: AxiosResponse) => {
+      const body: unknown = response.data;
+      if (response.config.raw) return response;
+      if (isEnvelope(body) && body.success) return response;
+      const envelope: Envelope = isEnvelope(body) ? body : { success: false, msg: dataText(body) };
+      const text = bodyErrorText(envelope);
+      const unauthorized = envelope.errorCode === 401 || envelope.errorCode === '401';
+      if (!response.config.silent) toastError(text);
+      if (unauthorized) onUnauthorized();
+      return Promise.reject(new RequestError(envelope.msg ?? text, response.status, envelope.errorCode));
+    },
+    (error: unknown) => {
+      if (!(error instanceof AxiosError)) return Promise.reject(error);
+      const text = httpErrorText(error);
+      if (!error.config?.silent) toastError(text);
+      if (error.response?.status === 401) onUnauthorized();
+      const body: unknown = error.response?.data;
+      return Promise.reject(new RequestError(text, error.response?.status, isEnvelope(body) ? body.errorCode : undefined));
+    },
+  );
+  return client;
+}
+
+export const http = createHttpClient();
+
+/** GET an envelope and give back its data. */
+export async function getData<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
+  const res = await http.get<Envelope<T>>(url, config);
+  return res.data.data as T;
+}
+
+/** POST and give back the envelope's data. */
+export async function postData<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
+  const res = await http.post<Envelope<T>>(url, body, config);
+  return res.data.data as T;
+}
+
+/** GET the whole body whatever its success flag (§7's raw data). */
+export async function getRaw<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
+  const res = await http.get<T>(url, { ...config, raw: true });
+  return res.data;
+}

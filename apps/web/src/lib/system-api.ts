@@ -1,0 +1,55 @@
+import type { Captcha, DocumentType, ExamDocument, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
+import { useQuery } from '@tanstack/react-query';
+import { getData } from './http';
+import { writeStored } from './storage';
+import { useSysStore } from './store';
+
+export const fetchSystemSetting = (silent = false) => getData<SystemSetting>('/api/getWSystem', { silent });
+export const fetchMenu = (silent = false) => getData<MenuItem[]>('/api/getMenu', { silent });
+export const fetchTreatyDesc = () => getData<TreatyDesc>('/api/getTreatyDesc');
+export const fetchCaptcha = () => getData<Captcha>('/api/getCode');
+export const fetchExamDocuments = (examId: number, type?: DocumentType) =>
+  getData<ExamDocument[]>('/api/getDoc', { params: { examId, ...(type ? { type } : {}) } });
+
+/**
+ * Start-up load (§1): settings once, into session storage and the store; a failure shows
+ * nothing and the site keeps its default name. The menu comes along the same way.
+ */
+let inflight: { office: string; promise: Promise<void> } | null = null;
+
+export function loadSystemSetting(): Promise<void> {
+  const { officeId, officeCode } = useSysStore.getState();
+  const office = `${officeId ?? ''}/${officeCode ?? ''}`;
+  // The router's guard and the entry may both ask at start-up: one request serves both.
+  if (inflight?.office === office) return inflight.promise;
+  const promise = doLoad().finally(() => {
+    if (inflight?.promise === promise) inflight = null;
+  });
+  inflight = { office, promise };
+  return promise;
+}
+
+async function doLoad(): Promise<void> {
+  const store = useSysStore.getState();
+  await Promise.allSettled([
+    fetchSystemSetting(true).then((setting) => {
+      writeStored('sysSetting', setting);
+      store.setSysSetting(setting);
+      // The office the server answered for is the one later calls must name.
+      store.setOffice({ officeId: setting.officeId, officeCode: setting.officeCode });
+    }),
+    fetchMenu(true).then((menu) => store.setSysMenu(menu)),
+  ]);
+}
+
+export function useTreatyDesc() {
+  return useQuery({ queryKey: ['treatyDesc'], queryFn: fetchTreatyDesc, staleTime: 5 * 60_000 });
+}
+
+export function useExamDocuments(examId: number | undefined, type?: DocumentType) {
+  return useQuery({
+    queryKey: ['examDocuments', examId, type],
+    queryFn: () => fetchExamDocuments(examId!, type),
+    enabled: examId !== undefined,
+  });
+}

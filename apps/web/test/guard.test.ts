@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { guardRedirect, officeCodeFromUrl } from '../src/app/guard';
+import { metaFor, ROUTES } from '../src/app/route-table';
+
+describe('route guard (§2)', () => {
+  it('lets a guest open the public paths and the notices', () => {
+    for (const p of ['/', '/login', '/register', '/job-positions-only-read', '/guide-page', '/notice-list', '/notice-detail/7']) {
+      expect(guardRedirect(p, false), p).toBeNull();
+    }
+  });
+
+  it('sends a guest from every other page to /', () => {
+    for (const p of [
+      '/test',
+      '/exam-list',
+      '/application-instructions',
+      '/fill-info',
+      '/job-positions',
+      '/confirm-info',
+      '/current-exam',
+      '/personal-center',
+    ]) {
+      expect(guardRedirect(p, false), p).toBe('/');
+    }
+  });
+
+  it('sends a logged-in user from the entry pages to /exam-list and lets the rest through', () => {
+    for (const p of ['/', '/login', '/register', '/guide-page', '/login/']) expect(guardRedirect(p, true), p).toBe('/exam-list');
+    for (const p of ['/exam-list', '/personal-center', '/notice-list', '/job-positions-only-read', '/test'])
+      expect(guardRedirect(p, true), p).toBeNull();
+  });
+
+  it('reads the office code from the hash, or the query as a courtesy', () => {
+    expect(officeCodeFromUrl('#/?code=demo', '')).toBe('demo');
+    expect(officeCodeFromUrl('#?code=city_01', '')).toBe('city_01');
+    expect(officeCodeFromUrl('', '?code=demo')).toBe('demo');
+    expect(officeCodeFromUrl('#/?code=<script>', '')).toBeNull();
+    expect(officeCodeFromUrl('', '')).toBeNull();
+  });
+
+  it('has the 14 routes with the spec’s titles and bottom-nav visibility', () => {
+    expect(ROUTES).toHaveLength(14);
+    const byPath = Object.fromEntries(ROUTES.map((r) => [r.path, r]));
+    expect(byPath['/']?.title).toBe('引导页');
+    expect(byPath['/register']).toMatchObject({ title: '注册账号', nav: false });
+    expect(byPath['/login']).toMatchObject({ title: '登录', nav: true });
+    for (const p of ['/application-instructions', '/fill-info', '/current-exam', '/notice-detail/:id'])
+      expect(byPath[p]?.nav, p).toBe(false);
+    expect(metaFor('/notice-detail/12')?.title).toBe('通知公告');
+    expect(metaFor('/guide-page')?.title).toBe('引导页');
+  });
+});

@@ -1,0 +1,80 @@
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { withToken } from './support';
+
+/** One toast per row of §8's catalogue, shown by the real client in the real page. */
+async function callSettingsAnswering(page: Page, answer: (route: Route) => Promise<void>) {
+  await withToken(page);
+  await page.goto('/test');
+  await page.route('**/api/getWSystem**', answer);
+  await page.getByRole('button', { name: '系统设置' }).click();
+}
+
+const rows: [number, string][] = [
+  [400, '请求错误'],
+  [403, '拒绝访问'],
+  [404, '请求地址出错'],
+  [408, '请求超时'],
+  [500, '服务器内部错误'],
+  [501, '服务未实现'],
+  [502, '网关错误'],
+  [503, '服务不可用'],
+  [504, '网关超时'],
+  [505, 'HTTP版本不受支持'],
+];
+
+for (const [status, text] of rows) {
+  test(`HTTP ${status} shows ${text}`, async ({ page }) => {
+    await callSettingsAnswering(page, (route) => route.fulfill({ status, contentType: 'application/json', body: '{"success":false}' }));
+    await expect(page.locator('.ant-message-notice').filter({ hasText: text })).toBeVisible();
+  });
+}
+
+test('HTTP 401 shows the server message and ends the session', async ({ page }) => {
+  await callSettingsAnswering(page, (route) =>
+    route.fulfill({ status: 401, contentType: 'application/json', body: '{"success":false,"errorCode":401,"msg":"登录已过期"}' }),
+  );
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '登录已过期' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('another status shows 未知错误 with the response data', async ({ page }) => {
+  await callSettingsAnswering(page, (route) => route.fulfill({ status: 418, contentType: 'text/plain', body: 'teapot' }));
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '未知错误 teapot' })).toBeVisible();
+});
+
+test('body success:false shows 请求失败: {msg}', async ({ page }) => {
+  await callSettingsAnswering(page, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false,"errorCode":1001,"msg":"参数有误"}' }),
+  );
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '请求失败: 参数有误' })).toBeVisible();
+});
+
+test('body errorCode 401 shows 未授权，请重新登录 and shows login', async ({ page }) => {
+  await callSettingsAnswering(page, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false,"errorCode":401,"msg":"x"}' }),
+  );
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '未授权，请重新登录' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => sessionStorage.getItem('zhikaoyun-v1-token'))).toBeNull();
+});
+
+test('no response shows 网络异常', async ({ page }) => {
+  await callSettingsAnswering(page, (route) => route.abort('connectionrefused'));
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '网络异常' })).toBeVisible();
+});
+
+test('a call that takes longer than 15 seconds shows 请求超时', async ({ page }) => {
+  test.setTimeout(40_000);
+  await callSettingsAnswering(page, async (route) => {
+    await new Promise((r) => setTimeout(r, 16_000));
+    await route.fulfill({ status: 200, body: '{}' }).catch(() => undefined);
+  });
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '请求超时' })).toBeVisible({ timeout: 20_000 });
+});
+
+test('messages close by themselves after about 3 seconds', async ({ page }) => {
+  await callSettingsAnswering(page, (route) => route.fulfill({ status: 500, body: '' }));
+  const toast = page.locator('.ant-message-notice').filter({ hasText: '服务器内部错误' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toHaveCount(0, { timeout: 5_000 });
+});

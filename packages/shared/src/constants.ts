@@ -1,0 +1,51 @@
+/** Constants from the specification, §9. Exact values; change only with the spec. */
+
+export const DEFAULT_SITE_NAME = '智考云系统';
+export const DEFAULT_SITE_NAME_EN = 'zhikaoyun exam system';
+
+/** API timeout, in milliseconds (§9: 15 seconds). */
+export const API_TIMEOUT_MS = 15_000;
+
+/** Session store key (§3, §9). */
+export const SYS_STORE_KEY = 'sysStore';
+
+/** Hint-answer mask on the user info card (§9: 6 dots). */
+export const HINT_ANSWER_MASK = '••••••';
+
+/** Product-and-version prefix carried by every browser storage key (§3). */
+export const STORAGE_PREFIX = 'zhikaoyun-v1-';
+
+export const THEME = {
+  colorPrimary: '#006CFF',
+  colorPrimaryHover: '#0056CC',
+  colorPrimaryActive: '#004499',
+  colorSupplementary: '#E6F0FF',
+  borderRadius: 6,
+  borderRadiusLarge: 10,
+} as const;
+
+export const MESSAGE_CONFIG = {
+  durationMs: 3000,
+  minWidth: 420,
+  maxWidth: 720,
+  zIndex: 6000,
+  placement: 'top',
+} as const;
+
+export const NOTIFICATION_CONFIG = {
+  width: 365,
+  zIndex: 4000,
+  placement: 'topRight',
+} as const;
+
+export const DIALOG_WIDTH = 446;
+
+/** Container card max width (§9: about 80%). */
+export const CONTAINER_MAX_WIDTH = '80%';
+
+/** The office a request that names none is served by, in the demo seed. */
+export const DEFAULT_OFFICE_CODE = 'demo';
+
+/** Largest page a list call returns, whatever the client asks. */
+export const MAX_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 10;

@@ -1,0 +1,49 @@
+/**
+ * The error catalogue. `CLIENT_ERROR_TEXT` is §8 of the spec, word for word: what the browser
+ * shows. `ErrorCode` and `ERROR_TEXT` are the server's business and validation failures; each
+ * text tells the user what to do.
+ */
+
+export const CLIENT_ERROR_TEXT = {
+  unauthorized: '未授权，请重新登录',
+  requestFailed: (msg: string) => `请求失败: ${msg}`,
+  timeout: '请求超时',
+  network: '网络异常',
+  unknown: '未知错误',
+} as const;
+
+export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: '请求错误',
+  403: '拒绝访问',
+  404: '请求地址出错',
+  408: '请求超时',
+  500: '服务器内部错误',
+  501: '服务未实现',
+  502: '网关错误',
+  503: '服务不可用',
+  504: '网关超时',
+  505: 'HTTP版本不受支持',
+};
+
+export const ErrorCode = {
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Validation: 1001,
+  UnknownOffice: 1002,
+  CaptchaInvalid: 1003,
+  TooManyRequests: 1029,
+  Internal: 1500,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
+  [ErrorCode.Unauthorized]: '登录已失效，请重新登录',
+  [ErrorCode.Forbidden]: '没有权限执行此操作',
+  [ErrorCode.NotFound]: '请求的内容不存在或已删除',
+  [ErrorCode.Validation]: '提交的信息有误，请检查后重试',
+  [ErrorCode.UnknownOffice]: '未找到该考试机构，请检查访问链接是否正确',
+  [ErrorCode.CaptchaInvalid]: '验证码错误或已过期，请刷新后重新输入',
+  [ErrorCode.TooManyRequests]: '操作过于频繁，请稍后再试',
+  [ErrorCode.Internal]: '系统繁忙，请稍后再试',
+};

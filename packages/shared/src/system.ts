@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** The office's own settings (kept as JSON on the office row). The spec names only webname. */
+export const officeSettingsSchema = z.object({
+  webname: z.string().trim().max(40),
+  contactPhone: z.string().trim().max(40),
+  contactEmail: z.string().trim().max(80),
+  address: z.string().trim().max(120),
+  workHours: z.string().trim().max(80),
+  icp: z.string().trim().max(60),
+  announcement: z.string().trim().max(500),
+});
+export type OfficeSettings = z.infer<typeof officeSettingsSchema>;
+
+/** What getWSystem answers: the settings and which office they belong to. */
+export const systemSettingSchema = officeSettingsSchema.extend({
+  officeId: z.number().int(),
+  officeCode: z.string(),
+  officeName: z.string(),
+});
+export type SystemSetting = z.infer<typeof systemSettingSchema>;
+
+export const menuItemSchema = z.object({
+  key: z.string().min(1).max(32),
+  title: z.string().min(1).max(8),
+  path: z.string().startsWith('/'),
+  icon: z.enum(['home', 'positions', 'notices', 'me', 'exam', 'status']),
+});
+export type MenuItem = z.infer<typeof menuItemSchema>;
+export const menuSchema = z.array(menuItemSchema).max(5);
+
+/** The bottom navigation an office gets until it sets its own. */
+export const DEFAULT_MENU: MenuItem[] = [
+  { key: 'home', title: '首页', path: '/exam-list', icon: 'home' },
+  { key: 'positions', title: '岗位', path: '/job-positions', icon: 'positions' },
+  { key: 'notices', title: '公告', path: '/notice-list', icon: 'notices' },
+  { key: 'me', title: '我的', path: '/personal-center', icon: 'me' },
+];
+
+export const treatyDescSchema = z.object({
+  title: z.string(),
+  content: z.string(),
+  updatedAt: z.string(),
+});
+export type TreatyDesc = z.infer<typeof treatyDescSchema>;
+
+export const captchaSchema = z.object({
+  captchaId: z.string(),
+  /** An SVG image as a data: URL, ready for an <img src>. */
+  image: z.string(),
+  /** Seconds until the captcha expires. */
+  expiresIn: z.number().int(),
+});
+export type Captcha = z.infer<typeof captchaSchema>;
+
+/** How every call names its office (DESIGN §1). */
+export const officeQuerySchema = z.object({
+  officeId: z.coerce.number({ message: '考试机构编号有误' }).int().positive().optional(),
+  officeCode: z
+    .string()
+    .trim()
+    .max(32, { message: '考试机构代码有误' })
+    .regex(/^[A-Za-z0-9_-]*$/, { message: '考试机构代码有误' })
+    .optional(),
+});

@@ -1,0 +1,58 @@
+import { defineConfig, devices } from '@playwright/test';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the built
+ * product, served by the real server on a fresh SQLite database made for this run.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4310);
+export const E2E_DB_DIR = process.env.E2E_DB_DIR ?? path.join(tmpdir(), `zhikaoyun-e2e-${process.pid}`);
+process.env.E2E_DB_DIR = E2E_DB_DIR;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 8_000 },
+  reporter: process.env.PW_REPORTER ? [[process.env.PW_REPORTER]] : [['list']],
+  globalTeardown: './e2e/global-teardown.ts',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    ...devices['Pixel 7'],
+    browserName: 'chromium',
+    locale: 'zh-CN',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+    trace: 'off',
+  },
+  webServer: {
+    command: 'node apps/server/dist/server.js',
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'test',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${path.join(E2E_DB_DIR, 'e2e.db')}`,
+      CAPTCHA_FIXED: 'e2e-captcha',
+      SEED_ADMIN_PASSWORD: 'e2e-admin-password',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
