@@ -4,14 +4,18 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { loggerOptions } from './lib/logger';
+import authPlugin from './plugins/auth';
 import captchaPlugin from './plugins/captcha';
+import cipherPlugin from './plugins/cipher';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import openapiPlugin from './plugins/openapi';
 import rateLimitPlugin from './plugins/rate-limit';
+import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
 import tenancyPlugin from './plugins/tenancy';
 import webPlugin from './plugins/web';
+import accountsRoutes from './modules/accounts/routes';
 import captchaRoutes from './modules/captcha/routes';
 import documentsRoutes from './modules/documents/routes';
 import healthRoutes from './modules/health/routes';
@@ -19,6 +23,8 @@ import systemRoutes from './modules/system/routes';
 
 export interface AppDeps {
   db: Db;
+  /** The key for personal data at rest (see lib/data-key.ts). */
+  dataKey: Buffer;
   /** Where log lines go; the default is stdout. Tests pass a stream to read them back. */
   logStream?: NodeJS.WritableStream;
 }
@@ -42,8 +48,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(envelopePlugin);
   await app.register(dbPlugin, { db: deps.db });
   await app.register(securityPlugin);
-  await app.register(rateLimitPlugin, { enabled: config.rateLimits, redisUrl: config.redisUrl });
+  await app.register(redisPlugin, { redisUrl: config.redisUrl, enabled: config.rateLimits });
+  await app.register(rateLimitPlugin, { enabled: config.rateLimits });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
+  await app.register(cipherPlugin, { dataKey: deps.dataKey });
+  await app.register(authPlugin);
   await app.register(captchaPlugin, { fixedCode: config.captchaFixed });
   await app.register(openapiPlugin);
 
@@ -51,6 +60,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(captchaRoutes, { prefix: '/api' });
   await app.register(documentsRoutes, { prefix: '/api' });
+  await app.register(accountsRoutes, { prefix: '/api' });
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

@@ -20,6 +20,10 @@ const envSchema = z
     WEB_DIST: z.string().optional(),
     TRUST_PROXY: z.string().optional(),
     DEFAULT_OFFICE_CODE: z.string().default('demo'),
+    DATA_KEY: z
+      .string()
+      .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, 'DATA_KEY must be 32 bytes as 64 hex characters or base64')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -28,6 +32,13 @@ const envSchema = z
         code: 'custom',
         path: ['CAPTCHA_FIXED'],
         message: 'CAPTCHA_FIXED is for automated tests and is refused when NODE_ENV=production',
+      });
+    }
+    if (env.DATA_KEY === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATA_KEY'],
+        message: 'DATA_KEY (32 random bytes, hex or base64) is required when NODE_ENV=production',
       });
     }
     if (env.RATE_LIMITS === 'off') {
@@ -56,6 +67,8 @@ export interface Config {
   /** Proxies whose X-Forwarded-For is believed (fastify's trustProxy): addresses or CIDRs; none by default. */
   trustProxy: boolean | string[];
   defaultOfficeCode: string;
+  /** Key for personal data at rest (ID numbers, hint answers); null: a key file beside the data is used. */
+  dataKey: Buffer | null;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +88,10 @@ export function parseDatabaseUrl(url: string | undefined, cwd: string): Database
     return { kind: 'sqlite', filename: path.resolve(cwd, file) };
   }
   throw new ConfigError('DATABASE_URL must start with file: (SQLite) or postgres:// (PostgreSQL)');
+}
+
+export function parseKey(raw: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | string[] {
@@ -106,5 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     webDist: e.WEB_DIST === undefined ? null : path.resolve(cwd, e.WEB_DIST),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     defaultOfficeCode: e.DEFAULT_OFFICE_CODE,
+    dataKey: e.DATA_KEY === undefined ? null : parseKey(e.DATA_KEY),
   };
 }

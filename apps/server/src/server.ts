@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './db/seed';
+import { resolveDataKey } from './lib/data-key';
 
 /** The built web app sits beside the built server in the repository: apps/web/dist. */
 function defaultWebDist(): string | null {
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const app = await buildApp(config, { db });
+  const app = await buildApp(config, { db, dataKey: resolveDataKey(config) });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -34,6 +34,11 @@ export const ErrorCode = {
   CaptchaInvalid: 1003,
   TooManyRequests: 1029,
   Internal: 1500,
+  IdnoRegistered: 2001,
+  LoginFailed: 2002,
+  ResetFailed: 2003,
+  WrongPassword: 2004,
+  PhotoInvalid: 2005,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -46,4 +51,9 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.CaptchaInvalid]: '验证码错误或已过期，请刷新后重新输入',
   [ErrorCode.TooManyRequests]: '操作过于频繁，请稍后再试',
   [ErrorCode.Internal]: '系统繁忙，请稍后再试',
+  [ErrorCode.IdnoRegistered]: '该身份证号码已注册，请直接登录；忘记密码可通过密保找回',
+  [ErrorCode.LoginFailed]: '身份证号码或密码错误',
+  [ErrorCode.ResetFailed]: '身份证号码或提示答案不正确，无法重置密码',
+  [ErrorCode.WrongPassword]: '原密码不正确',
+  [ErrorCode.PhotoInvalid]: '照片不符合要求，请上传 JPG 或 PNG 格式的证件照',
 };

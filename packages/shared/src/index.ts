@@ -6,3 +6,5 @@ export * from './system';
 export * from './documents';
 export * from './user';
 export * from './zod-locale';
+export * from './accounts';
+export * from './common-passwords';

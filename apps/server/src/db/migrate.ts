@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database';
 import { init } from './migrations/0001_init';
+import { accounts } from './migrations/0002_accounts';
 
 /**
  * Migrations are listed here, not read from a folder, so that the bundled server carries them.
@@ -11,6 +12,7 @@ function provider(db: Db): MigrationProvider {
     getMigrations: () =>
       Promise.resolve<Record<string, Migration>>({
         '0001_init': init(db.dialect),
+        '0002_accounts': accounts(db.dialect),
       }),
   };
 }

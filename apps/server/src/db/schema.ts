@@ -70,10 +70,57 @@ export interface StaffUserTable {
   updated_at: string;
 }
 
+export interface CandidateTable {
+  id: Generated<number>;
+  office_id: number;
+  idno_index: string;
+  idno_enc: string;
+  name: string;
+  birthday: string;
+  sex: string;
+  password_hash: string;
+  mobile: string;
+  email: string;
+  question: string;
+  answer_enc: string;
+  photo_id: number | null;
+  consent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PhotoTable {
+  id: Generated<number>;
+  office_id: number;
+  candidate_id: number;
+  mime: string;
+  width: number;
+  height: number;
+  bytes: number;
+  data: Buffer;
+  created_at: string;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  /** 'candidate' or 'staff': a token of one kind never opens the other's calls. */
+  kind: string;
+  subject_id: number;
+  office_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface DB {
   office: OfficeTable;
   exam: ExamTable;
   exam_document: ExamDocumentTable;
   captcha: CaptchaTable;
   staff_user: StaffUserTable;
+  candidate: CandidateTable;
+  photo: PhotoTable;
+  session: SessionTable;
 }

@@ -51,6 +51,11 @@ function handleError(this: FastifyInstance, err: FastifyError | AppError, reques
 export default fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler(handleError);
+    // API answers are personal unless a route says otherwise: no cache may keep them.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+      return payload;
+    });
   },
   { name: 'envelope' },
 );

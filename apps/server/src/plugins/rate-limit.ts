@@ -2,7 +2,6 @@ import rateLimit from '@fastify/rate-limit';
 import { ERROR_TEXT, ErrorCode } from '@zhikaoyun/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import { AppError } from '../lib/app-error';
 
 /**
@@ -11,16 +10,9 @@ import { AppError } from '../lib/app-error';
  * `enabled: false` (RATE_LIMITS=off) is for load tests only and refused in production.
  */
 export default fp(
-  async (app: FastifyInstance, opts: { enabled: boolean; redisUrl: string | undefined }) => {
+  async (app: FastifyInstance, opts: { enabled: boolean }) => {
     if (!opts.enabled) return;
-    let redis: Redis | undefined;
-    if (opts.redisUrl) {
-      redis = new Redis(opts.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false });
-      redis.on('error', (err: Error) => app.log.warn({ err: { message: err.message } }, 'redis error'));
-      app.addHook('onClose', async () => {
-        await redis?.quit().catch(() => undefined);
-      });
-    }
+    const redis = app.redis;
     await app.register(rateLimit, {
       global: false,
       ...(redis ? { redis, nameSpace: 'zky-rl-' } : {}),
@@ -32,5 +24,5 @@ export default fp(
       },
     });
   },
-  { name: 'rate-limit' },
+  { name: 'rate-limit', dependencies: ['redis'] },
 );

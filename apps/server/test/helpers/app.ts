@@ -9,6 +9,7 @@ import type { DatabaseKind, TestDatabase } from './databases';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-pass-2026';
 export const TEST_CAPTCHA = 'zk-test-captcha';
+export const TEST_DATA_KEY = Buffer.alloc(32, 7);
 
 export interface TestApp {
   app: FastifyInstance;
@@ -32,7 +33,7 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
   const stream = new PassThrough();
   const chunks: string[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
-  const app = await buildApp(config, { db, logStream: stream });
+  const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY, logStream: stream });
   await app.ready();
   return {
     app,

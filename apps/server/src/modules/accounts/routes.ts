@@ -1,0 +1,171 @@
+import multipart from '@fastify/multipart';
+import {
+  authResultSchema,
+  changePasswordSchema,
+  envelopeSchema,
+  ErrorCode,
+  loginSchema,
+  officeQuerySchema,
+  ok,
+  PHOTO_MAX_BYTES,
+  registerSchema,
+  resetPasswordSchema,
+  securityQuestionQuerySchema,
+  securityQuestionSchema,
+  updateUserInfoSchema,
+  userInfoSchema,
+} from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { createAccountsRepository } from './repository';
+import { createAccountsService } from './service';
+
+const done = envelopeSchema(z.null());
+
+/** Candidate accounts: register, log in and out, the personal center, password recovery. */
+const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createAccountsService({
+    repo: createAccountsRepository(app.db),
+    cipher: app.cipher,
+    captcha: app.captcha,
+    sessions: app.sessions,
+    throttle: app.throttle,
+  });
+  await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+
+  const tags = ['accounts'];
+  const q = officeQuerySchema;
+
+  app.post(
+    '/register',
+    {
+      // Per address: generous, because a school lab registers a class from one address.
+      config: { rateLimit: { max: 60, timeWindow: '10 minutes' } },
+      schema: {
+        summary: '注册（登录态随之建立）',
+        tags,
+        querystring: q,
+        body: registerSchema,
+        response: { 200: envelopeSchema(authResultSchema) },
+      },
+    },
+    async (request) => ok(await service.register(request.office.id, request.body)),
+  );
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        summary: '登录（身份证号 + 密码 + 验证码）',
+        tags,
+        querystring: q,
+        body: loginSchema,
+        response: { 200: envelopeSchema(authResultSchema) },
+      },
+    },
+    async (request) => ok(await service.login(request.office.id, request.body, request.ip)),
+  );
+
+  app.post(
+    '/logout',
+    { config: { auth: 'candidate' }, schema: { summary: '退出登录（服务端作废令牌）', tags, querystring: q, response: { 200: done } } },
+    async (request) => {
+      await service.logout(request.candidate.sessionId);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/getUserInfo',
+    {
+      config: { auth: 'candidate' },
+      schema: { summary: '当前考生信息', tags, querystring: q, response: { 200: envelopeSchema(userInfoSchema) } },
+    },
+    async (request) => ok(await service.getUserInfo(request.office.id, request.candidate.subjectId)),
+  );
+
+  app.post(
+    '/updateUserInfo',
+    {
+      config: { auth: 'candidate' },
+      schema: {
+        summary: '修改联系方式与密保',
+        tags,
+        querystring: q,
+        body: updateUserInfoSchema,
+        response: { 200: envelopeSchema(userInfoSchema) },
+      },
+    },
+    async (request) => ok(await service.updateUserInfo(request.office.id, request.candidate.subjectId, request.body)),
+  );
+
+  app.post(
+    '/uploadPhoto',
+    {
+      config: { auth: 'candidate', rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      bodyLimit: PHOTO_MAX_BYTES + 64 * 1024,
+      schema: {
+        summary: '上传证件照（multipart，字段 file）',
+        tags,
+        querystring: q,
+        consumes: ['multipart/form-data'],
+        response: { 200: envelopeSchema(userInfoSchema) },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError(ErrorCode.PhotoInvalid, '请选择要上传的照片');
+      const file = await request.file();
+      if (!file || file.fieldname !== 'file') throw new AppError(ErrorCode.PhotoInvalid, '请选择要上传的照片');
+      let buffer: Buffer;
+      try {
+        buffer = await file.toBuffer();
+      } catch {
+        throw new AppError(ErrorCode.PhotoInvalid, `照片不能超过 ${PHOTO_MAX_BYTES / 1024 / 1024} MB，请压缩后重新上传`);
+      }
+      if (buffer.length === 0) throw new AppError(ErrorCode.PhotoInvalid, '照片文件是空的，请重新选择');
+      return ok(await service.uploadPhoto(request.office.id, request.candidate.subjectId, buffer));
+    },
+  );
+
+  app.post(
+    '/changePassword',
+    {
+      config: { auth: 'candidate' },
+      schema: { summary: '修改密码', tags, querystring: q, body: changePasswordSchema, response: { 200: done } },
+    },
+    async (request) => {
+      await service.changePassword(request.office.id, request.candidate.subjectId, request.candidate.sessionId, request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/getSecurityQuestion',
+    {
+      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      schema: {
+        summary: '找回密码第一步：密保问题',
+        tags,
+        querystring: q,
+        body: securityQuestionQuerySchema,
+        response: { 200: envelopeSchema(securityQuestionSchema) },
+      },
+    },
+    async (request) => ok(await service.getSecurityQuestion(request.office.id, request.body, request.ip)),
+  );
+
+  app.post(
+    '/resetPassword',
+    {
+      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      schema: { summary: '找回密码第二步：以提示答案重置密码', tags, querystring: q, body: resetPasswordSchema, response: { 200: done } },
+    },
+    async (request) => {
+      await service.resetPassword(request.office.id, request.body, request.ip);
+      return ok(null);
+    },
+  );
+};
+
+export default accountsRoutes;

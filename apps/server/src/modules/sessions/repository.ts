@@ -1,0 +1,43 @@
+import type { Db } from '../../db/database';
+
+export type SessionKind = 'candidate' | 'staff';
+
+export function createSessionsRepository(db: Db) {
+  return {
+    async insert(row: {
+      token_hash: string;
+      kind: SessionKind;
+      subject_id: number;
+      office_id: number;
+      created_at: string;
+      last_seen_at: string;
+      expires_at: string;
+    }) {
+      await db.kysely.insertInto('session').values(row).execute();
+    },
+    findByHash(tokenHash: string) {
+      return db.kysely
+        .selectFrom('session')
+        .select(['id', 'kind', 'subject_id', 'office_id', 'last_seen_at', 'expires_at', 'revoked_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
+    async touch(id: number, at: string) {
+      await db.kysely.updateTable('session').set({ last_seen_at: at }).where('id', '=', id).execute();
+    },
+    async revoke(id: number, at: string) {
+      await db.kysely.updateTable('session').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    },
+    async revokeAllOf(kind: SessionKind, subjectId: number, at: string, exceptId?: number) {
+      let q = db.kysely
+        .updateTable('session')
+        .set({ revoked_at: at })
+        .where('kind', '=', kind)
+        .where('subject_id', '=', subjectId)
+        .where('revoked_at', 'is', null);
+      if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+      await q.execute();
+    },
+  };
+}
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { memoryThrottle, noThrottle, redisThrottle, type Throttle } from '../lib/throttle';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shared Redis connection when REDIS_URL is set, else null. */
+    redis: Redis | null;
+    /** Failure counters for login and recovery throttles. */
+    throttle: Throttle;
+  }
+}
+
+/**
+ * One Redis connection for the process (rate-limit counters, failure throttles). Without
+ * REDIS_URL both live in this process, which is right for a single-process deployment.
+ */
+export default fp(
+  async (app: FastifyInstance, opts: { redisUrl: string | undefined; enabled: boolean }) => {
+    let redis: Redis | null = null;
+    if (opts.redisUrl) {
+      redis = new Redis(opts.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+      redis.on('error', (err: Error) => app.log.warn({ err: { message: err.message } }, 'redis error'));
+      app.addHook('onClose', async () => {
+        await redis?.quit().catch(() => undefined);
+      });
+    }
+    app.decorate('redis', redis);
+    app.decorate('throttle', !opts.enabled ? noThrottle : redis ? redisThrottle(redis) : memoryThrottle());
+  },
+  { name: 'redis' },
+);

@@ -1,0 +1,67 @@
+import { idnoCheckChar } from '@zhikaoyun/shared';
+import type { TestApp } from './app';
+import { TEST_CAPTCHA } from './app';
+
+let serial = 0;
+
+/** A valid ID number, different on every call: region 110105, a real birthday, a valid check. */
+export function newIdno(opts: { birthday?: string; female?: boolean } = {}): string {
+  serial += 1;
+  const birthday = (opts.birthday ?? '1998-05-17').replace(/-/g, '');
+  // Digits 15-17 are the order code; its last digit carries the sex (odd 男, even 女).
+  const region = String(110105 + Math.floor(serial / 500));
+  const order = String(((serial % 500) * 2 + (opts.female ? 0 : 1)) % 1000).padStart(3, '0');
+  const first17 = `${region}${birthday}${order}`;
+  return first17 + idnoCheckChar(first17);
+}
+
+let fetches = 0;
+
+/** A fresh captcha, answered with the fixed test code. Fetched from varying addresses, so that
+ * the captcha endpoint's own per-address limit stays out of the tests of other throttles. */
+export async function captcha(t: TestApp, query = ''): Promise<{ captchaId: string; captcha: string }> {
+  fetches += 1;
+  const remoteAddress = `172.16.${Math.floor(fetches / 250) % 250}.${(fetches % 250) + 1}`;
+  const res = await t.app.inject({ method: 'GET', url: `/api/getCode${query}`, remoteAddress });
+  return { captchaId: res.json<{ data: { captchaId: string } }>().data.captchaId, captcha: TEST_CAPTCHA };
+}
+
+export function registration(idno: string, overrides: Record<string, unknown> = {}) {
+  return {
+    idno,
+    name: '张小明',
+    password: 'correct horse battery',
+    mobile: '13812345678',
+    email: '',
+    question: '我的小学校名？',
+    answer: '实验小学',
+    agree: true,
+    consent: true,
+    ...overrides,
+  };
+}
+
+export async function post(t: TestApp, url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') {
+  const res = await t.app.inject({ method: 'POST', url, payload: payload as object, headers, remoteAddress });
+  return { res, body: res.json<{ success: boolean; errorCode?: number; msg?: string; data?: any }>() };
+}
+
+export async function get(t: TestApp, url: string, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({ method: 'GET', url, headers });
+  return { res, body: res.json<{ success: boolean; errorCode?: number; msg?: string; data?: any }>() };
+}
+
+/** Registers a new candidate and gives back its ID number, password and token. */
+export async function registered(t: TestApp, overrides: Record<string, unknown> = {}, query = '') {
+  const idno = (overrides.idno as string | undefined) ?? newIdno();
+  const { body } = await post(t, `/api/register${query}`, { ...registration(idno, overrides), ...(await captcha(t, query)) });
+  if (!body.success) throw new Error(`registration failed: ${body.msg}`);
+  return {
+    idno,
+    password: (overrides.password as string | undefined) ?? 'correct horse battery',
+    token: body.data.token as string,
+    userInfo: body.data.userInfo,
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
