@@ -50,7 +50,7 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATABASE_URL: `file:${path.join(E2E_DB_DIR, 'e2e.db')}`,
-      CAPTCHA_FIXED: 'e2e-captcha',
+      CAPTCHA_FIXED: '2468',
       SEED_ADMIN_PASSWORD: 'e2e-admin-password',
       LOG_LEVEL: 'warn',
     },

@@ -1,11 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { ROUTE_TITLES, withToken } from './support';
+import { ROUTE_TITLES, withSession } from './support';
 
 /** axe-core on every route: no serious or critical violation. */
 for (const route of ROUTE_TITLES) {
-  test(`${route.path} has no serious accessibility violation`, async ({ page }) => {
-    if (!route.isPublic) await withToken(page);
+  test(`${route.path} has no serious accessibility violation`, async ({ page, request }) => {
+    if (!route.isPublic) await withSession(page, request);
     await page.goto(route.path);
     await expect(page).toHaveTitle(route.title);
     await page.waitForLoadState('networkidle');

@@ -1,9 +1,9 @@
-import { expect, test, type Page, type Route } from '@playwright/test';
-import { withToken } from './support';
+import { expect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
+import { withSession } from './support';
 
 /** One toast per row of §8's catalogue, shown by the real client in the real page. */
-async function callSettingsAnswering(page: Page, answer: (route: Route) => Promise<void>) {
-  await withToken(page);
+async function callSettingsAnswering(page: Page, request: APIRequestContext, answer: (route: Route) => Promise<void>) {
+  await withSession(page, request);
   await page.goto('/test');
   await page.route('**/api/getWSystem**', answer);
   await page.getByRole('button', { name: '系统设置' }).click();
@@ -23,34 +23,36 @@ const rows: [number, string][] = [
 ];
 
 for (const [status, text] of rows) {
-  test(`HTTP ${status} shows ${text}`, async ({ page }) => {
-    await callSettingsAnswering(page, (route) => route.fulfill({ status, contentType: 'application/json', body: '{"success":false}' }));
+  test(`HTTP ${status} shows ${text}`, async ({ page, request }) => {
+    await callSettingsAnswering(page, request, (route) =>
+      route.fulfill({ status, contentType: 'application/json', body: '{"success":false}' }),
+    );
     await expect(page.locator('.ant-message-notice').filter({ hasText: text })).toBeVisible();
   });
 }
 
-test('HTTP 401 shows the server message and ends the session', async ({ page }) => {
-  await callSettingsAnswering(page, (route) =>
+test('HTTP 401 shows the server message and ends the session', async ({ page, request }) => {
+  await callSettingsAnswering(page, request, (route) =>
     route.fulfill({ status: 401, contentType: 'application/json', body: '{"success":false,"errorCode":401,"msg":"登录已过期"}' }),
   );
   await expect(page.locator('.ant-message-notice').filter({ hasText: '登录已过期' })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('another status shows 未知错误 with the response data', async ({ page }) => {
-  await callSettingsAnswering(page, (route) => route.fulfill({ status: 418, contentType: 'text/plain', body: 'teapot' }));
+test('another status shows 未知错误 with the response data', async ({ page, request }) => {
+  await callSettingsAnswering(page, request, (route) => route.fulfill({ status: 418, contentType: 'text/plain', body: 'teapot' }));
   await expect(page.locator('.ant-message-notice').filter({ hasText: '未知错误 teapot' })).toBeVisible();
 });
 
-test('body success:false shows 请求失败: {msg}', async ({ page }) => {
-  await callSettingsAnswering(page, (route) =>
+test('body success:false shows 请求失败: {msg}', async ({ page, request }) => {
+  await callSettingsAnswering(page, request, (route) =>
     route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false,"errorCode":1001,"msg":"参数有误"}' }),
   );
   await expect(page.locator('.ant-message-notice').filter({ hasText: '请求失败: 参数有误' })).toBeVisible();
 });
 
-test('body errorCode 401 shows 未授权，请重新登录 and shows login', async ({ page }) => {
-  await callSettingsAnswering(page, (route) =>
+test('body errorCode 401 shows 未授权，请重新登录 and shows login', async ({ page, request }) => {
+  await callSettingsAnswering(page, request, (route) =>
     route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false,"errorCode":401,"msg":"x"}' }),
   );
   await expect(page.locator('.ant-message-notice').filter({ hasText: '未授权，请重新登录' })).toBeVisible();
@@ -58,22 +60,22 @@ test('body errorCode 401 shows 未授权，请重新登录 and shows login', asy
   expect(await page.evaluate(() => sessionStorage.getItem('zhikaoyun-v1-token'))).toBeNull();
 });
 
-test('no response shows 网络异常', async ({ page }) => {
-  await callSettingsAnswering(page, (route) => route.abort('connectionrefused'));
+test('no response shows 网络异常', async ({ page, request }) => {
+  await callSettingsAnswering(page, request, (route) => route.abort('connectionrefused'));
   await expect(page.locator('.ant-message-notice').filter({ hasText: '网络异常' })).toBeVisible();
 });
 
-test('a call that takes longer than 15 seconds shows 请求超时', async ({ page }) => {
+test('a call that takes longer than 15 seconds shows 请求超时', async ({ page, request }) => {
   test.setTimeout(40_000);
-  await callSettingsAnswering(page, async (route) => {
+  await callSettingsAnswering(page, request, async (route) => {
     await new Promise((r) => setTimeout(r, 16_000));
     await route.fulfill({ status: 200, body: '{}' }).catch(() => undefined);
   });
   await expect(page.locator('.ant-message-notice').filter({ hasText: '请求超时' })).toBeVisible({ timeout: 20_000 });
 });
 
-test('messages close by themselves after about 3 seconds', async ({ page }) => {
-  await callSettingsAnswering(page, (route) => route.fulfill({ status: 500, body: '' }));
+test('messages close by themselves after about 3 seconds', async ({ page, request }) => {
+  await callSettingsAnswering(page, request, (route) => route.fulfill({ status: 500, body: '' }));
   const toast = page.locator('.ant-message-notice').filter({ hasText: '服务器内部错误' });
   await expect(toast).toBeVisible();
   await expect(toast).toHaveCount(0, { timeout: 5_000 });

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { ROUTE_TITLES, STORAGE_PREFIX, withToken } from './support';
+import { ROUTE_TITLES, STORAGE_PREFIX, withSession } from './support';
 
 test.describe('routes and titles', () => {
   for (const route of ROUTE_TITLES) {
-    test(`${route.path} is titled ${route.title}`, async ({ page }) => {
-      if (!route.isPublic || route.path === '/notice-detail/1') await withToken(page);
+    test(`${route.path} is titled ${route.title}`, async ({ page, request }) => {
+      if (!route.isPublic || route.path === '/notice-detail/1') await withSession(page, request);
       await page.goto(route.path);
       // A logged-in user on / or /login is sent on; the others stay.
       if (route.isPublic && route.path !== '/job-positions-only-read') {
@@ -34,8 +34,8 @@ test.describe('route guard', () => {
     }
   });
 
-  test('a logged-in user opening an entry page is sent to /exam-list', async ({ page }) => {
-    await withToken(page);
+  test('a logged-in user opening an entry page is sent to /exam-list', async ({ page, request }) => {
+    await withSession(page, request);
     for (const path of ['/', '/login', '/register', '/guide-page']) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/exam-list$/);
@@ -104,8 +104,8 @@ test.describe('start-up settings', () => {
   });
 });
 
-test('the user info card hides the hint answer behind 6 dots and toggles it', async ({ page }) => {
-  await withToken(page);
+test('the user info card hides the hint answer behind 6 dots and toggles it', async ({ page, request }) => {
+  await withSession(page, request);
   await page.goto('/test');
   const answer = page.getByTestId('hint-answer').first();
   await expect(answer).toHaveText('••••••');
@@ -115,8 +115,8 @@ test('the user info card hides the hint answer behind 6 dots and toggles it', as
   await expect(answer).toHaveText('••••••');
 });
 
-test('the spec’s five calls answer with real data through the client', async ({ page }) => {
-  await withToken(page);
+test('the spec’s five calls answer with real data through the client', async ({ page, request }) => {
+  await withSession(page, request);
   await page.goto('/test');
   const result = page.locator('.ui-test-page__result');
   await page.getByRole('button', { name: '系统设置' }).click();

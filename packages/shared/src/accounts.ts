@@ -77,7 +77,8 @@ export const registerSchema = z
     question: questionSchema,
     answer: answerSchema,
     agree: z.literal(true, { message: '请阅读并同意注册协议' }),
-    consent: z.literal(true, { message: '请同意处理身份证号码等敏感个人信息' }).optional(),
+    // PIPL art. 29: separate consent for sensitive personal information (ID number), with its purpose.
+    consent: z.literal(true, { message: '请阅读并单独同意处理身份证号码等敏感个人信息' }),
   })
   .extend(captchaFieldsSchema.shape)
   .refine((v) => v.password.toUpperCase() !== v.idno, { message: '密码不能与身份证号码相同', path: ['password'] });

@@ -12,7 +12,7 @@ export const theme: ThemeConfig = {
     // antd's default secondary greys fall below WCAG AA contrast on white; these pass it.
     colorTextDescription: '#5c6370',
     colorTextTertiary: '#5c6370',
-    colorTextPlaceholder: '#767b85',
+    colorTextPlaceholder: '#6b7280',
     borderRadius: THEME.borderRadius,
     borderRadiusLG: THEME.borderRadiusLarge,
     fontFamily:

@@ -120,7 +120,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
           question: input.question,
           answer_enc: cipher.encrypt(input.answer),
           photo_id: null,
-          consent_at: input.consent ? now : null,
+          consent_at: now,
           created_at: now,
           updated_at: now,
         });

@@ -5,7 +5,8 @@ const captchaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getCode',
     {
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      // Per address, and generous: a school lab shares one address and every form load asks for one.
+      config: { rateLimit: { max: 300, timeWindow: '1 minute' } },
       schema: {
         summary: '图形验证码（一次有效，5 分钟过期）',
         tags: ['captcha'],

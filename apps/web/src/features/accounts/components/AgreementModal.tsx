@@ -1,0 +1,30 @@
+import { Modal, Skeleton } from 'antd';
+import { DIALOG_WIDTH } from '@zhikaoyun/shared';
+import { useTreatyDesc } from '../../../lib/system-api';
+
+/** The office's registration agreement (getTreatyDesc), read before agreeing. */
+export function AgreementModal({ open, onClose, onAgree }: { open: boolean; onClose: () => void; onAgree: () => void }) {
+  const treaty = useTreatyDesc();
+  return (
+    <Modal
+      open={open}
+      title={treaty.data?.title ?? '注册协议'}
+      width={DIALOG_WIDTH}
+      onCancel={onClose}
+      onOk={() => {
+        onAgree();
+        onClose();
+      }}
+      okText="已阅读并同意"
+      cancelText="关闭"
+      centered
+    >
+      {treaty.isLoading ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : (
+        // Staff-written rich text from our own API; the CSP forbids any script it might hold.
+        <div className="rich-text agreement-text" dangerouslySetInnerHTML={{ __html: treaty.data?.content ?? '' }} />
+      )}
+    </Modal>
+  );
+}

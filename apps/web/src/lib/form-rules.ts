@@ -1,0 +1,21 @@
+import type { Rule, RuleObject, RuleRender } from 'antd/es/form';
+import type { z } from 'zod';
+
+/** An antd form rule from a shared zod schema: the browser checks exactly what the server checks. */
+export function zodRule(schema: z.ZodType): Rule {
+  return {
+    validator: async (_rule, value: unknown) => {
+      const result = schema.safeParse(value ?? '');
+      if (!result.success) throw new Error(result.error.issues[0]?.message ?? '填写有误');
+    },
+  };
+}
+
+/** The second password field must repeat the first. */
+export function sameAs(field: string, message = '两次输入的密码不一致'): RuleRender {
+  return (form): RuleObject => ({
+    validator: async (_rule, value: unknown) => {
+      if (value !== form.getFieldValue(field)) throw new Error(message);
+    },
+  });
+}
