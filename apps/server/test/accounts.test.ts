@@ -123,6 +123,14 @@ for (const kind of DATABASES) {
         expect(await t.db.kysely.selectFrom('candidate').select('id').where('idno_index', '=', index).execute()).toHaveLength(1);
       });
 
+      it('throttles repeated registrations of a taken ID number', async () => {
+        const { idno } = await registered(t);
+        let status = 200;
+        for (let i = 0; i < 6; i++)
+          status = (await post(t, '/api/register', { ...registration(idno), ...(await captcha(t)) }, {}, '10.4.4.4')).res.statusCode;
+        expect(status).toBe(429);
+      });
+
       it('lets the same person register with another office', async () => {
         const stamp = new Date().toISOString();
         await t.db.kysely

@@ -50,7 +50,7 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(authResultSchema) },
       },
     },
-    async (request) => ok(await service.register(request.office.id, request.body)),
+    async (request) => ok(await service.register(request.office.id, request.body, request.ip)),
   );
 
   app.post(

@@ -100,10 +100,15 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
   }
 
   return {
-    async register(officeId: number, input: RegisterData): Promise<AuthResult> {
-      await requireCaptcha(officeId, input.captchaId, input.captcha);
+    async register(officeId: number, input: RegisterData, ip: string): Promise<AuthResult> {
       const index = idnoIndex(input.idno);
-      if (await repo.findByIndex(officeId, index)) throw new AppError(ErrorCode.IdnoRegistered);
+      // Repeated attempts on a taken ID number (squatting probes) are throttled like logins.
+      await guard('register', '注册', officeId, index, ip);
+      await requireCaptcha(officeId, input.captchaId, input.captcha);
+      if (await repo.findByIndex(officeId, index)) {
+        await failed('register', officeId, index, ip);
+        throw new AppError(ErrorCode.IdnoRegistered);
+      }
       const now = nowIso();
       let id: number;
       try {
