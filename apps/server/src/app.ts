@@ -16,9 +16,13 @@ import securityPlugin from './plugins/security';
 import tenancyPlugin from './plugins/tenancy';
 import webPlugin from './plugins/web';
 import accountsRoutes from './modules/accounts/routes';
+import applicationsRoutes from './modules/applications/routes';
 import captchaRoutes from './modules/captcha/routes';
 import documentsRoutes from './modules/documents/routes';
+import examsRoutes from './modules/exams/routes';
 import healthRoutes from './modules/health/routes';
+import noticesRoutes from './modules/notices/routes';
+import positionsRoutes from './modules/positions/routes';
 import systemRoutes from './modules/system/routes';
 
 export interface AppDeps {
@@ -61,6 +65,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(captchaRoutes, { prefix: '/api' });
   await app.register(documentsRoutes, { prefix: '/api' });
   await app.register(accountsRoutes, { prefix: '/api' });
+  await app.register(examsRoutes, { prefix: '/api' });
+  await app.register(positionsRoutes, { prefix: '/api' });
+  await app.register(applicationsRoutes, { prefix: '/api' });
+  await app.register(noticesRoutes, { prefix: '/api' });
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

@@ -8,3 +8,7 @@ export * from './user';
 export * from './zod-locale';
 export * from './accounts';
 export * from './common-passwords';
+export * from './exams';
+export * from './positions';
+export * from './applications';
+export * from './notices';

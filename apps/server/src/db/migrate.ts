@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database';
 import { init } from './migrations/0001_init';
 import { accounts } from './migrations/0002_accounts';
+import { registration } from './migrations/0003_registration';
 
 /**
  * Migrations are listed here, not read from a folder, so that the bundled server carries them.
@@ -13,6 +14,7 @@ function provider(db: Db): MigrationProvider {
       Promise.resolve<Record<string, Migration>>({
         '0001_init': init(db.dialect),
         '0002_accounts': accounts(db.dialect),
+        '0003_registration': registration(db.dialect),
       }),
   };
 }

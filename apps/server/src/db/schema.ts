@@ -114,6 +114,62 @@ export interface SessionTable {
   revoked_at: string | null;
 }
 
+export interface PositionTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  code: string;
+  name: string;
+  unit: string;
+  headcount: number;
+  description: string;
+  /** JSON: PositionRequirements. */
+  requirements: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApplicationTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  candidate_id: number;
+  position_id: number | null;
+  status: string;
+  /** JSON: ApplicationForm. */
+  form: string;
+  reason: string;
+  submitted_at: string | null;
+  reviewed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApplicationHistoryTable {
+  id: Generated<number>;
+  application_id: number;
+  status: string;
+  reason: string;
+  actor: string;
+  actor_id: number | null;
+  at: string;
+}
+
+export interface NoticeTable {
+  id: Generated<number>;
+  office_id: number;
+  title: string;
+  summary: string;
+  content: string;
+  /** JSON: { name, url }[]. */
+  attachments: string;
+  pinned: number;
+  published: number;
+  published_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   office: OfficeTable;
   exam: ExamTable;
@@ -123,4 +179,8 @@ export interface DB {
   candidate: CandidateTable;
   photo: PhotoTable;
   session: SessionTable;
+  position: PositionTable;
+  application: ApplicationTable;
+  application_history: ApplicationHistoryTable;
+  notice: NoticeTable;
 }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_MENU, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
 import type { Db } from './database';
 import { hashPassword } from '../lib/password';
+import { plainText, sanitizeRichText } from '../lib/rich-text';
+import { DEMO_NOTICES, DEMO_POSITIONS, positionRequirements } from './seed-data';
 
 const DAY = 86_400_000;
 
@@ -125,6 +127,25 @@ export async function seedDemo(db: Db, opts: { adminPassword: string | undefined
         { type: 'pledge', title: '诚信报考承诺书', content: PLEDGE },
         { type: 'guide', title: '网上报名操作指南', content: GUIDE },
       ];
+      // The open exam gets the full position table; the others a few, so each list has content.
+      const positions = index === 0 ? DEMO_POSITIONS : DEMO_POSITIONS.filter((_, i) => i % 6 === index);
+      for (const [i, p] of positions.entries()) {
+        await trx
+          .insertInto('position')
+          .values({
+            office_id: office.id,
+            exam_id: exam.id,
+            code: `${2026 + (index === 1 ? 1 : 0)}${String(index + 1).padStart(2, '0')}${String(i + 1).padStart(3, '0')}`,
+            name: p.name,
+            unit: p.unit,
+            headcount: p.headcount,
+            description: p.description,
+            requirements: JSON.stringify(positionRequirements(p)),
+            created_at: stamp,
+            updated_at: stamp,
+          })
+          .execute();
+      }
       for (const [sort, d] of docs.entries()) {
         await trx
           .insertInto('exam_document')
@@ -140,6 +161,25 @@ export async function seedDemo(db: Db, opts: { adminPassword: string | undefined
           })
           .execute();
       }
+    }
+
+    for (const n of DEMO_NOTICES) {
+      const content = sanitizeRichText(n.content);
+      await trx
+        .insertInto('notice')
+        .values({
+          office_id: office.id,
+          title: n.title,
+          summary: plainText(content),
+          content,
+          attachments: JSON.stringify(n.attachments ?? []),
+          pinned: n.pinned ? 1 : 0,
+          published: 1,
+          published_at: at(-n.daysAgo),
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .execute();
     }
 
     await trx

@@ -10,12 +10,14 @@ declare module 'fastify' {
     sessions: SessionsService;
   }
   interface FastifyRequest {
-    /** The candidate's session, set on routes with `config.auth: 'candidate'`. */
+    /** The candidate's session, set on routes with `config.auth: 'candidate'` (and on
+     * 'optional' ones when a valid candidate token came; null otherwise). */
     candidate: SessionPrincipal;
   }
   interface FastifyContextConfig {
-    /** Who may call the route: a candidate's token, or (console) a staff token. */
-    auth?: 'candidate' | 'staff';
+    /** Who may call the route: a candidate's token, a staff token (console), or anyone, with a
+     * candidate's session used when one is given ('optional'). */
+    auth?: 'candidate' | 'staff' | 'optional';
   }
 }
 
@@ -41,6 +43,11 @@ export default fp(
       const needed = request.routeOptions.config.auth;
       if (!needed) return;
       const session = await app.sessions.resolve(tokenOf(request));
+      if (needed === 'optional') {
+        const ok = session && session.kind === 'candidate' && session.officeId === request.office.id;
+        request.candidate = (ok ? session : null) as SessionPrincipal;
+        return;
+      }
       if (!session || session.kind !== needed || session.officeId !== request.office.id) {
         throw new AppError(ErrorCode.Unauthorized);
       }

@@ -1,0 +1,46 @@
+import { ErrorCode, examConfigSchema, examPhase, type Exam } from '@zhikaoyun/shared';
+import { AppError } from '../../lib/app-error';
+import { parseJsonColumn } from '../../lib/json';
+import { nowIso } from '../../lib/time';
+import type { ExamRow, ExamsRepository } from './repository';
+
+export function toExam(row: ExamRow, now: string = nowIso()): Exam {
+  const windows = {
+    registrationStart: row.registration_start,
+    registrationEnd: row.registration_end,
+    reviewStart: row.review_start,
+    reviewEnd: row.review_end,
+    confirmationStart: row.confirmation_start,
+    confirmationEnd: row.confirmation_end,
+  };
+  return {
+    id: row.id,
+    name: row.name,
+    phase: examPhase(windows, now),
+    ...windows,
+    config: parseJsonColumn(examConfigSchema, row.config, { fields: [], required: [] }),
+  };
+}
+
+const PHASE_ORDER = { registering: 0, upcoming: 1, reviewing: 2, confirming: 3, closed: 4 } as const;
+
+export function createExamsService(repo: ExamsRepository) {
+  return {
+    /** Published exams, the ones open for registration first. */
+    async list(officeId: number): Promise<Exam[]> {
+      const now = nowIso();
+      const exams = (await repo.listPublished(officeId)).map((r) => toExam(r, now));
+      return exams.sort((a, b) => PHASE_ORDER[a.phase] - PHASE_ORDER[b.phase]);
+    },
+    /** The exam a candidate most likely came for: open now, else next, else the latest; null if none. */
+    async current(officeId: number): Promise<Exam | null> {
+      return (await this.list(officeId))[0] ?? null;
+    },
+    async get(officeId: number, examId: number): Promise<Exam> {
+      const row = await repo.findPublished(officeId, examId);
+      if (!row) throw new AppError(ErrorCode.NotFound, '该考试不存在或尚未发布');
+      return toExam(row);
+    },
+  };
+}
+export type ExamsService = ReturnType<typeof createExamsService>;

@@ -1,0 +1,43 @@
+import {
+  envelopeSchema,
+  noticeIdQuerySchema,
+  noticePageSchema,
+  noticeSchema,
+  officeQuerySchema,
+  ok,
+  pageQuerySchema,
+} from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createNoticesRepository } from './repository';
+import { createNoticesService } from './service';
+
+const noticesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createNoticesService(createNoticesRepository(app.db));
+  const tags = ['notices'];
+  app.get(
+    '/getNoticeList',
+    {
+      schema: {
+        summary: '通知公告列表（置顶优先，分页）',
+        tags,
+        querystring: pageQuerySchema.extend(officeQuerySchema.shape),
+        response: { 200: envelopeSchema(noticePageSchema) },
+      },
+    },
+    async (request) => ok(await service.page(request.office.id, request.query.page, request.query.pageSize)),
+  );
+  app.get(
+    '/getNoticeDetail',
+    {
+      schema: {
+        summary: '通知公告详情',
+        tags,
+        querystring: noticeIdQuerySchema.extend(officeQuerySchema.shape),
+        response: { 200: envelopeSchema(noticeSchema) },
+      },
+    },
+    async (request) => ok(await service.detail(request.office.id, request.query.id)),
+  );
+};
+
+export default noticesRoutes;

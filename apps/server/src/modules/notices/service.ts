@@ -1,0 +1,32 @@
+import { attachmentSchema, ErrorCode, type Notice, type NoticeSummary } from '@zhikaoyun/shared';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { parseJsonColumn } from '../../lib/json';
+import { sanitizeRichText } from '../../lib/rich-text';
+import type { NoticesRepository } from './repository';
+
+export function createNoticesService(repo: NoticesRepository) {
+  return {
+    async page(officeId: number, page: number, pageSize: number): Promise<{ list: NoticeSummary[]; total: number }> {
+      const { rows, total } = await repo.page(officeId, (page - 1) * pageSize, pageSize);
+      return {
+        list: rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, publishedAt: r.published_at, pinned: r.pinned === 1 })),
+        total,
+      };
+    },
+    async detail(officeId: number, id: number): Promise<Notice> {
+      const r = await repo.find(officeId, id);
+      if (!r) throw new AppError(ErrorCode.NotFound, '该公告不存在或已撤下');
+      return {
+        id: r.id,
+        title: r.title,
+        summary: r.summary,
+        publishedAt: r.published_at,
+        pinned: r.pinned === 1,
+        // Sanitized when written and again when read: a row written by any path is safe to show.
+        content: sanitizeRichText(r.content),
+        attachments: parseJsonColumn(z.array(attachmentSchema), r.attachments, []),
+      };
+    },
+  };
+}
