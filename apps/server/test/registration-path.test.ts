@@ -105,6 +105,11 @@ for (const kind of DATABASES) {
       expect(dev.reasons.join()).toMatch(/专业要求/);
       const admin = body.data.list.find((p: { name: string }) => p.name === '行政辅助');
       expect(admin.eligible).toBe(true);
+      const detail = await get(t, `/api/getPositionDetail?id=${dev.id}`, bearer(r.token));
+      expect(detail.body.data).toMatchObject({ id: dev.id, name: '软件开发', eligible: false });
+      const anonymous = await get(t, `/api/getPositionDetail?id=${dev.id}`);
+      expect(anonymous.body.data).not.toHaveProperty('eligible');
+      expect((await get(t, '/api/getPositionDetail?id=999999')).body.errorCode).toBe(ErrorCode.NotFound);
     });
 
     it('saves drafts as the candidate types, ignoring what a client may not set', async () => {
@@ -125,8 +130,17 @@ for (const kind of DATABASES) {
       expect(second.body.data.id).toBe(first.body.data.id);
       const again = await get(t, `/api/getApplication?examId=${openExam}`, bearer(r.token));
       expect(again.body.data.form).toEqual({ school: '浙江大学', major: '软件工程' });
-      const bad = await post(t, '/api/saveApplication', { examId: openExam, form: { graduationDate: '2020/6' } }, bearer(r.token));
-      expect(bad.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '毕业时间格式应为 年-月' });
+      // A half-typed value is kept (nothing typed is lost); only size is limited on a draft.
+      const partial = await post(
+        t,
+        '/api/saveApplication',
+        { examId: openExam, form: { school: '浙江大学', graduationDate: '2020/6', contactPhone: '138' } },
+        bearer(r.token),
+      );
+      expect(partial.body.data.form).toMatchObject({ graduationDate: '2020/6', contactPhone: '138' });
+      const huge = await post(t, '/api/saveApplication', { examId: openExam, form: { workExperience: 'x'.repeat(1001) } }, bearer(r.token));
+      expect(huge.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '工作经历不能超过 1000 个字' });
+      await post(t, '/api/saveApplication', { examId: openExam, form: { school: '浙江大学', major: '软件工程' } }, bearer(r.token));
       const wrongPosition = await post(t, '/api/saveApplication', { examId: openExam, positionId: 999999, form: {} }, bearer(r.token));
       expect(wrongPosition.body.errorCode).toBe(ErrorCode.NotFound);
       expect((await get(t, `/api/getApplication?examId=${openExam}`)).body.errorCode).toBe(401);
@@ -151,6 +165,10 @@ for (const kind of DATABASES) {
       expect((await submit()).body.msg).toMatch(/诚信承诺/);
       await post(t, '/api/saveApplication', { examId: openExam, form: { school: '浙江大学', pledge: true } }, bearer(r.token));
       expect((await submit()).body.msg).toBe('请填写：最高学历、学位、所学专业、毕业时间');
+      await post(t, '/api/saveApplication', { examId: openExam, form: { ...COMPLETE_FORM, graduationDate: '2020/6' } }, bearer(r.token));
+      expect((await submit()).body.msg).toBe('毕业时间格式应为 年-月');
+      await post(t, '/api/saveApplication', { examId: openExam, form: { ...COMPLETE_FORM, contactPhone: '138' } }, bearer(r.token));
+      expect((await submit()).body.msg).toBe('请输入正确的联系电话');
       await post(t, '/api/saveApplication', { examId: openExam, form: COMPLETE_FORM }, bearer(r.token));
       expect((await submit()).body.msg).toMatch(/请先选择报考岗位/);
       await post(

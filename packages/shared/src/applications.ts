@@ -65,10 +65,36 @@ export const applicationFormSchema = z.object({
 });
 export type ApplicationForm = z.infer<typeof applicationFormSchema>;
 
+const draftText = (max: number, label: string) =>
+  z
+    .string()
+    .max(max, { message: `${label}不能超过 ${max} 个字` })
+    .optional();
+
+/**
+ * What a draft may hold: anything the candidate has typed so far, bounded in size, so that a
+ * half-typed phone number never stops the rest of the form from being saved. The formats of
+ * applicationFormSchema are checked at submit.
+ */
+export const applicationDraftSchema = z.object({
+  education: draftText(20, '最高学历'),
+  degree: draftText(20, '学位'),
+  school: draftText(60, '毕业院校'),
+  major: draftText(60, '所学专业'),
+  graduationDate: draftText(20, '毕业时间'),
+  workYears: z.union([z.number().int().min(0).max(99), z.string().max(4)], { message: '工作年限有误' }).optional(),
+  workExperience: draftText(1000, '工作经历'),
+  politicalStatus: draftText(20, '政治面貌'),
+  contactPhone: draftText(20, '联系电话'),
+  address: draftText(120, '通讯地址'),
+  pledge: z.boolean().optional(),
+});
+export type ApplicationDraft = z.infer<typeof applicationDraftSchema>;
+
 export const saveApplicationSchema = z.object({
   examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
   positionId: z.number({ message: '岗位编号有误' }).int().positive({ message: '岗位编号有误' }).nullable().optional(),
-  form: applicationFormSchema,
+  form: applicationDraftSchema,
 });
 export type SaveApplicationInput = z.input<typeof saveApplicationSchema>;
 
@@ -90,7 +116,7 @@ export const applicationSchema = z.object({
   positionId: z.number().int().nullable(),
   status: z.enum(APPLICATION_STATUSES),
   reason: z.string(),
-  form: applicationFormSchema,
+  form: applicationDraftSchema,
   submittedAt: z.string().nullable(),
   updatedAt: z.string(),
 });
@@ -107,7 +133,7 @@ export const applyStatusSchema = z.object({
 export type ApplyStatus = z.infer<typeof applyStatusSchema>;
 
 /** The fields an exam requires that a form leaves empty, by label. */
-export function missingRequired(form: ApplicationForm, required: readonly string[]): string[] {
+export function missingRequired(form: ApplicationDraft, required: readonly string[]): string[] {
   return required
     .filter((f) => {
       const v = (form as Record<string, unknown>)[f];

@@ -57,6 +57,10 @@ export const positionListQuerySchema = z.object({
     .transform((n) => Math.min(n, MAX_PAGE_SIZE)),
 });
 
+export const positionIdQuerySchema = z.object({
+  id: z.coerce.number({ message: '岗位编号有误' }).int({ message: '岗位编号有误' }).positive({ message: '岗位编号有误' }),
+});
+
 export const positionPageSchema = z.object({
   list: z.array(positionSchema),
   total: z.number().int(),

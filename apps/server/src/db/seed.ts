@@ -61,7 +61,18 @@ const GUIDE = `<p>1. 注册：使用本人身份证号码注册账号，设置�
 
 /** The demo exam asks these fields and requires the education ones (issue 4). */
 const DEMO_EXAM_CONFIG = {
-  fields: ['education', 'degree', 'school', 'major', 'graduationDate', 'workExperience', 'politicalStatus', 'address'],
+  fields: [
+    'education',
+    'degree',
+    'school',
+    'major',
+    'graduationDate',
+    'workYears',
+    'workExperience',
+    'politicalStatus',
+    'contactPhone',
+    'address',
+  ],
   required: ['education', 'degree', 'school', 'major', 'graduationDate'],
 };
 

@@ -5,6 +5,9 @@ import type { z } from 'zod';
 export function zodRule(schema: z.ZodType): Rule {
   return {
     validator: async (_rule, value: unknown) => {
+      // An empty field is fine when the schema allows the field to be left out.
+      const empty = value === undefined || value === null || value === '';
+      if (empty && schema.safeParse(undefined).success) return;
       const result = schema.safeParse(value ?? '');
       if (!result.success) throw new Error(result.error.issues[0]?.message ?? '填写有误');
     },

@@ -1,4 +1,4 @@
-import { SYS_STORE_KEY, type MenuItem, type SystemSetting, type UserInfo } from '@zhikaoyun/shared';
+import { SYS_STORE_KEY, type ExamConfig, type MenuItem, type SystemSetting, type UserInfo } from '@zhikaoyun/shared';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { persistOptions } from './persist';
@@ -7,12 +7,6 @@ import { readStored, removeStored, writeStored } from './storage';
 export interface ExamRef {
   id: number;
   name: string;
-}
-
-/** Which application fields an exam asks for and requires (its examConfig). */
-export interface ExamConfig {
-  fields: string[];
-  required: string[];
 }
 
 export interface SysData {

@@ -1,10 +1,13 @@
 import {
+  applicationDraftSchema,
   applicationFormSchema,
+  FORM_FIELD_LABEL,
+  type FormField,
+  type ApplicationDraft,
   checkEligibility,
   ErrorCode,
   missingRequired,
   type Application,
-  type ApplicationForm,
   type ApplicationStatus,
   type ApplyStatus,
   type EligibilityProfile,
@@ -20,18 +23,29 @@ import type { PositionsRepository } from '../positions/repository';
 import { parseRequirements } from '../positions/service';
 import type { ApplicationRow, ApplicationsRepository } from './repository';
 
-export function parseForm(text: string): ApplicationForm {
-  return parseJsonColumn(applicationFormSchema, text, {});
+export function parseForm(text: string): ApplicationDraft {
+  return parseJsonColumn(applicationDraftSchema, text, {});
+}
+
+/** The saved draft, checked field by field against the form's rules; the first problem, named. */
+function formProblem(form: ApplicationDraft): string | null {
+  const cleaned = Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '' && v !== undefined && v !== null));
+  const result = applicationFormSchema.safeParse(cleaned);
+  if (result.success) return null;
+  const issue = result.error.issues[0]!;
+  const label = FORM_FIELD_LABEL[issue.path[0] as FormField];
+  return label && !issue.message.includes(label) ? `${label}：${issue.message}` : issue.message;
 }
 
 /** What eligibility is judged on: the form as saved and the ID-derived birthday and sex. */
 export function eligibilityProfile(candidate: Pick<CandidateRow, 'birthday' | 'sex'>, formText: string): EligibilityProfile {
   const form = parseForm(formText);
+  const workYears = Number(form.workYears ?? 0);
   return {
     education: form.education,
     major: form.major,
     politicalStatus: form.politicalStatus,
-    workYears: form.workYears,
+    workYears: Number.isFinite(workYears) ? workYears : 0,
     birthday: candidate.birthday,
     sex: candidate.sex,
   };
@@ -80,7 +94,7 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
     async save(
       officeId: number,
       candidateId: number,
-      input: { examId: number; positionId?: number | null | undefined; form: ApplicationForm },
+      input: { examId: number; positionId?: number | null | undefined; form: ApplicationDraft },
     ): Promise<Application> {
       const exam = await exams.get(officeId, input.examId);
       requireRegistering(exam, '修改报名信息');
@@ -127,6 +141,8 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
       if (!form.pledge) throw new AppError(ErrorCode.Validation, '请先阅读报考须知并签署诚信承诺');
       const missing = missingRequired(form, exam.config.required);
       if (missing.length > 0) throw new AppError(ErrorCode.Validation, `请填写：${missing.join('、')}`);
+      const problem = formProblem(form);
+      if (problem) throw new AppError(ErrorCode.Validation, problem);
       if (row.position_id === null) throw new AppError(ErrorCode.Validation, '请先选择报考岗位');
       const p = await position(officeId, examId, row.position_id);
       const candidate = await findCandidate(officeId, candidateId);

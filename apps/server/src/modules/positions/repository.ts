@@ -10,8 +10,20 @@ export interface PositionFilter {
 export const COUNTED_STATUSES = ['submitted', 'approved'];
 
 export function createPositionsRepository(db: Db) {
+  const withApplicants = <T extends ReturnType<typeof base>>(q: T) =>
+    q.select(['id', 'exam_id', 'code', 'name', 'unit', 'headcount', 'description', 'requirements']).select((eb) =>
+      eb
+        .selectFrom('application')
+        .whereRef('application.position_id', '=', 'position.id')
+        .where('application.status', 'in', COUNTED_STATUSES)
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('applicants'),
+    );
+  function base(officeId: number) {
+    return db.kysely.selectFrom('position').where('office_id', '=', officeId);
+  }
   function filtered(officeId: number, examId: number, f: PositionFilter) {
-    let q = db.kysely.selectFrom('position').where('office_id', '=', officeId).where('exam_id', '=', examId);
+    let q = base(officeId).where('exam_id', '=', examId);
     if (f.unit) q = q.where('unit', '=', f.unit);
     if (f.keyword) {
       const like = `%${f.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -29,18 +41,12 @@ export function createPositionsRepository(db: Db) {
   return {
     /** The positions matching keyword and unit, with their live applicant counts. */
     list(officeId: number, examId: number, f: PositionFilter) {
-      return filtered(officeId, examId, f)
-        .select(['id', 'exam_id', 'code', 'name', 'unit', 'headcount', 'description', 'requirements'])
-        .select((eb) =>
-          eb
-            .selectFrom('application')
-            .whereRef('application.position_id', '=', 'position.id')
-            .where('application.status', 'in', COUNTED_STATUSES)
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .as('applicants'),
-        )
+      return withApplicants(filtered(officeId, examId, f))
         .orderBy('code')
         .execute();
+    },
+    detail(officeId: number, positionId: number) {
+      return withApplicants(base(officeId).where('id', '=', positionId)).executeTakeFirst();
     },
     units(officeId: number, examId: number) {
       return db.kysely

@@ -1,4 +1,14 @@
-import { envelopeSchema, officeQuerySchema, ok, positionListQuerySchema, positionPageSchema } from '@zhikaoyun/shared';
+import {
+  envelopeSchema,
+  ErrorCode,
+  officeQuerySchema,
+  ok,
+  positionIdQuerySchema,
+  positionListQuerySchema,
+  positionPageSchema,
+  positionSchema,
+} from '@zhikaoyun/shared';
+import { AppError } from '../../lib/app-error';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { nowIso } from '../../lib/time';
 import { createApplicationsRepository } from '../applications/repository';
@@ -8,7 +18,8 @@ import { createPositionsRepository } from './repository';
 import { createPositionsService } from './service';
 
 const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createPositionsService(createPositionsRepository(app.db));
+  const positionsRepo = createPositionsRepository(app.db);
+  const service = createPositionsService(positionsRepo);
   const accounts = createAccountsRepository(app.db);
   const applications = createApplicationsRepository(app.db);
 
@@ -33,6 +44,31 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (candidate) profile = eligibilityProfile(candidate, application?.form ?? '{}');
       }
       return ok(await service.page(officeId, q.examId, q, profile, nowIso().slice(0, 10)));
+    },
+  );
+
+  app.get(
+    '/getPositionDetail',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        summary: '岗位详情（登录时附是否符合报考条件）',
+        tags: ['positions'],
+        querystring: positionIdQuerySchema.extend(officeQuerySchema.shape),
+        response: { 200: envelopeSchema(positionSchema) },
+      },
+    },
+    async (request) => {
+      const officeId = request.office.id;
+      const found = await positionsRepo.find(officeId, request.query.id);
+      if (!found) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
+      let profile = null;
+      if (request.candidate) {
+        const candidate = await accounts.findById(officeId, request.candidate.subjectId);
+        const application = await applications.findByCandidate(officeId, found.exam_id, request.candidate.subjectId);
+        if (candidate) profile = eligibilityProfile(candidate, application?.form ?? '{}');
+      }
+      return ok(await service.detail(officeId, request.query.id, profile, nowIso().slice(0, 10)));
     },
   );
 };

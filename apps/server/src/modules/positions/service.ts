@@ -1,5 +1,6 @@
 import {
   checkEligibility,
+  ErrorCode,
   EDUCATION_LEVELS,
   positionRequirementsSchema,
   type Education,
@@ -7,6 +8,7 @@ import {
   type Position,
   type PositionRequirements,
 } from '@zhikaoyun/shared';
+import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import type { PositionsRepository } from './repository';
 
@@ -22,6 +24,22 @@ export const OPEN_REQUIREMENTS: PositionRequirements = {
 
 export function parseRequirements(text: string): PositionRequirements {
   return parseJsonColumn(positionRequirementsSchema, text, OPEN_REQUIREMENTS);
+}
+
+type PositionRow = Awaited<ReturnType<PositionsRepository['list']>>[number];
+
+function toPosition(r: PositionRow): Position {
+  return {
+    id: r.id,
+    examId: r.exam_id,
+    code: r.code,
+    name: r.name,
+    unit: r.unit,
+    headcount: r.headcount,
+    description: r.description,
+    requirements: parseRequirements(r.requirements),
+    applicants: Number(r.applicants ?? 0),
+  };
 }
 
 export interface PositionQuery {
@@ -40,17 +58,7 @@ export function createPositionsService(repo: PositionsRepository) {
      */
     async page(officeId: number, examId: number, q: PositionQuery, profile: EligibilityProfile | null, today: string) {
       const rows = await repo.list(officeId, examId, { keyword: q.keyword, unit: q.unit });
-      let list: Position[] = rows.map((r) => ({
-        id: r.id,
-        examId: r.exam_id,
-        code: r.code,
-        name: r.name,
-        unit: r.unit,
-        headcount: r.headcount,
-        description: r.description,
-        requirements: parseRequirements(r.requirements),
-        applicants: Number(r.applicants ?? 0),
-      }));
+      let list: Position[] = rows.map(toPosition);
       if (q.education) {
         const level = EDUCATION_LEVELS.indexOf(q.education);
         list = list.filter((p) => p.requirements.minEducation === null || EDUCATION_LEVELS.indexOf(p.requirements.minEducation) <= level);
@@ -60,6 +68,13 @@ export function createPositionsService(repo: PositionsRepository) {
       const withEligibility = profile ? pageRows.map((p) => ({ ...p, ...checkEligibility(p.requirements, profile, today) })) : pageRows;
       const units = (await repo.units(officeId, examId)).map((u) => u.unit);
       return { list: withEligibility, total, units };
+    },
+
+    async detail(officeId: number, positionId: number, profile: EligibilityProfile | null, today: string): Promise<Position> {
+      const r = await repo.detail(officeId, positionId);
+      if (!r) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
+      const p = toPosition(r);
+      return profile ? { ...p, ...checkEligibility(p.requirements, profile, today) } : p;
     },
   };
 }

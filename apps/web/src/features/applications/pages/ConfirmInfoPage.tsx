@@ -1,6 +1,138 @@
-import { PendingFeature } from '../../../components/PendingFeature';
+import { App, Button, Skeleton } from 'antd';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import type { Exam } from '@zhikaoyun/shared';
+import { DIALOG_WIDTH } from '@zhikaoyun/shared';
+import { ExamTitle } from '../../../components/ExamTitle';
+import { GroupTitle } from '../../../components/GroupTitle';
+import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
+import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { useSysStore } from '../../../lib/store';
+import { applicationKey, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
+import { ExamGate } from '../components/ExamGate';
+import { FormSummary } from '../components/FormSummary';
+import { useQueryClient } from '@tanstack/react-query';
 
-/** 确认报考信息: filled by the registration-path issue. */
+function Confirm({ exam }: { exam: Exam }) {
+  const navigate = useNavigate();
+  const { modal } = App.useApp();
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const userInfo = useSysStore((s) => s.userInfo);
+  const application = useApplication(exam.id);
+  const chosen = Number(params.get('positionId')) || null;
+  const [choosing, setChoosing] = useState(chosen !== null);
+  const position = usePosition(application.data?.positionId ?? null);
+  const submit = useStatusChange('submit', exam.id);
+
+  // A position chosen on the positions page is saved into the draft first, then the URL is cleaned.
+  useEffect(() => {
+    if (chosen === null || !application.isSuccess) return;
+    const draft = application.data;
+    if (draft && draft.positionId === chosen) {
+      setChoosing(false);
+      setParams({}, { replace: true });
+      return;
+    }
+    saveApplication(exam.id, draft?.form ?? {}, chosen).then(
+      (saved) => {
+        client.setQueryData(applicationKey(exam.id), saved);
+        setChoosing(false);
+        setParams({}, { replace: true });
+      },
+      () => {
+        setChoosing(false);
+        setParams({}, { replace: true });
+      },
+    );
+  }, [chosen, application.isSuccess, application.data, exam.id, client, setParams]);
+
+  if (application.isLoading || choosing) {
+    return (
+      <MobileContainerCard>
+        <Skeleton active paragraph={{ rows: 10 }} />
+      </MobileContainerCard>
+    );
+  }
+  const app = application.data;
+  if (app && app.status !== 'draft' && app.status !== 'rejected') return <Navigate to="/current-exam" replace />;
+
+  function confirmSubmit() {
+    modal.confirm({
+      title: '确认提交报名',
+      content: '提交后进入资格审查，审核前可撤回修改。确定提交吗？',
+      okText: '确认提交',
+      cancelText: '再检查一下',
+      width: DIALOG_WIDTH,
+      onOk: () =>
+        submit.mutateAsync().then(
+          () => navigate('/current-exam'),
+          () => undefined,
+        ),
+    });
+  }
+
+  const p = position.data;
+  return (
+    <div className="confirm-page">
+      <MobileContainerCard>
+        <ExamTitle name={exam.name} subtitle="请核对以下信息，确认无误后提交。" />
+      </MobileContainerCard>
+      {userInfo && <MobileBaseInfoCard userInfo={userInfo} showTitle={false} />}
+      <GroupTitle
+        extra={
+          <Button type="link" onClick={() => navigate('/job-positions')}>
+            {p ? '更换' : '去选择'}
+          </Button>
+        }
+      >
+        报考岗位
+      </GroupTitle>
+      <MobileContainerCard>
+        {p ? (
+          <div className="confirm-position">
+            <p className="confirm-position__name">
+              {p.name} <span>（{p.code}）</span>
+            </p>
+            <p>{p.unit}</p>
+            <p>
+              招聘 {p.headcount} 人，已报名 {p.applicants} 人
+            </p>
+            {p.eligible === false && <p className="confirm-position__warn">暂不符合报考条件：{p.reasons?.join('；')}</p>}
+          </div>
+        ) : (
+          <p className="confirm-position__none">尚未选择岗位</p>
+        )}
+      </MobileContainerCard>
+      <GroupTitle
+        extra={
+          <Button type="link" onClick={() => navigate('/fill-info')}>
+            修改
+          </Button>
+        }
+      >
+        报考信息
+      </GroupTitle>
+      <MobileContainerCard>
+        <FormSummary form={app?.form ?? {}} fields={exam.config.fields} />
+      </MobileContainerCard>
+      <div className="page-actions">
+        <Button
+          type="primary"
+          size="large"
+          block
+          loading={submit.isPending}
+          disabled={!p || exam.phase !== 'registering'}
+          onClick={confirmSubmit}
+        >
+          确认并提交报名
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** 确认报考信息: everything in one place; submit. The server checks it all again. */
 export default function ConfirmInfoPage() {
-  return <PendingFeature what="报考信息确认" />;
+  return <ExamGate>{(exam) => <Confirm exam={exam} />}</ExamGate>;
 }

@@ -1,6 +1,61 @@
-import { PendingFeature } from '../../../components/PendingFeature';
+import { PaperClipOutlined } from '@ant-design/icons';
+import { Button, Skeleton } from 'antd';
+import { Link, useNavigate, useParams } from 'react-router';
+import { EmptyState } from '../../../components/EmptyState';
+import { formatDateTime } from '../../../components/format';
+import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { useNotice } from '../api';
 
-/** 通知公告详情: filled by the registration-path issue. */
+/** 通知公告 detail: the text as the office published it (sanitized by the server). */
 export default function NoticeDetailPage() {
-  return <PendingFeature what="通知公告" />;
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const notice = useNotice(Number(id));
+
+  if (notice.isLoading) {
+    return (
+      <MobileContainerCard>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </MobileContainerCard>
+    );
+  }
+  if (!notice.data) {
+    return (
+      <EmptyState
+        text="该公告不存在或已撤下"
+        action={
+          <Button type="primary" onClick={() => navigate('/notice-list')}>
+            返回公告列表
+          </Button>
+        }
+      />
+    );
+  }
+  const n = notice.data;
+  return (
+    <article className="mobile-card notice-detail">
+      <h2 className="notice-detail__title">{n.title}</h2>
+      <p className="notice-detail__date">发布时间：{formatDateTime(n.publishedAt)}</p>
+      <div className="rich-text" dangerouslySetInnerHTML={{ __html: n.content }} />
+      {n.attachments.length > 0 && (
+        <section className="notice-detail__attachments" aria-label="附件">
+          <h3>附件</h3>
+          <ul>
+            {n.attachments.map((a) => (
+              <li key={a.url}>
+                <PaperClipOutlined aria-hidden />{' '}
+                {a.url.startsWith('/') ? (
+                  <Link to={a.url}>{a.name}</Link>
+                ) : (
+                  <a href={a.url} target="_blank" rel="noopener noreferrer">
+                    {a.name}
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
 }

@@ -1,6 +1,55 @@
-import { PendingFeature } from '../../../components/PendingFeature';
+import { PushpinOutlined } from '@ant-design/icons';
+import { Pagination, Skeleton, Tag } from 'antd';
+import { useSearchParams, Link } from 'react-router';
+import { EmptyState } from '../../../components/EmptyState';
+import { formatDate } from '../../../components/format';
+import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { NOTICE_PAGE_SIZE, useNoticePage } from '../api';
 
-/** 通知公告: filled by the registration-path issue. */
+/** 通知公告: open to anyone; pinned notices first. */
 export default function NoticeListPage() {
-  return <PendingFeature what="通知公告" />;
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const notices = useNoticePage(page);
+
+  if (notices.isLoading) {
+    return (
+      <MobileContainerCard>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </MobileContainerCard>
+    );
+  }
+  if (!notices.data?.list.length) return <EmptyState text="暂无通知公告" />;
+  return (
+    <div className="notice-list">
+      <ul className="notice-list__items">
+        {notices.data.list.map((n) => (
+          <li key={n.id}>
+            <Link to={`/notice-detail/${n.id}`} className="notice-item">
+              <span className="notice-item__title">
+                {n.pinned && (
+                  <Tag color="red" icon={<PushpinOutlined />}>
+                    置顶
+                  </Tag>
+                )}
+                {n.title}
+              </span>
+              <span className="notice-item__summary">{n.summary}</span>
+              <span className="notice-item__date">{formatDate(n.publishedAt)}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {notices.data.total > NOTICE_PAGE_SIZE && (
+        <Pagination
+          className="list-pagination"
+          simple
+          current={page}
+          pageSize={NOTICE_PAGE_SIZE}
+          total={notices.data.total}
+          onChange={(p) => setParams({ page: String(p) })}
+        />
+      )}
+    </div>
+  );
 }

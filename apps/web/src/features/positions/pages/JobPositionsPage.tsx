@@ -1,6 +1,56 @@
-import { PendingFeature } from '../../../components/PendingFeature';
+import { Button, Skeleton } from 'antd';
+import { useNavigate } from 'react-router';
+import { EmptyState } from '../../../components/EmptyState';
+import { ExamTitle } from '../../../components/ExamTitle';
+import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { useActiveExam } from '../../../lib/exam-api';
+import { PositionBrowser } from '../components/PositionBrowser';
 
-/** 招聘岗位: filled by the registration-path issue. */
+/** 招聘岗位: each position says whether the candidate qualifies; choosing one goes to confirmation. */
 export default function JobPositionsPage() {
-  return <PendingFeature what="招聘岗位查询" />;
+  const { exam, isLoading } = useActiveExam();
+  const navigate = useNavigate();
+  if (isLoading) {
+    return (
+      <MobileContainerCard>
+        <Skeleton active />
+      </MobileContainerCard>
+    );
+  }
+  if (!exam) {
+    return (
+      <EmptyState
+        text="请先选择考试"
+        action={
+          <Button type="primary" onClick={() => navigate('/exam-list')}>
+            选择考试
+          </Button>
+        }
+      />
+    );
+  }
+  const open = exam.phase === 'registering';
+  return (
+    <>
+      <MobileContainerCard>
+        <ExamTitle
+          name={exam.name}
+          subtitle={open ? '根据您填写的报考信息判断是否符合报考条件；每人限报一个岗位。' : '当前不在报名时间内，仅可查看岗位。'}
+        />
+      </MobileContainerCard>
+      <PositionBrowser
+        examId={exam.id}
+        withEligibility
+        action={
+          open
+            ? (p) => (
+                <Button type="primary" block disabled={p.eligible === false} onClick={() => navigate(`/confirm-info?positionId=${p.id}`)}>
+                  {p.eligible === false ? '不符合报考条件' : '选择此岗位'}
+                </Button>
+              )
+            : undefined
+        }
+      />
+    </>
+  );
 }

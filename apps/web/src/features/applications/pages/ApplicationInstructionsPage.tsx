@@ -1,0 +1,92 @@
+import { Button, Checkbox, Skeleton } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Exam } from '@zhikaoyun/shared';
+import { ExamTitle } from '../../../components/ExamTitle';
+import { GroupTitle } from '../../../components/GroupTitle';
+import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { useExamDocuments } from '../../../lib/system-api';
+import { saveApplication, useApplication } from '../api';
+import { ExamGate } from '../components/ExamGate';
+
+function Instructions({ exam }: { exam: Exam }) {
+  const navigate = useNavigate();
+  const docs = useExamDocuments(exam.id);
+  const application = useApplication(exam.id);
+  const [agreed, setAgreed] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const notice = docs.data?.find((d) => d.type === 'notice');
+  const pledge = docs.data?.find((d) => d.type === 'pledge');
+  const guide = docs.data?.find((d) => d.type === 'guide');
+  const alreadyPledged = application.data?.form.pledge === true;
+  const submitted = application.data && application.data.status !== 'draft' && application.data.status !== 'rejected';
+
+  async function start() {
+    if (!alreadyPledged) {
+      setSaving(true);
+      try {
+        // The pledge is part of the application: the server will not accept a submit without it.
+        await saveApplication(exam.id, { ...(application.data?.form ?? {}), pledge: true });
+      } catch {
+        setSaving(false);
+        return;
+      }
+    }
+    navigate('/fill-info');
+  }
+
+  if (docs.isLoading || application.isLoading) {
+    return (
+      <MobileContainerCard>
+        <Skeleton active paragraph={{ rows: 10 }} />
+      </MobileContainerCard>
+    );
+  }
+  return (
+    <div className="instructions-page">
+      <MobileContainerCard>
+        <ExamTitle name={exam.name} subtitle="请仔细阅读招聘公告和报考须知，签署诚信承诺后开始填写报考信息。" />
+      </MobileContainerCard>
+      {notice && (
+        <MobileContainerCard title={notice.title}>
+          <div className="rich-text" dangerouslySetInnerHTML={{ __html: notice.content }} />
+        </MobileContainerCard>
+      )}
+      {guide && (
+        <MobileContainerCard title={guide.title}>
+          <div className="rich-text" dangerouslySetInnerHTML={{ __html: guide.content }} />
+        </MobileContainerCard>
+      )}
+      <GroupTitle>{pledge?.title ?? '诚信报考承诺书'}</GroupTitle>
+      <MobileContainerCard className="pledge-card">
+        {pledge && <div className="rich-text" dangerouslySetInnerHTML={{ __html: pledge.content }} />}
+        {submitted ? (
+          <Button type="primary" size="large" block onClick={() => navigate('/current-exam')}>
+            已提交报名，查看报考状态
+          </Button>
+        ) : exam.phase !== 'registering' ? (
+          <p className="pledge-card__closed">当前不在报名时间内。</p>
+        ) : (
+          <>
+            <Checkbox
+              checked={agreed || alreadyPledged}
+              disabled={alreadyPledged}
+              onChange={(e) => setAgreed(e.target.checked)}
+              className="pledge-card__check"
+            >
+              我已认真阅读招聘公告和报考须知，并郑重作出以上承诺
+            </Checkbox>
+            <Button type="primary" size="large" block disabled={!agreed && !alreadyPledged} loading={saving} onClick={() => void start()}>
+              {alreadyPledged ? '继续填写报考信息' : '签署承诺并开始填写'}
+            </Button>
+          </>
+        )}
+      </MobileContainerCard>
+    </div>
+  );
+}
+
+/** 报考须知: the exam's notice and the integrity pledge, accepted before filling in. */
+export default function ApplicationInstructionsPage() {
+  return <ExamGate>{(exam) => <Instructions exam={exam} />}</ExamGate>;
+}

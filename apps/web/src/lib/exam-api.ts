@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Exam } from '@zhikaoyun/shared';
+import { getData } from './http';
+import { useSysStore } from './store';
+
+/** Exams are needed by several features (list, positions, applications): their calls live here. */
+export const fetchExamList = () => getData<Exam[]>('/api/getExamList');
+export const fetchCurrentExam = () => getData<Exam | null>('/api/getCurrentExam');
+
+export function useExamList() {
+  return useQuery({ queryKey: ['exams'], queryFn: fetchExamList });
+}
+
+/** Puts the chosen exam (id, name, examConfig) in the store; the exam name then heads the pages. */
+export function chooseExam(exam: Exam): void {
+  useSysStore.getState().setExam({ id: exam.id, name: exam.name }, exam.config);
+}
+
+/**
+ * The exam the candidate is working on: the one chosen in the store (kept current from the
+ * list), or, when none was chosen (a page opened directly), the office's current exam.
+ */
+export function useActiveExam(): { exam: Exam | null | undefined; isLoading: boolean } {
+  const chosen = useSysStore((s) => s.exam);
+  const list = useExamList();
+  const current = useQuery({ queryKey: ['currentExam'], queryFn: fetchCurrentExam, enabled: chosen === null });
+  if (chosen) {
+    const exam = list.data?.find((e) => e.id === chosen.id);
+    return { exam: list.data ? (exam ?? null) : undefined, isLoading: list.isLoading };
+  }
+  return { exam: current.data, isLoading: current.isLoading };
+}
