@@ -141,6 +141,9 @@ for (const kind of DATABASES) {
       const huge = await post(t, '/api/saveApplication', { examId: openExam, form: { workExperience: 'x'.repeat(1001) } }, bearer(r.token));
       expect(huge.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '工作经历不能超过 1000 个字' });
       await post(t, '/api/saveApplication', { examId: openExam, form: { school: '浙江大学', major: '软件工程' } }, bearer(r.token));
+      // Choosing a position sends no form and keeps the saved one untouched.
+      const chosen = await post(t, '/api/saveApplication', { examId: openExam, positionId: byName('行政辅助').id }, bearer(r.token));
+      expect(chosen.body.data).toMatchObject({ positionId: byName('行政辅助').id, form: { school: '浙江大学', major: '软件工程' } });
       const wrongPosition = await post(t, '/api/saveApplication', { examId: openExam, positionId: 999999, form: {} }, bearer(r.token));
       expect(wrongPosition.body.errorCode).toBe(ErrorCode.NotFound);
       expect((await get(t, `/api/getApplication?examId=${openExam}`)).body.errorCode).toBe(401);

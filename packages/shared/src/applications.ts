@@ -94,7 +94,8 @@ export type ApplicationDraft = z.infer<typeof applicationDraftSchema>;
 export const saveApplicationSchema = z.object({
   examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
   positionId: z.number({ message: '岗位编号有误' }).int().positive({ message: '岗位编号有误' }).nullable().optional(),
-  form: applicationDraftSchema,
+  /** The whole form as it stands (it replaces the saved one); left out, the saved form is kept. */
+  form: applicationDraftSchema.optional(),
 });
 export type SaveApplicationInput = z.input<typeof saveApplicationSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_SIZE } from './constants';
 
 /** The answer of every /api call (DESIGN §5). */
 export interface Envelope<T = unknown> {
@@ -30,3 +31,14 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
     data: data.optional(),
   });
 }
+
+/** page/pageSize of every list call; a client asking for more than MAX_PAGE_SIZE gets MAX_PAGE_SIZE. */
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, { message: '页码有误' }).max(10_000, { message: '页码有误' }).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1, { message: '每页条数有误' })
+    .default(10)
+    .transform((n) => Math.min(n, MAX_PAGE_SIZE)),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './constants';
+import { pageQuerySchema } from './envelope';
 
 /** Education levels, lowest first: a requirement is met by its level or a higher one. */
 export const EDUCATION_LEVELS = ['高中（中专）', '大专', '本科', '硕士研究生', '博士研究生'] as const;
@@ -25,6 +25,17 @@ export const positionRequirementsSchema = z.object({
 });
 export type PositionRequirements = z.infer<typeof positionRequirementsSchema>;
 
+/** A position open to all: what a requirement left out means. */
+export const OPEN_REQUIREMENTS: PositionRequirements = {
+  minEducation: null,
+  majors: [],
+  maxAge: null,
+  sex: '不限',
+  politicalStatus: '不限',
+  workYears: 0,
+  note: '',
+};
+
 export const positionSchema = z.object({
   id: z.number().int(),
   examId: z.number().int(),
@@ -42,19 +53,11 @@ export const positionSchema = z.object({
 });
 export type Position = z.infer<typeof positionSchema>;
 
-export const positionListQuerySchema = z.object({
+export const positionListQuerySchema = pageQuerySchema.extend({
   examId: z.coerce.number({ message: '考试编号有误，请从考试列表进入' }).int().positive({ message: '考试编号有误，请从考试列表进入' }),
   keyword: z.string().trim().max(40, { message: '关键词不能超过 40 个字' }).optional(),
   unit: z.string().trim().max(60).optional(),
   education: z.enum(EDUCATION_LEVELS, { message: '学历选项有误' }).optional(),
-  page: z.coerce.number().int().min(1, { message: '页码有误' }).max(10_000, { message: '页码有误' }).default(1),
-  /** Capped: a client asking for more gets at most MAX_PAGE_SIZE. */
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1, { message: '每页条数有误' })
-    .default(10)
-    .transform((n) => Math.min(n, MAX_PAGE_SIZE)),
 });
 
 export const positionIdQuerySchema = z.object({

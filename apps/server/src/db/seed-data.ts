@@ -1,16 +1,6 @@
-import type { PositionRequirements } from '@zhikaoyun/shared';
+import { OPEN_REQUIREMENTS, type PositionRequirements } from '@zhikaoyun/shared';
 
 /** The demo office's positions and notices: realistic, varied, some open to all. */
-
-const OPEN: PositionRequirements = {
-  minEducation: null,
-  majors: [],
-  maxAge: null,
-  sex: '不限',
-  politicalStatus: '不限',
-  workYears: 0,
-  note: '',
-};
 
 type P = { name: string; unit: string; headcount: number; description: string; req: Partial<PositionRequirements> };
 
@@ -266,7 +256,7 @@ export const DEMO_POSITIONS: P[] = [
 ];
 
 export function positionRequirements(p: P): PositionRequirements {
-  return { ...OPEN, ...p.req };
+  return { ...OPEN_REQUIREMENTS, ...p.req };
 }
 
 export const DEMO_NOTICES: {

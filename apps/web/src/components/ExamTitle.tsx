@@ -7,7 +7,7 @@ export function ExamTitle({ name, subtitle }: { name?: string; subtitle?: string
   if (!text) return null;
   return (
     <div className="exam-title">
-      <h1 className="exam-title__name">{text}</h1>
+      <h2 className="exam-title__name">{text}</h2>
       {subtitle && <p className="exam-title__sub">{subtitle}</p>}
     </div>
   );

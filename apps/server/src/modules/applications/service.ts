@@ -94,14 +94,15 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
     async save(
       officeId: number,
       candidateId: number,
-      input: { examId: number; positionId?: number | null | undefined; form: ApplicationDraft },
+      input: { examId: number; positionId?: number | null | undefined; form?: ApplicationDraft | undefined },
     ): Promise<Application> {
       const exam = await exams.get(officeId, input.examId);
       requireRegistering(exam, '修改报名信息');
       if (input.positionId) await position(officeId, input.examId, input.positionId);
       const at = nowIso();
-      const form = JSON.stringify(input.form);
       let row = await repo.findByCandidate(officeId, input.examId, candidateId);
+      // Choosing a position sends no form: the saved one stays exactly as it is.
+      const form = input.form === undefined ? (row?.form ?? '{}') : JSON.stringify(input.form);
       if (!row) {
         try {
           await repo.insertDraft({

@@ -1,4 +1,5 @@
 import {
+  OPEN_REQUIREMENTS,
   checkEligibility,
   ErrorCode,
   EDUCATION_LEVELS,
@@ -11,16 +12,6 @@ import {
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import type { PositionsRepository } from './repository';
-
-export const OPEN_REQUIREMENTS: PositionRequirements = {
-  minEducation: null,
-  majors: [],
-  maxAge: null,
-  sex: '不限',
-  politicalStatus: '不限',
-  workYears: 0,
-  note: '',
-};
 
 export function parseRequirements(text: string): PositionRequirements {
   return parseJsonColumn(positionRequirementsSchema, text, OPEN_REQUIREMENTS);

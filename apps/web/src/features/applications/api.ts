@@ -8,7 +8,7 @@ export const statusKey = (examId: number | undefined) => ['applyStatus', examId]
 export function useApplication(examId: number | undefined) {
   return useQuery({
     queryKey: applicationKey(examId),
-    queryFn: () => getData<Application | null>('/api/getApplication', { params: { examId } }),
+    queryFn: () => fetchApplication(examId!),
     enabled: examId !== undefined,
     staleTime: 0,
   });
@@ -31,8 +31,15 @@ export function usePosition(positionId: number | null | undefined) {
   });
 }
 
-export const saveApplication = (examId: number, form: ApplicationDraft, positionId?: number | null, silent = false) =>
-  postData<Application>('/api/saveApplication', { examId, form, ...(positionId === undefined ? {} : { positionId }) }, { silent });
+export const fetchApplication = (examId: number) => getData<Application | null>('/api/getApplication', { params: { examId } });
+
+/** Saves the whole form (undefined: keep the saved one) and/or the chosen position. */
+export const saveApplication = (examId: number, form: ApplicationDraft | undefined, positionId?: number | null, silent = false) =>
+  postData<Application>(
+    '/api/saveApplication',
+    { examId, ...(form === undefined ? {} : { form }), ...(positionId === undefined ? {} : { positionId }) },
+    { silent },
+  );
 
 /** Submit and withdraw refresh what shows the application's state. */
 export function useStatusChange(kind: 'submit' | 'withdraw', examId: number) {

@@ -1,4 +1,4 @@
-import type { ApplicationDraft } from '@zhikaoyun/shared';
+import type { Application, ApplicationDraft } from '@zhikaoyun/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { saveApplication } from './api';
 
@@ -12,11 +12,15 @@ const RETRY_MS = 3000;
  * latest form always winning, retried after a failure, and flushed when the page is hidden or
  * left. Nothing typed waits in the browser for longer than the debounce.
  */
-export function useAutosave(examId: number) {
+export function useAutosave(examId: number, onSaved?: (saved: Application) => void) {
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
   const pending = useRef<ApplicationDraft | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inFlight = useRef<Promise<void> | null>(null);
+  const saved = useRef(onSaved);
+  useEffect(() => {
+    saved.current = onSaved;
+  }, [onSaved]);
 
   const flush = useCallback(async (): Promise<void> => {
     if (timer.current) {
@@ -29,7 +33,11 @@ export function useAutosave(examId: number) {
     pending.current = null;
     setState({ kind: 'saving' });
     inFlight.current = saveApplication(examId, form, undefined, true).then(
-      () => setState({ kind: 'saved', at: new Date() }),
+      (app) => {
+        setState({ kind: 'saved', at: new Date() });
+        // Other pages read the application from the cache: keep it the saved one.
+        saved.current?.(app);
+      },
       () => {
         // Keep what failed unless something newer is already waiting, and try again.
         pending.current ??= form;

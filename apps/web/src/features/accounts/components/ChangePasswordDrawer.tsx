@@ -1,8 +1,7 @@
-import { passwordSchema } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input } from 'antd';
 import { useState } from 'react';
-import { sameAs, zodRule } from '../../../lib/form-rules';
 import { changePassword } from '../api';
+import { NewPasswordFields } from './NewPasswordFields';
 
 interface Values {
   oldPassword: string;
@@ -36,17 +35,7 @@ export function ChangePasswordDrawer({ open, onClose }: { open: boolean; onClose
         <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
           <Input.Password size="large" maxLength={128} autoComplete="current-password" />
         </Form.Item>
-        <Form.Item name="newPassword" label="新密码" rules={[zodRule(passwordSchema)]} extra="至少 8 位，不要使用常见密码。">
-          <Input.Password size="large" maxLength={128} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label="确认新密码"
-          dependencies={['newPassword']}
-          rules={[{ required: true, message: '请再次输入新密码' }, sameAs('newPassword')]}
-        >
-          <Input.Password size="large" maxLength={128} autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields name="newPassword" label="新密码" />
         <Button type="primary" htmlType="submit" size="large" block loading={busy}>
           修改密码
         </Button>

@@ -1,9 +1,10 @@
-import { idnoSchema, passwordSchema } from '@zhikaoyun/shared';
+import { idnoSchema } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input, Steps } from 'antd';
 import { useRef, useState } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
-import { sameAs, zodRule } from '../../../lib/form-rules';
+import { zodRule } from '../../../lib/form-rules';
 import { getSecurityQuestion, resetPassword } from '../api';
+import { NewPasswordFields } from './NewPasswordFields';
 
 interface Step1 {
   idno: string;
@@ -93,17 +94,7 @@ export function RecoverPasswordDrawer({ open, onClose }: { open: boolean; onClos
           <Form.Item name="answer" label="提示答案" rules={[{ required: true, whitespace: true, message: '请输入提示答案' }]}>
             <Input size="large" maxLength={50} autoComplete="off" />
           </Form.Item>
-          <Form.Item name="newPassword" label="新密码" rules={[zodRule(passwordSchema)]} extra="至少 8 位，不要使用常见密码。">
-            <Input.Password size="large" maxLength={128} autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="confirm"
-            label="确认新密码"
-            dependencies={['newPassword']}
-            rules={[{ required: true, message: '请再次输入新密码' }, sameAs('newPassword')]}
-          >
-            <Input.Password size="large" maxLength={128} autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields name="newPassword" label="新密码" />
           <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
             <CaptchaInput ref={captcha2} />
           </Form.Item>

@@ -1,23 +1,15 @@
-import {
-  answerSchema,
-  emailSchema,
-  idnoSchema,
-  mobileSchema,
-  nameSchema,
-  passwordSchema,
-  questionSchema,
-  type RegisterInput,
-} from '@zhikaoyun/shared';
+import { answerSchema, emailSchema, idnoSchema, mobileSchema, nameSchema, questionSchema, type RegisterInput } from '@zhikaoyun/shared';
 import { AutoComplete, Button, Checkbox, Form, Input } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
-import { sameAs, zodRule } from '../../../lib/form-rules';
+import { zodRule } from '../../../lib/form-rules';
 import { register, startSession } from '../api';
 import { AgreementModal } from '../components/AgreementModal';
 import { QUESTION_SUGGESTIONS } from '../components/question-suggestions';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 
 interface FormValues extends Omit<RegisterInput, 'captchaId' | 'agree' | 'consent'> {
   confirm: string;
@@ -79,22 +71,7 @@ export default function RegisterPage() {
           <Form.Item name="name" label="姓名" rules={[zodRule(nameSchema)]}>
             <Input size="large" maxLength={30} autoComplete="name" placeholder="与身份证一致" />
           </Form.Item>
-          <Form.Item
-            name="password"
-            label="密码"
-            rules={[zodRule(passwordSchema)]}
-            extra="至少 8 位，可以是一句好记的话；不要使用常见密码。"
-          >
-            <Input.Password size="large" maxLength={128} autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="confirm"
-            label="确认密码"
-            dependencies={['password']}
-            rules={[{ required: true, message: '请再次输入密码' }, sameAs('password')]}
-          >
-            <Input.Password size="large" maxLength={128} autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields name="password" label="密码" extra="至少 8 位，可以是一句好记的话；不要使用常见密码。" />
           <Form.Item name="mobile" label="手机号码" rules={[zodRule(mobileSchema)]}>
             <Input size="large" maxLength={11} inputMode="numeric" autoComplete="tel" placeholder="11 位手机号码" />
           </Form.Item>

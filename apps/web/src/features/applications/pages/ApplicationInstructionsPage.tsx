@@ -6,7 +6,7 @@ import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useExamDocuments } from '../../../lib/system-api';
-import { saveApplication, useApplication } from '../api';
+import { fetchApplication, saveApplication, useApplication } from '../api';
 import { ExamGate } from '../components/ExamGate';
 
 function Instructions({ exam }: { exam: Exam }) {
@@ -26,7 +26,9 @@ function Instructions({ exam }: { exam: Exam }) {
       setSaving(true);
       try {
         // The pledge is part of the application: the server will not accept a submit without it.
-        await saveApplication(exam.id, { ...(application.data?.form ?? {}), pledge: true });
+        // The form is read fresh, so that a cached copy never overwrites what was saved since.
+        const fresh = await fetchApplication(exam.id);
+        await saveApplication(exam.id, { ...(fresh?.form ?? {}), pledge: true });
       } catch {
         setSaving(false);
         return;

@@ -34,7 +34,7 @@ function Confirm({ exam }: { exam: Exam }) {
       setParams({}, { replace: true });
       return;
     }
-    saveApplication(exam.id, draft?.form ?? {}, chosen).then(
+    saveApplication(exam.id, undefined, chosen).then(
       (saved) => {
         client.setQueryData(applicationKey(exam.id), saved);
         setChoosing(false);

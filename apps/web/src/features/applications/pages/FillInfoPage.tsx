@@ -10,6 +10,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { Rule } from 'antd/es/form';
 import { Alert, Button, Form, Input, InputNumber, Select, Skeleton } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ExamTitle } from '../../../components/ExamTitle';
@@ -18,7 +19,7 @@ import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { zodRule } from '../../../lib/form-rules';
 import { useSysStore } from '../../../lib/store';
-import { useApplication } from '../api';
+import { applicationKey, useApplication } from '../api';
 import { useAutosave } from '../autosave';
 import { ExamGate } from '../components/ExamGate';
 import { SaveIndicator } from '../components/SaveIndicator';
@@ -57,7 +58,8 @@ function FillForm({ exam }: { exam: Exam }) {
   const userInfo = useSysStore((s) => s.userInfo);
   const application = useApplication(exam.id);
   const [form] = Form.useForm<ApplicationDraft>();
-  const autosave = useAutosave(exam.id);
+  const client = useQueryClient();
+  const autosave = useAutosave(exam.id, (saved) => client.setQueryData(applicationKey(exam.id), saved));
   const asked = useMemo(() => new Set(exam.config.fields), [exam.config.fields]);
   const required = useMemo(() => new Set(exam.config.required), [exam.config.required]);
   const locked = application.data && (application.data.status === 'submitted' || application.data.status === 'approved');

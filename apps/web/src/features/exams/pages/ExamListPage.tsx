@@ -1,20 +1,12 @@
 import { CalendarOutlined } from '@ant-design/icons';
-import { EXAM_PHASE_LABEL, type Exam, type ExamPhase } from '@zhikaoyun/shared';
-import { Button, Skeleton, Tag } from 'antd';
+import { EXAM_PHASE_LABEL, type Exam } from '@zhikaoyun/shared';
+import { Button, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { chooseExam, useExamList } from '../../../lib/exam-api';
 import { useSysStore } from '../../../lib/store';
-
-const PHASE_COLOR: Record<ExamPhase, string> = {
-  registering: 'green',
-  upcoming: 'blue',
-  reviewing: 'orange',
-  confirming: 'purple',
-  closed: 'default',
-};
 
 function ExamCard({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
@@ -27,7 +19,7 @@ function ExamCard({ exam }: { exam: Exam }) {
     <MobileContainerCard className={`exam-card${chosen ? ' is-chosen' : ''}`}>
       <div className="exam-card__head">
         <h2 className="exam-card__name">{exam.name}</h2>
-        <Tag color={PHASE_COLOR[exam.phase]}>{EXAM_PHASE_LABEL[exam.phase]}</Tag>
+        <span className={`phase-tag is-${exam.phase}`}>{EXAM_PHASE_LABEL[exam.phase]}</span>
       </div>
       <dl className="exam-card__windows">
         <div>

@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { CAPTCHA, newIdno, registerCandidate } from './support';
+
+test('a new candidate goes from the guide page to 待审核 on a phone, with a reload in the middle of the form', async ({
+  page,
+  request,
+}) => {
+  const { idno, password } = await registerCandidate(request, newIdno(), 'path password 1');
+
+  // Guide page → login
+  await page.goto('/');
+  await page.getByRole('button', { name: '登录报名' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole('textbox', { name: '身份证号码', exact: true }).fill(idno);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('textbox', { name: '验证码', exact: true }).fill(CAPTCHA);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+
+  // Exam list → 报考须知
+  await expect(page).toHaveURL(/\/exam-list$/);
+  await page.getByRole('button', { name: '进入报名' }).click();
+  await expect(page).toHaveURL(/\/application-instructions$/);
+  await expect(page.getByRole('heading', { name: '示范市 2026 年度市属事业单位公开招聘工作人员考试', level: 2 })).toBeVisible();
+  const start = page.getByRole('button', { name: '签署承诺并开始填写' });
+  await expect(start).toBeDisabled();
+  await page.getByRole('checkbox', { name: /郑重作出以上承诺/ }).check();
+  await start.click();
+
+  // The form: fill half, reload, find it all there, finish.
+  await expect(page).toHaveURL(/\/fill-info$/);
+  await page.getByRole('combobox', { name: '最高学历' }).click();
+  await page.getByTitle('本科').click();
+  await page.getByRole('textbox', { name: '毕业院校' }).fill('浙江工业大学');
+  await page.getByRole('textbox', { name: '所学专业' }).fill('会计学');
+  await expect(page.getByText(/已自动保存/)).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: '毕业院校' })).toHaveValue('浙江工业大学');
+  await expect(page.getByRole('textbox', { name: '所学专业' })).toHaveValue('会计学');
+  await page.getByRole('combobox', { name: '学位' }).click();
+  await page.getByTitle('学士', { exact: true }).click();
+  await page.getByLabel('毕业时间').fill('2019-07');
+  await expect(page.getByText(/已自动保存/)).toBeVisible();
+  await page.getByRole('button', { name: '下一步：选择岗位' }).click();
+
+  // Positions: eligibility shown; choose 财务会计.
+  await expect(page).toHaveURL(/\/job-positions$/);
+  await page.getByPlaceholder('搜索岗位名称、代码或单位').fill('财务会计');
+  await page.getByRole('button', { name: '搜索' }).click();
+  const card = page.getByRole('article', { name: /财务会计/ });
+  await expect(card.getByText('您符合该岗位的报考条件')).toBeVisible();
+  await expect(card.getByText(/已报名 0 人/)).toBeVisible();
+  await card.getByRole('button', { name: '选择此岗位' }).click();
+
+  // Confirm and submit.
+  await expect(page).toHaveURL(/\/confirm-info$/);
+  await expect(page.getByText('财务会计')).toBeVisible();
+  await expect(page.getByText('浙江工业大学')).toBeVisible();
+  await page.getByRole('button', { name: '确认并提交报名' }).click();
+  await page.getByRole('button', { name: '确认提交' }).click();
+
+  await expect(page).toHaveURL(/\/current-exam$/);
+  await expect(page.getByText('待审核').first()).toBeVisible();
+  await expect(page.getByText(/等待资格审查/)).toBeVisible();
+  await expect(page.getByRole('button', { name: '撤回修改' })).toBeVisible();
+
+  // The live count moved by exactly one.
+  await page.goto('/job-positions-only-read');
+  await page.getByPlaceholder('搜索岗位名称、代码或单位').fill('财务会计');
+  await page.getByRole('button', { name: '搜索' }).click();
+  await expect(page.getByRole('article', { name: /财务会计/ }).getByText(/已报名 [1-9]\d* 人/)).toBeVisible();
+});
+
+test('a submitted application can be withdrawn back to a draft', async ({ page, request }) => {
+  const { token } = await registerCandidate(request);
+  const headers = { authorization: `Bearer ${token}` };
+  const exams = await (await request.get('/api/getExamList')).json();
+  const examId = exams.data.find((e: { phase: string }) => e.phase === 'registering').id;
+  const positions = await (await request.get(`/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('行政辅助')}`)).json();
+  await request.post('/api/saveApplication', {
+    headers,
+    data: {
+      examId,
+      positionId: positions.data.list[0].id,
+      form: { education: '本科', degree: '学士', school: '某大学', major: '行政管理', graduationDate: '2018-07', pledge: true },
+    },
+  });
+  expect((await (await request.post('/api/submitApplication', { headers, data: { examId } })).json()).data.status).toBe('submitted');
+
+  await page.goto('/notice-list');
+  await page.evaluate((t) => sessionStorage.setItem('zhikaoyun-v1-token', JSON.stringify(t)), token);
+  await page.goto('/current-exam');
+  await page.getByRole('button', { name: '撤回修改' }).click();
+  await page.getByRole('button', { name: '撤回', exact: true }).click();
+  await expect(page.getByText('草稿').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: '继续填写' })).toBeVisible();
+});
+
+test('notices: list and detail are open to anyone', async ({ page }) => {
+  await page.goto('/notice-list');
+  await expect(page.getByText('置顶')).toBeVisible();
+  await page.getByRole('link', { name: /网上报名常见问题解答/ }).click();
+  await expect(page).toHaveURL(/\/notice-detail\/\d+$/);
+  await expect(page.getByRole('heading', { name: '网上报名常见问题解答' })).toBeVisible();
+  await expect(page.getByText(/身份证号码提示已注册怎么办/)).toBeVisible();
+  await expect(page.locator('.mobile-bottom-nav')).toHaveCount(0);
+});
