@@ -2,7 +2,7 @@ import { ErrorCode } from '@zhikaoyun/shared';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/modules/sessions/service';
-import { createTestApp, TEST_CAPTCHA, type TestApp } from './helpers/app';
+import { createTestApp, insertOffice, TEST_CAPTCHA, type TestApp } from './helpers/app';
 import { bearer, captcha, get, newIdno, post, registered, registration } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
@@ -132,21 +132,7 @@ for (const kind of DATABASES) {
       });
 
       it('lets the same person register with another office', async () => {
-        const stamp = new Date().toISOString();
-        await t.db.kysely
-          .insertInto('office')
-          .values({
-            code: 'city2',
-            name: '第二考试机构',
-            settings: '{}',
-            menu: '[]',
-            agreement_title: 't',
-            agreement_content: 'c',
-            agreement_updated_at: stamp,
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .execute();
+        await insertOffice(t, 'city2');
         const idno = newIdno();
         await registered(t, { idno });
         const other = await registered(t, { idno }, '?officeCode=city2');

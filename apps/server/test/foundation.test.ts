@@ -1,7 +1,7 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/lib/time';
-import { createTestApp, TEST_CAPTCHA, type TestApp } from './helpers/app';
+import { createTestApp, insertOffice, TEST_CAPTCHA, type TestApp } from './helpers/app';
 import { DATABASES } from './helpers/databases';
 
 interface Body {
@@ -115,21 +115,7 @@ for (const kind of DATABASES) {
 
       // A second office's exam is invisible from the demo office.
       const stamp = nowIso();
-      const other = await t.db.kysely
-        .insertInto('office')
-        .values({
-          code: 'other',
-          name: '另一考试机构',
-          settings: '{}',
-          menu: '[]',
-          agreement_title: 't',
-          agreement_content: 'c',
-          agreement_updated_at: stamp,
-          created_at: stamp,
-          updated_at: stamp,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const other = { id: await insertOffice(t, 'other') };
       const exam = await t.db.kysely
         .insertInto('exam')
         .values({

@@ -6,7 +6,7 @@ import { createAccountsRepository } from '../src/modules/accounts/repository';
 import { createExamsRepository } from '../src/modules/exams/repository';
 import { createExamsService } from '../src/modules/exams/service';
 import { createPositionsRepository } from '../src/modules/positions/repository';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, insertOffice, type TestApp } from './helpers/app';
 import { bearer, get, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
@@ -304,21 +304,7 @@ for (const kind of DATABASES) {
       expect(detail.body.data.content).not.toMatch(/script|onerror|onclick|javascript:/);
       expect((await get(t, '/api/getNoticeDetail?id=999999')).body.errorCode).toBe(ErrorCode.NotFound);
       expect((await get(t, '/api/getNoticeDetail?id=abc')).body.errorCode).toBe(ErrorCode.Validation);
-      const other = await t.db.kysely
-        .insertInto('office')
-        .values({
-          code: 'nb',
-          name: '他机构',
-          settings: '{}',
-          menu: '[]',
-          agreement_title: 't',
-          agreement_content: 'c',
-          agreement_updated_at: stamp,
-          created_at: stamp,
-          updated_at: stamp,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const other = { id: await insertOffice(t, 'nb') };
       expect((await get(t, `/api/getNoticeDetail?id=${evil.id}&officeId=${other.id}`)).body.errorCode).toBe(ErrorCode.NotFound);
       expect((await get(t, `/api/getNoticeList?officeId=${other.id}`)).body.data.total).toBe(0);
     });

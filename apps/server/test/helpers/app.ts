@@ -47,3 +47,24 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
     },
   };
 }
+
+/** Another office beside the demo one, for isolation tests. */
+export async function insertOffice(t: TestApp, code: string): Promise<number> {
+  const stamp = new Date().toISOString();
+  const row = await t.db.kysely
+    .insertInto('office')
+    .values({
+      code,
+      name: `${code} 考试机构`,
+      settings: '{}',
+      menu: '[]',
+      agreement_title: 't',
+      agreement_content: 'c',
+      agreement_updated_at: stamp,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

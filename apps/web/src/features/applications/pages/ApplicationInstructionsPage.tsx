@@ -7,7 +7,7 @@ import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useExamDocuments } from '../../../lib/system-api';
 import { fetchApplication, saveApplication, useApplication } from '../api';
-import { ExamGate } from '../components/ExamGate';
+import { ExamGate } from '../../../components/ExamGate';
 
 function Instructions({ exam }: { exam: Exam }) {
   const navigate = useNavigate();

@@ -9,7 +9,7 @@ import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSysStore } from '../../../lib/store';
 import { applicationKey, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
-import { ExamGate } from '../components/ExamGate';
+import { ExamGate } from '../../../components/ExamGate';
 import { FormSummary } from '../components/FormSummary';
 import { useQueryClient } from '@tanstack/react-query';
 

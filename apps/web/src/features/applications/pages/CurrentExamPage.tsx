@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../components/format';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useApplyStatus, usePosition, useStatusChange } from '../api';
-import { ExamGate } from '../components/ExamGate';
+import { ExamGate } from '../../../components/ExamGate';
 
 const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: string }> = {
   draft: { icon: <EditFilled />, tone: 'draft', words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },

@@ -21,7 +21,7 @@ import { zodRule } from '../../../lib/form-rules';
 import { useSysStore } from '../../../lib/store';
 import { applicationKey, useApplication } from '../api';
 import { useAutosave } from '../autosave';
-import { ExamGate } from '../components/ExamGate';
+import { ExamGate } from '../../../components/ExamGate';
 import { SaveIndicator } from '../components/SaveIndicator';
 
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));

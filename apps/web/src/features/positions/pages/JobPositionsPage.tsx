@@ -1,34 +1,13 @@
-import { Button, Skeleton } from 'antd';
+import type { Exam } from '@zhikaoyun/shared';
+import { Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
+import { ExamGate } from '../../../components/ExamGate';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useActiveExam } from '../../../lib/exam-api';
 import { PositionBrowser } from '../components/PositionBrowser';
 
-/** 招聘岗位: each position says whether the candidate qualifies; choosing one goes to confirmation. */
-export default function JobPositionsPage() {
-  const { exam, isLoading } = useActiveExam();
+function Positions({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
-  if (isLoading) {
-    return (
-      <MobileContainerCard>
-        <Skeleton active />
-      </MobileContainerCard>
-    );
-  }
-  if (!exam) {
-    return (
-      <EmptyState
-        text="请先选择考试"
-        action={
-          <Button type="primary" onClick={() => navigate('/exam-list')}>
-            选择考试
-          </Button>
-        }
-      />
-    );
-  }
   const open = exam.phase === 'registering';
   return (
     <>
@@ -53,4 +32,9 @@ export default function JobPositionsPage() {
       />
     </>
   );
+}
+
+/** 招聘岗位: each position says whether the candidate qualifies; choosing one goes to confirmation. */
+export default function JobPositionsPage() {
+  return <ExamGate>{(exam) => <Positions exam={exam} />}</ExamGate>;
 }

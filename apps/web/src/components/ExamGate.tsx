@@ -2,12 +2,18 @@ import type { Exam } from '@zhikaoyun/shared';
 import { Button, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useActiveExam } from '../../../lib/exam-api';
+import { EmptyState } from './EmptyState';
+import { MobileContainerCard } from './MobileContainerCard';
+import { useActiveExam } from '../lib/exam-api';
 
 /** Renders its page for the exam being applied to, or says how to choose one. */
-export function ExamGate({ children }: { children: (exam: Exam) => ReactNode }) {
+export function ExamGate({
+  children,
+  guest = false,
+}: {
+  children: (exam: Exam) => ReactNode;
+  /** A public page: no exam means none is published. */ guest?: boolean;
+}) {
   const { exam, isLoading } = useActiveExam();
   const navigate = useNavigate();
   if (isLoading || exam === undefined) {
@@ -17,6 +23,7 @@ export function ExamGate({ children }: { children: (exam: Exam) => ReactNode }) 
       </MobileContainerCard>
     );
   }
+  if (!exam && guest) return <EmptyState text="目前没有发布的考试，请关注通知公告" />;
   if (!exam) {
     return (
       <EmptyState
