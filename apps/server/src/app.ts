@@ -22,6 +22,8 @@ import documentsRoutes from './modules/documents/routes';
 import examsRoutes from './modules/exams/routes';
 import healthRoutes from './modules/health/routes';
 import noticesRoutes from './modules/notices/routes';
+import reviewRoutes from './modules/review/routes';
+import staffRoutes from './modules/staff/routes';
 import positionsRoutes from './modules/positions/routes';
 import systemRoutes from './modules/system/routes';
 
@@ -69,6 +71,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(positionsRoutes, { prefix: '/api' });
   await app.register(applicationsRoutes, { prefix: '/api' });
   await app.register(noticesRoutes, { prefix: '/api' });
+  await app.register(staffRoutes, { prefix: '/api/admin' });
+  await app.register(reviewRoutes, { prefix: '/api/admin' });
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

@@ -12,3 +12,4 @@ export * from './exams';
 export * from './positions';
 export * from './applications';
 export * from './notices';
+export * from './staff';

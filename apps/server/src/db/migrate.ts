@@ -3,6 +3,7 @@ import type { Db } from './database';
 import { init } from './migrations/0001_init';
 import { accounts } from './migrations/0002_accounts';
 import { registration } from './migrations/0003_registration';
+import { console_ } from './migrations/0004_console';
 
 /**
  * Migrations are listed here, not read from a folder, so that the bundled server carries them.
@@ -15,6 +16,7 @@ function provider(db: Db): MigrationProvider {
         '0001_init': init(db.dialect),
         '0002_accounts': accounts(db.dialect),
         '0003_registration': registration(db.dialect),
+        '0004_console': console_(db.dialect),
       }),
   };
 }

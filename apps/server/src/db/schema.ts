@@ -65,6 +65,8 @@ export interface StaffUserTable {
   password_hash: string;
   name: string;
   role: string;
+  /** JSON: unit names a reviewer is limited to; [] means every unit. */
+  units: Generated<string>;
   disabled: number;
   created_at: string;
   updated_at: string;
@@ -170,6 +172,18 @@ export interface NoticeTable {
   updated_at: string;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  office_id: number;
+  staff_id: number;
+  staff_name: string;
+  action: string;
+  target: string;
+  detail: string;
+  ip: string;
+  at: string;
+}
+
 export interface DB {
   office: OfficeTable;
   exam: ExamTable;
@@ -183,4 +197,5 @@ export interface DB {
   application: ApplicationTable;
   application_history: ApplicationHistoryTable;
   notice: NoticeTable;
+  audit_log: AuditLogTable;
 }

@@ -1,9 +1,22 @@
-import { ErrorCode } from '@zhikaoyun/shared';
+import { ErrorCode, STAFF_ROLES, type StaffRole } from '@zhikaoyun/shared';
+import { z } from 'zod';
+import { parseJsonColumn } from '../lib/json';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { createSessionsRepository } from '../modules/sessions/repository';
 import { createSessionsService, type SessionPrincipal, type SessionsService } from '../modules/sessions/service';
+
+export interface StaffPrincipal {
+  id: number;
+  sessionId: number;
+  officeId: number;
+  username: string;
+  name: string;
+  role: StaffRole;
+  /** Units a reviewer may review; empty: all. */
+  units: string[];
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,8 +26,12 @@ declare module 'fastify' {
     /** The candidate's session, set on routes with `config.auth: 'candidate'` (and on
      * 'optional' ones when a valid candidate token came; null otherwise). */
     candidate: SessionPrincipal;
+    /** The staff member, set on routes with `config.auth: 'staff'`. */
+    staff: StaffPrincipal;
   }
   interface FastifyContextConfig {
+    /** Staff roles allowed on a staff route; any role when left out. */
+    roles?: StaffRole[];
     /** Who may call the route: a candidate's token, a staff token (console), or anyone, with a
      * candidate's session used when one is given ('optional'). */
     auth?: 'candidate' | 'staff' | 'optional';
@@ -37,6 +54,7 @@ export default fp(
   async (app: FastifyInstance) => {
     app.decorate('sessions', createSessionsService(createSessionsRepository(app.db)));
     app.decorateRequest('candidate', null as unknown as SessionPrincipal);
+    app.decorateRequest('staff', null as unknown as StaffPrincipal);
 
     // Before validation: a caller without a session learns nothing about the call's rules.
     app.addHook('preValidation', async (request) => {
@@ -52,6 +70,27 @@ export default fp(
         throw new AppError(ErrorCode.Unauthorized);
       }
       if (needed === 'candidate') request.candidate = session;
+      if (needed === 'staff') {
+        const row = await app.db.kysely
+          .selectFrom('staff_user')
+          .select(['id', 'username', 'name', 'role', 'units', 'disabled'])
+          .where('id', '=', session.subjectId)
+          .where('office_id', '=', session.officeId)
+          .executeTakeFirst();
+        const role = STAFF_ROLES.find((r) => r === row?.role);
+        if (!row || row.disabled || !role) throw new AppError(ErrorCode.Unauthorized);
+        request.staff = {
+          id: row.id,
+          sessionId: session.sessionId,
+          officeId: session.officeId,
+          username: row.username,
+          name: row.name,
+          role,
+          units: parseJsonColumn(z.array(z.string()), row.units, []),
+        };
+        const roles = request.routeOptions.config.roles;
+        if (roles && !roles.includes(role)) throw new AppError(ErrorCode.Forbidden);
+      }
     });
   },
   { name: 'auth', dependencies: ['db', 'tenancy'] },

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { changePasswordSchema, loginSchema, registerSchema, resetPasswordSchema, updateUserInfoSchema } from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
+import { failureGuard } from '../../lib/failure-guard';
 import type { DataCipher } from '../../lib/crypto';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { Throttle } from '../../lib/throttle';
@@ -24,12 +25,6 @@ import type { AccountsRepository, CandidateRow } from './repository';
 type RegisterData = z.output<typeof registerSchema>;
 type LoginData = z.output<typeof loginSchema>;
 type ResetData = z.output<typeof resetPasswordSchema>;
-
-const WINDOW_MS = 15 * 60 * 1000;
-/** Failures allowed per account in the window: enough for typos, too few for guessing. */
-const ACCOUNT_FAILURES = 5;
-/** Failures allowed per client address: high, because a school's lab shares one address. */
-const ADDRESS_FAILURES = 100;
 
 /** Questions shown for an ID number with no account, so that the answer reveals nothing. */
 const DECOY_QUESTIONS = [
@@ -49,10 +44,6 @@ export interface AccountsDeps {
   throttle: Throttle;
 }
 
-function tooMany(what: string): AppError {
-  return new AppError(ErrorCode.TooManyRequests, `${what}失败次数过多，请 15 分钟后再试`, 429);
-}
-
 export function createAccountsService({ repo, cipher, captcha, sessions, throttle }: AccountsDeps) {
   const idnoIndex = (idno: string) => cipher.blindIndex('idno', idno);
   // Verifying against a real hash when the account does not exist keeps both answers equally slow.
@@ -63,14 +54,9 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
     if (!(await captcha.verify(officeId, captchaId, code))) throw new AppError(ErrorCode.CaptchaInvalid);
   }
 
-  async function guard(kind: string, what: string, officeId: number, index: string, ip: string) {
-    const [account, address] = await Promise.all([throttle.count(`${kind}:a:${officeId}:${index}`), throttle.count(`${kind}:ip:${ip}`)]);
-    if (account >= ACCOUNT_FAILURES || address >= ADDRESS_FAILURES) throw tooMany(what);
-  }
-
-  async function failed(kind: string, officeId: number, index: string, ip: string) {
-    await Promise.all([throttle.hit(`${kind}:a:${officeId}:${index}`, WINDOW_MS), throttle.hit(`${kind}:ip:${ip}`, WINDOW_MS)]);
-  }
+  const loginGuard = failureGuard(throttle, 'login', '登录');
+  const registerGuard = failureGuard(throttle, 'register', '注册');
+  const resetGuard = failureGuard(throttle, 'reset', '找回密码');
 
   async function toUserInfo(row: CandidateRow): Promise<UserInfo> {
     let photo = '';
@@ -103,10 +89,10 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
     async register(officeId: number, input: RegisterData, ip: string): Promise<AuthResult> {
       const index = idnoIndex(input.idno);
       // Repeated attempts on a taken ID number (squatting probes) are throttled like logins.
-      await guard('register', '注册', officeId, index, ip);
+      await registerGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       if (await repo.findByIndex(officeId, index)) {
-        await failed('register', officeId, index, ip);
+        await registerGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.IdnoRegistered);
       }
       const now = nowIso();
@@ -140,17 +126,17 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
 
     async login(officeId: number, input: LoginData, ip: string): Promise<AuthResult> {
       const index = idnoIndex(input.idno);
-      await guard('login', '登录', officeId, index, ip);
+      await loginGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       const row = await repo.findByIndex(officeId, index);
       const ok = row
         ? await verifyPassword(row.password_hash, input.password)
         : (await verifyPassword(await decoy(), input.password), false);
       if (!row || !ok) {
-        await failed('login', officeId, index, ip);
+        await loginGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.LoginFailed);
       }
-      await throttle.reset(`login:a:${officeId}:${index}`);
+      await loginGuard.reset(officeId, index);
       const token = await sessions.open('candidate', row.id, officeId);
       return { token, userInfo: await toUserInfo(row) };
     },
@@ -205,7 +191,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       ip: string,
     ): Promise<{ question: string }> {
       const index = idnoIndex(input.idno);
-      await guard('reset', '找回密码', officeId, index, ip);
+      await resetGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       const row = await repo.findByIndex(officeId, index);
       if (row) return { question: row.question };
@@ -215,17 +201,17 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
 
     async resetPassword(officeId: number, input: ResetData, ip: string): Promise<void> {
       const index = idnoIndex(input.idno);
-      await guard('reset', '找回密码', officeId, index, ip);
+      await resetGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       const row = await repo.findByIndex(officeId, index);
       const matches = row !== undefined && cipher.decrypt(row.answer_enc).trim() === input.answer.trim();
       if (!row || !matches) {
-        await failed('reset', officeId, index, ip);
+        await resetGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.ResetFailed, ERROR_TEXT[ErrorCode.ResetFailed]);
       }
       await repo.updatePassword(officeId, row.id, await hashPassword(input.newPassword), nowIso());
       await sessions.revokeAll('candidate', row.id);
-      await throttle.reset(`reset:a:${officeId}:${index}`);
+      await resetGuard.reset(officeId, index);
     },
   };
 }

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { captchaFieldsSchema } from './accounts';
+import { APPLICATION_STATUSES, applicationDraftSchema, historyEntrySchema } from './applications';
+import { pageQuerySchema } from './envelope';
+
+/** The office console: staff, review, statistics, audit. */
+
+export const STAFF_ROLES = ['admin', 'reviewer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const STAFF_ROLE_LABEL: Readonly<Record<StaffRole, string>> = { admin: '管理员', reviewer: '审核员' };
+
+export const staffLoginSchema = z
+  .object({
+    username: z.string({ message: '请输入用户名' }).trim().min(1, { message: '请输入用户名' }).max(40),
+    password: z.string({ message: '请输入密码' }).min(1, { message: '请输入密码' }).max(128),
+  })
+  .extend(captchaFieldsSchema.shape);
+export type StaffLoginInput = z.input<typeof staffLoginSchema>;
+
+export const staffProfileSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  role: z.enum(STAFF_ROLES),
+  /** Units a reviewer is limited to; empty: all. */
+  units: z.array(z.string()),
+  officeName: z.string(),
+});
+export type StaffProfile = z.infer<typeof staffProfileSchema>;
+
+export const staffAuthResultSchema = z.object({ token: z.string(), staff: staffProfileSchema });
+export type StaffAuthResult = z.infer<typeof staffAuthResultSchema>;
+
+const examIdParam = z.coerce.number({ message: '请选择考试' }).int().positive({ message: '请选择考试' });
+
+export const reviewListQuerySchema = pageQuerySchema.extend({
+  examId: examIdParam,
+  status: z.enum(APPLICATION_STATUSES, { message: '状态有误' }).optional(),
+  unit: z.string().trim().max(60).optional(),
+  positionId: z.coerce.number().int().positive().optional(),
+  keyword: z.string().trim().max(40, { message: '关键词不能超过 40 个字' }).optional(),
+});
+export type ReviewListQuery = z.input<typeof reviewListQuerySchema>;
+
+export const reviewItemSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** `110105********002X`: lists never show a full ID number. */
+  idnoMasked: z.string(),
+  mobileMasked: z.string(),
+  sex: z.string(),
+  birthday: z.string(),
+  positionId: z.number().int().nullable(),
+  positionCode: z.string(),
+  positionName: z.string(),
+  unit: z.string(),
+  status: z.enum(APPLICATION_STATUSES),
+  reason: z.string(),
+  submittedAt: z.string().nullable(),
+});
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+
+export const reviewDetailSchema = reviewItemSchema.extend({
+  idno: z.string(),
+  mobile: z.string(),
+  email: z.string(),
+  photo: z.string(),
+  form: applicationDraftSchema,
+  history: z.array(historyEntrySchema),
+});
+export type ReviewDetail = z.infer<typeof reviewDetailSchema>;
+
+export const idQuerySchema = z.object({ id: z.coerce.number({ message: '编号有误' }).int().positive({ message: '编号有误' }) });
+
+export const reviewDecisionSchema = z
+  .object({
+    applicationId: z.number({ message: '报名编号有误' }).int().positive(),
+    decision: z.enum(['approve', 'reject'], { message: '审核结论有误' }),
+    reason: z.string().trim().max(200, { message: '审核意见不能超过 200 个字' }).default(''),
+  })
+  .refine((v) => v.decision === 'approve' || v.reason.length > 0, { message: '审核不通过时必须填写原因', path: ['reason'] });
+export type ReviewDecisionInput = z.input<typeof reviewDecisionSchema>;
+
+export const bulkApproveSchema = z.object({
+  applicationIds: z
+    .array(z.number().int().positive())
+    .min(1, { message: '请选择要通过的报名' })
+    .max(200, { message: '一次最多批量通过 200 条' }),
+});
+
+export const examIdOnlyQuerySchema = z.object({ examId: examIdParam });
+
+export const positionStatSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  headcount: z.number().int(),
+  submitted: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  /** Applicants (submitted + approved) per place. */
+  ratio: z.number(),
+});
+
+export const statisticsSchema = z.object({
+  totals: z.object({ draft: z.number().int(), submitted: z.number().int(), approved: z.number().int(), rejected: z.number().int() }),
+  positions: z.array(positionStatSchema),
+  emptyPositions: z.number().int(),
+  perDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
+});
+export type Statistics = z.infer<typeof statisticsSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  staffName: z.string(),
+  action: z.string(),
+  target: z.string(),
+  detail: z.string(),
+  ip: z.string(),
+  at: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
