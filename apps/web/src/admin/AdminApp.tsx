@@ -1,28 +1,65 @@
-import { useQuery } from '@tanstack/react-query';
-import { Button, Layout, Result } from 'antd';
-import { fetchSystemSetting } from '../lib/system-api';
+import { AuditOutlined, BarChartOutlined, FileSearchOutlined, LogoutOutlined } from '@ant-design/icons';
+import { STAFF_ROLE_LABEL } from '@zhikaoyun/shared';
+import { Button, Layout, Menu } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { useStaffSession } from '../lib/staff-session';
 
-/** The office console's frame; its pages arrive with the console issue. */
+const StaffLoginPage = lazy(() => import('../features/staff/pages/StaffLoginPage'));
+const ReviewPage = lazy(() => import('../features/review/pages/ReviewPage'));
+const StatisticsPage = lazy(() => import('../features/review/pages/StatisticsPage'));
+const AuditPage = lazy(() => import('../features/audit/pages/AuditPage'));
+
+type Section = 'review' | 'statistics' | 'audit';
+
+/** The office console: sign-in, then review, statistics and (admins) the audit log. */
 export function AdminApp() {
-  const setting = useQuery({ queryKey: ['adminSystemSetting'], queryFn: () => fetchSystemSetting(true) });
+  const { token, staff, signOut } = useStaffSession();
+  const [section, setSection] = useState<Section>('review');
+  const logout = () => {
+    void import('../features/staff/api').then((m) => m.staffLogout()).catch(() => undefined);
+    signOut();
+  };
+
+  if (!token || !staff) {
+    return (
+      <Suspense fallback={null}>
+        <StaffLoginPage />
+      </Suspense>
+    );
+  }
   return (
     <Layout className="admin-shell">
       <Layout.Header className="admin-header">
         <h1 className="admin-header__title">考务管理后台</h1>
-        <span className="admin-header__office">{setting.data?.officeName}</span>
+        <span className="admin-header__office">{staff.officeName}</span>
+        <span className="admin-header__user">
+          {staff.name}（{STAFF_ROLE_LABEL[staff.role]}）
+        </span>
+        <Button icon={<LogoutOutlined />} onClick={logout}>
+          退出
+        </Button>
       </Layout.Header>
-      <Layout.Content className="admin-content">
-        <Result
-          status="info"
-          title="管理后台即将开放"
-          subTitle="考试、岗位、公告的发布与报名审核功能正在上线准备中。"
-          extra={
-            <Button type="primary" href="/">
-              打开考生报名站点
-            </Button>
-          }
-        />
-      </Layout.Content>
+      <Layout>
+        <Layout.Sider theme="light" width={180}>
+          <Menu
+            mode="inline"
+            selectedKeys={[section]}
+            onClick={(e) => setSection(e.key as Section)}
+            items={[
+              { key: 'review', icon: <FileSearchOutlined />, label: '报名审核' },
+              { key: 'statistics', icon: <BarChartOutlined />, label: '报名统计' },
+              ...(staff.role === 'admin' ? [{ key: 'audit', icon: <AuditOutlined />, label: '审计日志' }] : []),
+            ]}
+          />
+        </Layout.Sider>
+        <Layout.Content className="admin-content">
+          <Suspense fallback={null}>
+            {section === 'review' && <ReviewPage />}
+            {section === 'statistics' && <StatisticsPage />}
+            {section === 'audit' && staff.role === 'admin' && <AuditPage />}
+          </Suspense>
+        </Layout.Content>
+      </Layout>
     </Layout>
   );
 }

@@ -72,11 +72,20 @@ function isEnvelope(body: unknown): body is Envelope {
   return typeof body === 'object' && body !== null && 'success' in body;
 }
 
-export function createHttpClient(baseURL: string = appConfig.apiBase): AxiosInstance {
+export interface HttpClientOptions {
+  /** Where the session token comes from; the candidate's by default. */
+  token?: () => string;
+  /** What a 401 does; the app-wide handler by default. */
+  onUnauthorized?: () => void;
+}
+
+export function createHttpClient(baseURL: string = appConfig.apiBase, options: HttpClientOptions = {}): AxiosInstance {
   const client = axios.create({ baseURL, timeout: API_TIMEOUT_MS });
+  const tokenOf = options.token ?? currentToken;
+  const unauthorized = () => (options.onUnauthorized ?? onUnauthorized)();
 
   client.interceptors.request.use((config) => {
-    const token = currentToken();
+    const token = tokenOf();
     if (token.trim()) {
       config.headers.set('Authorization', `Bearer ${token}`);
       config.headers.set('token', token);
@@ -100,16 +109,16 @@ export function createHttpClient(baseURL: string = appConfig.apiBase): AxiosInst
       if (isEnvelope(body) && body.success) return response;
       const envelope: Envelope = isEnvelope(body) ? body : { success: false, msg: dataText(body) };
       const text = bodyErrorText(envelope);
-      const unauthorized = envelope.errorCode === 401 || envelope.errorCode === '401';
+      const isUnauthorized = envelope.errorCode === 401 || envelope.errorCode === '401';
       if (!response.config.silent) toastError(text);
-      if (unauthorized) onUnauthorized();
+      if (isUnauthorized) unauthorized();
       return Promise.reject(new RequestError(envelope.msg ?? text, response.status, envelope.errorCode));
     },
     (error: unknown) => {
       if (!(error instanceof AxiosError)) return Promise.reject(error);
       const text = httpErrorText(error);
       if (!error.config?.silent) toastError(text);
-      if (error.response?.status === 401) onUnauthorized();
+      if (error.response?.status === 401) unauthorized();
       const body: unknown = error.response?.data;
       return Promise.reject(new RequestError(text, error.response?.status, isEnvelope(body) ? body.errorCode : undefined));
     },

@@ -1,0 +1,53 @@
+import { Button, Card, Form, Input } from 'antd';
+import { useRef, useState } from 'react';
+import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
+import { useStaffSession } from '../../../lib/staff-session';
+import { staffLogin } from '../api';
+
+interface Values {
+  username: string;
+  password: string;
+  captcha: string;
+}
+
+/** 考务人员登录: username, password and captcha; the same throttles as candidates. */
+export default function StaffLoginPage() {
+  const captcha = useRef<CaptchaHandle>(null);
+  const signIn = useStaffSession((s) => s.signIn);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="admin-login">
+      <Card title="考务管理后台登录" className="admin-login__card">
+        <Form<Values>
+          name="staff-login"
+          layout="vertical"
+          requiredMark={false}
+          onFinish={async (values) => {
+            setBusy(true);
+            try {
+              const result = await staffLogin({ ...values, captchaId: captcha.current?.captchaId() ?? '' });
+              signIn(result.token, result.staff);
+            } catch {
+              captcha.current?.refresh();
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
+            <Input size="large" autoComplete="username" />
+          </Form.Item>
+          <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }]}>
+            <Input.Password size="large" autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
+            <CaptchaInput ref={captcha} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+            登录
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}
