@@ -100,7 +100,7 @@ for (const kind of DATABASES) {
           headers: token ? bearer(token) : {},
           ...(body ? { payload: body as object } : {}),
         });
-        return res.headers['content-type']?.includes('json')
+        return String(res.headers['content-type'] ?? '').includes('json')
           ? res.json<{ success: boolean; errorCode?: number }>()
           : { success: res.statusCode === 200 };
       };
