@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { changePasswordSchema, loginSchema, registerSchema, resetPasswordSchema, updateUserInfoSchema } from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
+import { dataUrl } from '../../lib/data-url';
 import { failureGuard } from '../../lib/failure-guard';
 import type { DataCipher } from '../../lib/crypto';
 import { hashPassword, verifyPassword } from '../../lib/password';
@@ -62,7 +63,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
     let photo = '';
     if (row.photo_id !== null) {
       const p = await repo.findPhoto(row.office_id, row.photo_id);
-      if (p) photo = `data:${p.mime};base64,${Buffer.from(p.data).toString('base64')}`;
+      if (p) photo = dataUrl(p.mime, p.data);
     }
     const idno = cipher.decrypt(row.idno_enc);
     return {

@@ -9,22 +9,11 @@ import {
   saveApplicationSchema,
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createAccountsRepository } from '../accounts/repository';
-import { createExamsRepository } from '../exams/repository';
-import { createExamsService } from '../exams/service';
-import { createPositionsRepository } from '../positions/repository';
-import { createApplicationsRepository } from './repository';
-import { createApplicationsService } from './service';
+import { applicationsServiceFor } from './wire';
 
 /** The candidate's own application: draft, submit, withdraw and status. */
 const applicationsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const accounts = createAccountsRepository(app.db);
-  const service = createApplicationsService({
-    repo: createApplicationsRepository(app.db),
-    exams: createExamsService(createExamsRepository(app.db)),
-    positions: createPositionsRepository(app.db),
-    findCandidate: (officeId, id) => accounts.findById(officeId, id),
-  });
+  const { service } = applicationsServiceFor(app.db);
   const tags = ['applications'];
   const auth = { auth: 'candidate' as const };
 

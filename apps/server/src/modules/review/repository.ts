@@ -81,14 +81,6 @@ export function createReviewRepository(db: Db) {
         .where('a.id', '=', id)
         .executeTakeFirst();
     },
-    photo(officeId: number, photoId: number) {
-      return db.kysely
-        .selectFrom('photo')
-        .select(['mime', 'data'])
-        .where('office_id', '=', officeId)
-        .where('id', '=', photoId)
-        .executeTakeFirst();
-    },
     positionCounts(officeId: number, examId: number) {
       return db.kysely
         .selectFrom('position as p')

@@ -16,28 +16,24 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createAccountsRepository } from '../accounts/repository';
-import { createApplicationsRepository } from '../applications/repository';
-import { createApplicationsService } from '../applications/service';
+import { applicationsServiceFor } from '../applications/wire';
 import { createAuditRepository } from '../audit/repository';
 import { createAuditService } from '../audit/service';
-import { createExamsRepository } from '../exams/repository';
-import { createExamsService } from '../exams/service';
-import { createPositionsRepository } from '../positions/repository';
 import { createReviewRepository } from './repository';
 import { createReviewService } from './service';
 
 /** The console's review, statistics, export and audit calls, under /api/admin. */
 const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const accounts = createAccountsRepository(app.db);
-  const applicationsRepo = createApplicationsRepository(app.db);
   const audit = createAuditService(createAuditRepository(app.db));
-  const applications = createApplicationsService({
-    repo: applicationsRepo,
-    exams: createExamsService(createExamsRepository(app.db)),
-    positions: createPositionsRepository(app.db),
-    findCandidate: (officeId, id) => accounts.findById(officeId, id),
+  const { service: applications, repo: applicationsRepo } = applicationsServiceFor(app.db);
+  const service = createReviewService({
+    repo: createReviewRepository(app.db),
+    findPhoto: createAccountsRepository(app.db).findPhoto,
+    applications,
+    applicationsRepo,
+    cipher: app.cipher,
+    audit,
   });
-  const service = createReviewService({ repo: createReviewRepository(app.db), applications, applicationsRepo, cipher: app.cipher, audit });
   const tags = ['console'];
   const staff = { auth: 'staff' as const };
   const q = officeQuerySchema;

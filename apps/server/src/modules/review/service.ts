@@ -13,6 +13,8 @@ import {
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { AppError } from '../../lib/app-error';
+import { dataUrl } from '../../lib/data-url';
+import type { AccountsRepository } from '../accounts/repository';
 import type { DataCipher } from '../../lib/crypto';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { ApplicationsRepository } from '../applications/repository';
@@ -34,6 +36,7 @@ export interface ReviewQuery {
 
 export interface ReviewDeps {
   repo: ReviewRepository;
+  findPhoto: AccountsRepository['findPhoto'];
   applications: ApplicationsService;
   applicationsRepo: ApplicationsRepository;
   cipher: DataCipher;
@@ -45,7 +48,7 @@ function chinaDate(iso: string): string {
   return new Date(Date.parse(iso) + 8 * 3600_000).toISOString().slice(0, 10);
 }
 
-export function createReviewService({ repo, applications, applicationsRepo, cipher, audit }: ReviewDeps) {
+export function createReviewService({ repo, findPhoto, applications, applicationsRepo, cipher, audit }: ReviewDeps) {
   function filter(staff: StaffPrincipal, q: Omit<ReviewQuery, 'page' | 'pageSize'>): ReviewFilter {
     const keyword = q.keyword?.trim();
     // An ID number is found by its blind index: the database holds no plain ID number to search.
@@ -98,8 +101,8 @@ export function createReviewService({ repo, applications, applicationsRepo, ciph
       const row = await reviewable(staff, id);
       let photo = '';
       if (row.photo_id !== null) {
-        const p = await repo.photo(staff.officeId, row.photo_id);
-        if (p) photo = `data:${p.mime};base64,${Buffer.from(p.data).toString('base64')}`;
+        const p = await findPhoto(staff.officeId, row.photo_id);
+        if (p) photo = dataUrl(p.mime, p.data);
       }
       const history = (await applicationsRepo.history(row.id)).map((h) => ({
         status: h.status as ApplicationStatus,
