@@ -16,7 +16,8 @@ export default defineConfig({
   workers: process.env.CI ? 2 : 2,
   retries: 0,
   timeout: 45_000,
-  expect: { timeout: 8_000 },
+  // Generous: on a 2-core machine the server, two browsers and argon2 share the CPU.
+  expect: { timeout: 15_000 },
   reporter: process.env.PW_REPORTER ? [[process.env.PW_REPORTER]] : [['list']],
   globalTeardown: './e2e/global-teardown.ts',
   use: {
