@@ -42,6 +42,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 beforeEach(() => {
+  bindMessage(recorder);
   toasts.length = 0;
   seen.length = 0;
   sessionStorage.clear();
@@ -144,6 +145,11 @@ describe('error catalogue (§8), word for word', () => {
     c.defaults.adapter = 'http';
     await expect(c.get('/ok')).rejects.toBeInstanceOf(RequestError);
     expect(toasts).toEqual(['网络异常']);
+  });
+
+  it('shows one toast when the same failure comes several times at once', async () => {
+    await Promise.all([failure('/500'), failure('/500'), failure('/500')]);
+    expect(toasts).toEqual(['服务器内部错误']);
   });
 
   it('a silent call rejects without a toast', async () => {

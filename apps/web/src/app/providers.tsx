@@ -3,11 +3,19 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect, type ReactNode } from 'react';
 import { bindMessage } from '../lib/feedback';
+import { RequestError } from '../lib/http';
 import { messageConfig, notificationConfig, theme } from './theme';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+    // A refused request (4xx, or a business failure in the envelope) will be refused again.
+    queries: {
+      staleTime: 30_000,
+      retry: (count, error) =>
+        count < 1 &&
+        !(error instanceof RequestError && (error.errorCode !== undefined || (error.status !== undefined && error.status < 500))),
+      refetchOnWindowFocus: false,
+    },
     mutations: { retry: 0 },
   },
 });
