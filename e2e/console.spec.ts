@@ -27,6 +27,8 @@ test('a reviewer rejects with a reason, the candidate sees it and resubmits, the
   browser,
   request,
 }) => {
+  // A whole journey through two browsers: longer than one page's budget on a 2-core machine.
+  test.setTimeout(150_000);
   const candidate = await applyViaApi(request);
 
   const staff = await browser.newPage({ viewport: { width: 1366, height: 860 } });

@@ -5,6 +5,7 @@ test('a new candidate goes from the guide page to 待审核 on a phone, with a r
   page,
   request,
 }) => {
+  test.setTimeout(120_000); // the whole path, from the guide page to 待审核
   const { idno, password } = await registerCandidate(request, newIdno(), 'path password 1');
 
   // Guide page → login
