@@ -51,7 +51,8 @@ test.describe('route guard', () => {
       .first()
       .click();
     await expect(page).toHaveURL(/\/notice-list$/);
-    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // The reset runs once the new page has rendered, a moment after the URL changes.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
   test('the top bar’s back arrow goes back one step, or home when there is none', async ({ page }) => {
