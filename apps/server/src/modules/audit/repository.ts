@@ -1,15 +1,9 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { AuditLogTable } from '../../db/schema';
 
-export interface AuditRecord {
-  office_id: number;
-  staff_id: number;
-  staff_name: string;
-  action: string;
-  target: string;
-  detail: string;
-  ip: string;
-  at: string;
-}
+/** A row to write: the table's columns but the generated id. */
+export type AuditRecord = Insertable<AuditLogTable>;
 
 export function createAuditRepository(db: Db) {
   return {

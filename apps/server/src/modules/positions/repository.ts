@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { containsPattern } from '../../db/like';
 
 export interface PositionFilter {
   keyword?: string | undefined;
@@ -26,14 +26,8 @@ export function createPositionsRepository(db: Db) {
     let q = base(officeId).where('exam_id', '=', examId);
     if (f.unit) q = q.where('unit', '=', f.unit);
     if (f.keyword) {
-      const like = `%${f.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) =>
-        eb.or([
-          eb('name', 'like', sql<string>`${like} escape '\\'`),
-          eb('code', 'like', sql<string>`${like} escape '\\'`),
-          eb('unit', 'like', sql<string>`${like} escape '\\'`),
-        ]),
-      );
+      const like = containsPattern(f.keyword);
+      q = q.where((eb) => eb.or([eb('name', 'like', like), eb('code', 'like', like), eb('unit', 'like', like)]));
     }
     return q;
   }

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { containsPattern } from '../../db/like';
 
 export interface ReviewFilter {
   examId: number;
@@ -27,14 +27,8 @@ export function createReviewRepository(db: Db) {
     if (f.units.length > 0) q = q.where('p.unit', 'in', f.units);
     if (f.idnoIndex) q = q.where('c.idno_index', '=', f.idnoIndex);
     else if (f.keyword) {
-      const like = `%${f.keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      q = q.where((eb) =>
-        eb.or([
-          eb('c.name', 'like', sql<string>`${like} escape '\\'`),
-          eb('p.name', 'like', sql<string>`${like} escape '\\'`),
-          eb('p.code', 'like', sql<string>`${like} escape '\\'`),
-        ]),
-      );
+      const like = containsPattern(f.keyword);
+      q = q.where((eb) => eb.or([eb('c.name', 'like', like), eb('p.name', 'like', like), eb('p.code', 'like', like)]));
     }
     return q;
   }
