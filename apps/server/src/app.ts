@@ -10,6 +10,7 @@ import cipherPlugin from './plugins/cipher';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import openapiPlugin from './plugins/openapi';
+import publicCachePlugin from './plugins/public-cache';
 import rateLimitPlugin from './plugins/rate-limit';
 import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(authPlugin);
   await app.register(captchaPlugin, { fixedCode: config.captchaFixed });
   await app.register(openapiPlugin);
+  await app.register(publicCachePlugin);
 
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(systemRoutes, { prefix: '/api' });
