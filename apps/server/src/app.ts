@@ -9,6 +9,7 @@ import captchaPlugin from './plugins/captcha';
 import cipherPlugin from './plugins/cipher';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
+import loadSheddingPlugin, { type LoadSheddingOptions } from './plugins/load-shedding';
 import openapiPlugin from './plugins/openapi';
 import publicCachePlugin from './plugins/public-cache';
 import rateLimitPlugin from './plugins/rate-limit';
@@ -34,6 +35,8 @@ export interface AppDeps {
   dataKey: Buffer;
   /** Where log lines go; the default is stdout. Tests pass a stream to read them back. */
   logStream?: NodeJS.WritableStream;
+  /** Admission limits (tests lower them to show shedding without a real flood). */
+  loadShedding?: LoadSheddingOptions;
 }
 
 /** Request bodies larger than this are refused with 413 (uploads set their own limit). */
@@ -53,6 +56,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(envelopePlugin);
+  await app.register(loadSheddingPlugin, deps.loadShedding ?? {});
   await app.register(dbPlugin, { db: deps.db });
   await app.register(securityPlugin);
   await app.register(redisPlugin, { redisUrl: config.redisUrl, enabled: config.rateLimits });

@@ -1,12 +1,46 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import { ok } from '@zhikaoyun/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ZodType } from 'zod';
 
 /**
- * The public-read cache's contract. Staff writes call `invalidate(officeId)` after their
- * transaction commits, so candidates see the change on their next read without a restart.
+ * The public reads every candidate's phone makes (settings, menu, agreement, exams, positions,
+ * notices, documents) are the same for everyone in an office, so each answer is built once, kept
+ * as the exact bytes sent (the envelope, already checked against the route's response schema)
+ * with a strong ETag, and answered 304 when the browser already has it.
+ *
+ * Freshness, in order of strength:
+ * - `invalidate(officeId)` (called by every staff write after its transaction commits) drops the
+ *   office's entries in this process at once and bumps the office's version in Redis; other
+ *   processes read that version at most every VERSION_CHECK_MS, so they serve the old answer for
+ *   at most ~250 ms after the write.
+ * - Every entry also has a time to live: 1 s for data that moves without a staff write (live
+ *   applicant counts in the position list, an exam's phase that follows the clock), a few seconds
+ *   for the rest. Without Redis (a single process, the default) the local invalidation is exact;
+ *   several processes without Redis would be stale for at most that time to live.
  */
 export interface PublicCache {
   invalidate(officeId: number): Promise<void>;
+  /**
+   * Answers the request with the cached envelope of `build()`'s data (building it when missing or
+   * stale), honouring If-None-Match. The key must name everything the data depends on besides the
+   * office (the route and its normalised query).
+   */
+  serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    build: () => Promise<unknown>,
+    opts?: ServeOptions,
+  ): Promise<FastifyReply>;
+  /** The cached data itself, for callers that add per-candidate fields to a shared base. */
+  data<T>(officeId: number, key: string, build: () => Promise<T>, opts?: ServeOptions): Promise<T>;
+}
+
+export interface ServeOptions {
+  /** How long an entry may be served without a staff write; default DEFAULT_TTL_MS. */
+  ttlMs?: number;
 }
 
 declare module 'fastify' {
@@ -15,14 +49,171 @@ declare module 'fastify' {
   }
 }
 
+/** How stale another process's answer may be after a staff write (Redis version poll). */
+export const VERSION_CHECK_MS = 250;
+/** The upper bound on staleness when nothing told us (several processes without Redis). */
+export const DEFAULT_TTL_MS = 5_000;
+/** Data that changes without a staff write: live applicant counts, exam phases. */
+export const LIVE_TTL_MS = 1_000;
+/** Bounded memory whatever keywords are searched: the oldest entries go first. */
+const MAX_ENTRIES = 2_000;
+/** Public, but every use is checked with us: a staff change shows on the next request. */
+const CACHE_CONTROL = 'no-cache';
+
+interface Entry {
+  officeId: number;
+  tag: string;
+  expires: number;
+  body: Buffer;
+  etag: string;
+  data: unknown;
+}
+
+interface OfficeVersion {
+  /** Bumped by invalidate() in this process. */
+  local: number;
+  /** The office's version in Redis, as last read ('' without Redis). */
+  remote: string;
+  checkedAt: number;
+  pending: Promise<void> | null;
+}
+
+const versionKey = (officeId: number) => `zk:public-cache:v:${officeId}`;
+
+/** If-None-Match holds our tag (weak comparison, as RFC 9110 asks for it). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => {
+    const s = t.trim();
+    return (s.startsWith('W/') ? s.slice(2) : s) === etag;
+  });
+}
+
 export default fp(
   async (app: FastifyInstance) => {
+    const entries = new Map<string, Entry>();
+    const building = new Map<string, Promise<Entry>>();
+    const versions = new Map<number, OfficeVersion>();
+    const redis = app.redis;
+
+    function versionOf(officeId: number): OfficeVersion {
+      let v = versions.get(officeId);
+      if (!v) {
+        v = { local: 0, remote: '', checkedAt: 0, pending: null };
+        versions.set(officeId, v);
+      }
+      return v;
+    }
+
+    /** The office's current version tag; reads Redis at most every VERSION_CHECK_MS. */
+    async function currentTag(officeId: number): Promise<string | null> {
+      const v = versionOf(officeId);
+      if (redis && Date.now() - v.checkedAt >= VERSION_CHECK_MS) {
+        v.pending ??= redis
+          .get(versionKey(officeId))
+          .then((value) => {
+            v.remote = value ?? '0';
+            v.checkedAt = Date.now();
+          })
+          .finally(() => {
+            v.pending = null;
+          });
+        try {
+          await v.pending;
+        } catch (err) {
+          // Redis is away: we cannot know whether another process changed the data, so build
+          // fresh (uncached) answers until it is back rather than serve something stale.
+          app.log.warn({ err: { message: (err as Error).message } }, 'public cache: redis version check failed');
+          return null;
+        }
+      }
+      return `${v.local}.${v.remote}`;
+    }
+
+    function remember(key: string, entry: Entry) {
+      entries.delete(key);
+      entries.set(key, entry);
+      if (entries.size > MAX_ENTRIES) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+    }
+
+    async function entryFor(
+      request: FastifyRequest | null,
+      officeId: number,
+      key: string,
+      build: () => Promise<unknown>,
+      opts: ServeOptions,
+    ): Promise<Entry> {
+      const fullKey = `${officeId}|${key}`;
+      const tag = await currentTag(officeId);
+      const now = Date.now();
+      const hit = entries.get(fullKey);
+      if (hit && tag !== null && hit.tag === tag && hit.expires > now) return hit;
+      // One build per key at a time: a thousand phones asking at once cost one query.
+      const inFlight = building.get(fullKey);
+      if (inFlight && tag !== null) {
+        const e = await inFlight;
+        if (e.tag === tag) return e;
+      }
+      const schema = request?.routeOptions.schema?.response as Record<number, ZodType> | undefined;
+      const promise = (async (): Promise<Entry> => {
+        const data = await build();
+        // The same check the route's serializer would make, once per build instead of per request.
+        const envelope = schema?.[200] ? schema[200].parse(ok(data)) : ok(data);
+        const body = Buffer.from(JSON.stringify(envelope));
+        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+        return { officeId, tag: tag ?? '', expires: Date.now() + (opts.ttlMs ?? DEFAULT_TTL_MS), body, etag, data };
+      })();
+      if (tag === null) return promise;
+      building.set(fullKey, promise);
+      try {
+        const entry = await promise;
+        // A write that landed while we built moved the tag on: keep the answer out of the cache.
+        if (versionOf(officeId).local === Number(tag.split('.')[0])) remember(fullKey, entry);
+        return entry;
+      } finally {
+        if (building.get(fullKey) === promise) building.delete(fullKey);
+      }
+    }
+
     const cache: PublicCache = {
-      async invalidate() {
-        // Nothing cached yet: the reads go to the database each time.
+      async invalidate(officeId) {
+        versionOf(officeId).local += 1;
+        for (const [key, e] of entries) if (e.officeId === officeId) entries.delete(key);
+        if (redis) {
+          try {
+            await redis.incr(versionKey(officeId));
+          } catch (err) {
+            // The other processes then see the change when their entries' time to live runs out.
+            app.log.warn({ err: { message: (err as Error).message } }, 'public cache: redis invalidation failed');
+          }
+        }
+      },
+
+      async serve(request, reply, key, build, opts = {}) {
+        const entry = await entryFor(request, request.office.id, key, build, opts);
+        reply.header('cache-control', CACHE_CONTROL).header('etag', entry.etag);
+        if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+        return reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
+      },
+
+      async data<T>(officeId: number, key: string, build: () => Promise<T>, opts: ServeOptions = {}) {
+        return (await entryFor(null, officeId, key, build, opts)).data as T;
       },
     };
     app.decorate('publicCache', cache);
   },
   { name: 'public-cache', dependencies: ['db', 'redis'] },
 );
+
+/** A cache key from a route name and its validated query, without the office selectors. */
+export function cacheKey(route: string, query: object = {}): string {
+  const parts = Object.entries(query)
+    .filter(([k, v]) => k !== 'officeId' && k !== 'officeCode' && v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${String(v)}`);
+  return `${route}?${parts.join('&')}`;
+}

@@ -25,12 +25,38 @@ declare module 'fastify' {
  * to the deployment's default office. A name that matches no office is a clear error, never a
  * silent fallback: the candidate would otherwise register with the wrong office.
  */
+/** Offices change almost never (code and name); a lookup per request was a query per request. */
+const OFFICE_TTL_MS = 5_000;
+/** Bounded memory whatever selectors strangers send. */
+const MAX_REMEMBERED = 1_000;
+
 export default fp(
   async (app: FastifyInstance, opts: { defaultOfficeCode: string }) => {
     app.decorateRequest('office', null as unknown as Office);
+    const known = new Map<string, { office: Office | null; until: number }>();
 
     async function resolve(request: FastifyRequest): Promise<Office> {
-      const parsed = officeQuerySchema.safeParse(request.query ?? {});
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const key = `${String(query.officeId ?? '')}|${String(query.officeCode ?? '')}`;
+      const now = Date.now();
+      const hit = known.get(key);
+      if (hit && hit.until > now) {
+        if (!hit.office) throw new AppError(ErrorCode.UnknownOffice);
+        return hit.office;
+      }
+      const office = await lookup(query).catch((err: unknown) => {
+        if (err instanceof AppError) return null;
+        throw err;
+      });
+      if (known.size >= MAX_REMEMBERED) known.clear();
+      // An unknown office is remembered only briefly: it may be created from the console.
+      known.set(key, { office, until: now + (office ? OFFICE_TTL_MS : 1_000) });
+      if (!office) throw new AppError(ErrorCode.UnknownOffice);
+      return office;
+    }
+
+    async function lookup(raw: Record<string, unknown>): Promise<Office | null> {
+      const parsed = officeQuerySchema.safeParse(raw);
       if (!parsed.success) {
         throw new AppError(ErrorCode.UnknownOffice);
       }
@@ -39,9 +65,7 @@ export default fp(
       if (officeId !== undefined) query = query.where('id', '=', officeId);
       if (officeCode) query = query.where('code', '=', officeCode);
       if (officeId === undefined && !officeCode) query = query.where('code', '=', opts.defaultOfficeCode);
-      const office = await query.executeTakeFirst();
-      if (!office) throw new AppError(ErrorCode.UnknownOffice);
-      return office;
+      return (await query.executeTakeFirst()) ?? null;
     }
 
     app.addHook('preValidation', async (request) => {

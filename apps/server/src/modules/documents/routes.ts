@@ -1,6 +1,7 @@
-import { envelopeSchema, examDocumentSchema, getDocQuerySchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
+import { envelopeSchema, examDocumentSchema, getDocQuerySchema, officeQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cacheKey } from '../../plugins/public-cache';
 import { createDocumentsRepository } from './repository';
 import { createDocumentsService } from './service';
 
@@ -17,7 +18,10 @@ const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(z.array(examDocumentSchema)) },
       },
     },
-    async (request) => ok(await service.getExamDocuments(request.office.id, request.query.examId, request.query.type)),
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getDoc', request.query), () =>
+        service.getExamDocuments(request.office.id, request.query.examId, request.query.type),
+      ),
   );
 };
 

@@ -1,6 +1,7 @@
-import { envelopeSchema, examSchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
+import { envelopeSchema, examSchema, officeQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cacheKey, LIVE_TTL_MS } from '../../plugins/public-cache';
 import { createExamsRepository } from './repository';
 import { createExamsService } from './service';
 
@@ -17,7 +18,9 @@ const examsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(z.array(examSchema)) },
       },
     },
-    async (request) => ok(await service.list(request.office.id)),
+    // An exam's phase follows the clock: a short time to live keeps it exact to about a second.
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getExamList'), () => service.list(request.office.id), { ttlMs: LIVE_TTL_MS }),
   );
   app.get(
     '/getCurrentExam',
@@ -29,7 +32,8 @@ const examsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(examSchema.nullable()) },
       },
     },
-    async (request) => ok(await service.current(request.office.id)),
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getCurrentExam'), () => service.current(request.office.id), { ttlMs: LIVE_TTL_MS }),
   );
 };
 

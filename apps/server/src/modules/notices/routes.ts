@@ -1,13 +1,6 @@
-import {
-  envelopeSchema,
-  noticeIdQuerySchema,
-  noticePageSchema,
-  noticeSchema,
-  officeQuerySchema,
-  ok,
-  pageQuerySchema,
-} from '@zhikaoyun/shared';
+import { envelopeSchema, noticeIdQuerySchema, noticePageSchema, noticeSchema, officeQuerySchema, pageQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { cacheKey } from '../../plugins/public-cache';
 import { createNoticesRepository } from './repository';
 import { createNoticesService } from './service';
 
@@ -24,7 +17,10 @@ const noticesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(noticePageSchema) },
       },
     },
-    async (request) => ok(await service.page(request.office.id, request.query.page, request.query.pageSize)),
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getNoticeList', request.query), () =>
+        service.page(request.office.id, request.query.page, request.query.pageSize),
+      ),
   );
   app.get(
     '/getNoticeDetail',
@@ -36,7 +32,10 @@ const noticesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(noticeSchema) },
       },
     },
-    async (request) => ok(await service.detail(request.office.id, request.query.id)),
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getNoticeDetail', request.query), () =>
+        service.detail(request.office.id, request.query.id),
+      ),
   );
 };
 

@@ -1,9 +1,10 @@
-import { envelopeSchema, menuSchema, ok, officeQuerySchema, systemSettingSchema, treatyDescSchema } from '@zhikaoyun/shared';
+import { envelopeSchema, menuSchema, officeQuerySchema, systemSettingSchema, treatyDescSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { cacheKey } from '../../plugins/public-cache';
 import { createSystemRepository } from './repository';
 import { createSystemService } from './service';
 
-/** The spec's calls for the office's settings, menu and registration agreement. */
+/** The spec's calls for the office's settings, menu and registration agreement (public, cached). */
 const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createSystemService(createSystemRepository(app.db));
 
@@ -17,7 +18,8 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(systemSettingSchema) },
       },
     },
-    async (request) => ok(await service.getSystemSetting(request.office.id)),
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getWSystem'), () => service.getSystemSetting(request.office.id)),
   );
 
   app.get(
@@ -30,7 +32,7 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(menuSchema) },
       },
     },
-    async (request) => ok(await service.getMenu(request.office.id)),
+    async (request, reply) => app.publicCache.serve(request, reply, cacheKey('getMenu'), () => service.getMenu(request.office.id)),
   );
 
   app.get(
@@ -43,7 +45,8 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(treatyDescSchema) },
       },
     },
-    async (request) => ok(await service.getTreatyDesc(request.office.id)),
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getTreatyDesc'), () => service.getTreatyDesc(request.office.id)),
   );
 };
 
