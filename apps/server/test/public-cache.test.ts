@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/db/database';
+import { VERSION_CHECK_MS } from '../src/plugins/public-cache';
+import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
+import { bearer, get, registered } from './helpers/candidates';
+import { DATABASES } from './helpers/databases';
+
+/**
+ * The public reads are served from prebuilt JSON with a strong ETag; a staff write's
+ * invalidate() shows on the next read, in this process at once and in another process (sharing
+ * Redis) within VERSION_CHECK_MS; personal answers are never shared or stored.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+async function redisProblem(): Promise<string | null> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    await r.ping();
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    r.disconnect();
+  }
+}
+const noRedis = await redisProblem();
+if (noRedis && process.env.TEST_REDIS_URL) throw new Error(`TEST_REDIS_URL is set but Redis is not reachable (${noRedis})`);
+
+async function setWebname(t: TestApp, officeId: number, webname: string) {
+  const row = await t.db.kysely.selectFrom('office').select('settings').where('id', '=', officeId).executeTakeFirstOrThrow();
+  const settings = { ...(JSON.parse(row.settings) as object), webname };
+  await t.db.kysely
+    .updateTable('office')
+    .set({ settings: JSON.stringify(settings) })
+    .where('id', '=', officeId)
+    .execute();
+}
+
+for (const kind of DATABASES) {
+  describe.skipIf(kind.skipped !== null)(`public cache on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
+    let t: TestApp;
+    let officeId: number;
+    let examId: number;
+    beforeAll(async () => {
+      t = await createTestApp(kind, { RATE_LIMITS: 'off' });
+      officeId = (await t.db.kysely.selectFrom('office').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id;
+      examId = (await get(t, '/api/getCurrentExam')).body.data.id as number;
+    });
+    afterAll(async () => t?.close());
+
+    it('answers public reads with a strong ETag, 304 on If-None-Match, and no-cache', async () => {
+      const urls = [
+        '/api/getWSystem',
+        '/api/getMenu',
+        '/api/getTreatyDesc',
+        '/api/getExamList',
+        '/api/getCurrentExam',
+        `/api/getPositionList?examId=${examId}&page=1&pageSize=10`,
+        '/api/getNoticeList?page=1&pageSize=10',
+        `/api/getDoc?examId=${examId}&type=notice`,
+      ];
+      for (const url of urls) {
+        const first = await t.app.inject({ url });
+        expect(first.statusCode, url).toBe(200);
+        expect(first.json<{ success: boolean }>().success, url).toBe(true);
+        const etag = first.headers.etag as string;
+        expect(etag, url).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+        expect(first.headers['cache-control'], url).toBe('no-cache');
+        expect(first.headers['content-type'], url).toContain('application/json');
+        const again = await t.app.inject({ url, headers: { 'if-none-match': etag } });
+        expect(again.statusCode, url).toBe(304);
+        expect(again.body, url).toBe('');
+        expect(again.headers.etag, url).toBe(etag);
+        const other = await t.app.inject({ url, headers: { 'if-none-match': '"something-else"' } });
+        expect(other.statusCode, url).toBe(200);
+        expect(other.body, url).toBe(first.body);
+      }
+    });
+
+    it('keeps serving the built answer until invalidate(), then shows the change at once', async () => {
+      const before = await get(t, '/api/getWSystem');
+      await setWebname(t, officeId, '缓存测试一');
+      // Written behind the cache's back: still the built answer (this is what makes it fast).
+      expect((await get(t, '/api/getWSystem')).body.data.webname).toBe(before.body.data.webname);
+      await t.app.publicCache.invalidate(officeId);
+      const after = await get(t, '/api/getWSystem');
+      expect(after.body.data.webname).toBe('缓存测试一');
+      expect(after.res.headers.etag).not.toBe(before.res.headers.etag);
+      const stale = await t.app.inject({ url: '/api/getWSystem', headers: { 'if-none-match': before.res.headers.etag as string } });
+      expect(stale.statusCode).toBe(200);
+    });
+
+    it('gives a logged-in candidate personal eligibility, never stored, on top of the shared base', async () => {
+      const c = await registered(t);
+      const url = `/api/getPositionList?examId=${examId}&page=1&pageSize=10`;
+      const anon = await get(t, url);
+      expect(anon.res.headers['cache-control']).toBe('no-cache');
+      expect(anon.body.data.list[0]).not.toHaveProperty('eligible');
+      const mine = await get(t, url, bearer(c.token));
+      expect(mine.res.headers['cache-control']).toBe('no-store');
+      expect(mine.res.headers.etag).toBeUndefined();
+      expect(typeof mine.body.data.list[0].eligible).toBe('boolean');
+      expect(mine.body.data.total).toBe(anon.body.data.total);
+      // And the anonymous answer did not pick up anybody's eligibility afterwards.
+      expect((await get(t, url)).body.data.list[0]).not.toHaveProperty('eligible');
+      const detail = await get(t, `/api/getPositionDetail?id=${anon.body.data.list[0].id as number}`, bearer(c.token));
+      expect(typeof detail.body.data.eligible).toBe('boolean');
+      expect(detail.res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('keys entries by query and office, and does not cache failures', async () => {
+      const p1 = await get(t, `/api/getPositionList?examId=${examId}&page=1&pageSize=1`);
+      const p2 = await get(t, `/api/getPositionList?examId=${examId}&page=2&pageSize=1`);
+      expect(p1.body.data.list[0].id).not.toBe(p2.body.data.list[0].id);
+      const missing = await get(t, '/api/getNoticeDetail?id=999999');
+      expect(missing.body.success).toBe(false);
+      expect(missing.res.headers.etag).toBeUndefined();
+      const unknown = await get(t, '/api/getWSystem?officeCode=no-such-office');
+      expect(unknown.body.success).toBe(false);
+    });
+
+    it.skipIf(noRedis !== null)(`shows an invalidation made in another process within ${VERSION_CHECK_MS} ms (Redis)`, async () => {
+      const redisUrl = REDIS_URL;
+      const a = await buildApp({ ...t.config, redisUrl }, { db: t.db, dataKey: TEST_DATA_KEY });
+      const second = openDatabase(t.config.database);
+      const b = await buildApp({ ...t.config, redisUrl }, { db: second, dataKey: TEST_DATA_KEY });
+      try {
+        await a.ready();
+        await b.ready();
+        const webname = async (app: typeof a) =>
+          (await app.inject({ url: '/api/getWSystem' })).json<{ data: { webname: string } }>().data.webname;
+        await webname(a);
+        await webname(b);
+        await setWebname(t, officeId, '缓存测试二');
+        await a.publicCache.invalidate(officeId);
+        expect(await webname(a)).toBe('缓存测试二');
+        const deadline = Date.now() + VERSION_CHECK_MS + 500;
+        let seen = await webname(b);
+        while (seen !== '缓存测试二' && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 25));
+          seen = await webname(b);
+        }
+        expect(seen).toBe('缓存测试二');
+      } finally {
+        await a.close();
+        await b.close();
+        await second.destroy();
+      }
+    });
+  });
+}
