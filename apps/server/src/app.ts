@@ -18,6 +18,8 @@ import securityPlugin from './plugins/security';
 import tenancyPlugin from './plugins/tenancy';
 import webPlugin from './plugins/web';
 import accountsRoutes from './modules/accounts/routes';
+import personalDataRoutes from './modules/accounts/personal-data-routes';
+import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/appeals/routes';
 import applicationsRoutes from './modules/applications/routes';
 import captchaRoutes from './modules/captcha/routes';
 import documentsRoutes from './modules/documents/routes';
@@ -62,7 +64,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(redisPlugin, { redisUrl: config.redisUrl, enabled: config.rateLimits });
   await app.register(rateLimitPlugin, { enabled: config.rateLimits });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
-  await app.register(cipherPlugin, { dataKey: deps.dataKey });
+  await app.register(cipherPlugin, { dataKey: deps.dataKey, previousKeys: config.previousDataKeys });
   await app.register(authPlugin);
   await app.register(captchaPlugin, { fixedCode: config.captchaFixed });
   await app.register(openapiPlugin);
@@ -73,6 +75,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(captchaRoutes, { prefix: '/api' });
   await app.register(documentsRoutes, { prefix: '/api' });
   await app.register(accountsRoutes, { prefix: '/api' });
+  await app.register(personalDataRoutes, { prefix: '/api' });
+  await app.register(appealsCandidateRoutes, { prefix: '/api' });
+  await app.register(appealsAdminRoutes, { prefix: '/api/admin' });
   await app.register(examsRoutes, { prefix: '/api' });
   await app.register(positionsRoutes, { prefix: '/api' });
   await app.register(applicationsRoutes, { prefix: '/api' });

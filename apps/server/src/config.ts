@@ -24,6 +24,11 @@ const envSchema = z
       .string()
       .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, 'DATA_KEY must be 32 bytes as 64 hex characters or base64')
       .optional(),
+    /** Earlier data keys, comma separated: they still decrypt rows until `npm run rotate-data-key` rewrote them. */
+    DATA_KEY_PREVIOUS: z
+      .string()
+      .regex(/^(([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)(,|$))*$/, 'DATA_KEY_PREVIOUS must be 32-byte keys (hex or base64), comma separated')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -69,6 +74,8 @@ export interface Config {
   defaultOfficeCode: string;
   /** Key for personal data at rest (ID numbers, hint answers); null: a key file beside the data is used. */
   dataKey: Buffer | null;
+  /** Earlier data keys, still accepted for decryption and lookups during a key rotation. */
+  previousDataKeys: Buffer[];
 }
 
 export class ConfigError extends Error {}
@@ -124,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     defaultOfficeCode: e.DEFAULT_OFFICE_CODE,
     dataKey: e.DATA_KEY === undefined ? null : parseKey(e.DATA_KEY),
+    previousDataKeys: (e.DATA_KEY_PREVIOUS ?? '').split(',').filter(Boolean).map(parseKey),
   };
 }

@@ -133,3 +133,48 @@ export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 export const PHOTO_MIN_WIDTH = 150;
 export const PHOTO_MIN_HEIGHT = 200;
 export const PHOTO_MAX_PIXELS = 40_000_000;
+
+/**
+ * Data subject rights (PIPL art. 45, 47): the candidate downloads everything held about them and
+ * may delete the account, except while an application is under review or approved (the office
+ * must keep those for the exam's conduct; withdraw first, or wait until the exam is over).
+ */
+export const deleteAccountSchema = z.object({
+  password: z.string({ message: '请输入密码' }).min(1, { message: '请输入密码' }).max(PASSWORD_MAX),
+  /** The candidate typed the confirmation; a stray click never deletes. */
+  confirm: z.literal(true, { message: '请确认注销账号' }),
+});
+export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
+
+export const DELETE_ACCOUNT_BLOCKED_TEXT = '您有待审核或已通过审核的报名，暂不能注销账号；如需注销，请先撤回报名或在考试结束后再试';
+
+export const myDataSchema = z.object({
+  exportedAt: z.string(),
+  office: z.object({ code: z.string(), name: z.string() }),
+  account: userInfoSchema.omit({ photo: true }).extend({
+    consentAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  /** JPEG as a data URL, or '' when none was uploaded. */
+  photo: z.string(),
+  applications: z.array(
+    z.object({
+      id: z.number().int(),
+      examId: z.number().int(),
+      examName: z.string(),
+      positionId: z.number().int().nullable(),
+      positionName: z.string(),
+      status: z.string(),
+      reason: z.string(),
+      form: z.record(z.string(), z.unknown()),
+      submittedAt: z.string().nullable(),
+      reviewedAt: z.string().nullable(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+      history: z.array(z.object({ status: z.string(), reason: z.string(), actor: z.string(), at: z.string() })),
+    }),
+  ),
+  sessions: z.array(z.object({ createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string(), revoked: z.boolean() })),
+});
+export type MyData = z.infer<typeof myDataSchema>;

@@ -13,3 +13,4 @@ export * from './positions';
 export * from './applications';
 export * from './notices';
 export * from './staff';
+export * from './appeals';

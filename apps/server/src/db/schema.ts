@@ -184,6 +184,22 @@ export interface AuditLogTable {
   at: string;
 }
 
+export interface AppealTable {
+  id: Generated<number>;
+  office_id: number;
+  name: string;
+  idno_index: string;
+  idno_enc: string;
+  mobile: string;
+  description: string;
+  /** 'pending', 'reset' or 'rejected'. */
+  status: string;
+  reason: Generated<string>;
+  handled_by: number | null;
+  handled_at: string | null;
+  created_at: string;
+}
+
 export interface DB {
   office: OfficeTable;
   exam: ExamTable;
@@ -198,4 +214,5 @@ export interface DB {
   application_history: ApplicationHistoryTable;
   notice: NoticeTable;
   audit_log: AuditLogTable;
+  appeal: AppealTable;
 }

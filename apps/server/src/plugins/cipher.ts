@@ -10,8 +10,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app: FastifyInstance, opts: { dataKey: Buffer }) => {
-    app.decorate('cipher', createDataCipher(opts.dataKey));
+  async (app: FastifyInstance, opts: { dataKey: Buffer; previousKeys?: readonly Buffer[] }) => {
+    app.decorate('cipher', createDataCipher(opts.dataKey, opts.previousKeys ?? []));
   },
   { name: 'cipher' },
 );

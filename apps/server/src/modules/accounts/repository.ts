@@ -23,12 +23,14 @@ export function createAccountsRepository(db: Db) {
       const r = await db.kysely.insertInto('candidate').values(row).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
-    findByIndex(officeId: number, idnoIndex: string) {
+    /** Several indexes: during a key rotation a row may still carry its index under a previous key. */
+    findByIndex(officeId: number, idnoIndex: string | readonly string[]) {
+      const indexes = typeof idnoIndex === 'string' ? [idnoIndex] : [...idnoIndex];
       return db.kysely
         .selectFrom('candidate')
         .select(CANDIDATE_COLUMNS)
         .where('office_id', '=', officeId)
-        .where('idno_index', '=', idnoIndex)
+        .where('idno_index', 'in', indexes)
         .executeTakeFirst();
     },
     findById(officeId: number, id: number) {

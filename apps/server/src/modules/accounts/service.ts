@@ -92,7 +92,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       // Repeated attempts on a taken ID number (squatting probes) are throttled like logins.
       await registerGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
-      if (await repo.findByIndex(officeId, index)) {
+      if (await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno))) {
         await registerGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.IdnoRegistered);
       }
@@ -129,7 +129,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       const index = idnoIndex(input.idno);
       await loginGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
-      const row = await repo.findByIndex(officeId, index);
+      const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
       const ok = row
         ? await verifyPassword(row.password_hash, input.password)
         : (await verifyPassword(await decoy(), input.password), false);
@@ -194,7 +194,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       const index = idnoIndex(input.idno);
       await resetGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
-      const row = await repo.findByIndex(officeId, index);
+      const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
       if (row) return { question: row.question };
       const pick = Number.parseInt(cipher.blindIndex('decoy', input.idno).slice(0, 8), 16) % DECOY_QUESTIONS.length;
       return { question: DECOY_QUESTIONS[pick]! };
@@ -204,7 +204,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       const index = idnoIndex(input.idno);
       await resetGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
-      const row = await repo.findByIndex(officeId, index);
+      const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
       const matches = row !== undefined && cipher.decrypt(row.answer_enc).trim() === input.answer.trim();
       if (!row || !matches) {
         await resetGuard.fail(officeId, index, ip);

@@ -1,0 +1,87 @@
+import {
+  appealItemSchema,
+  appealListQuerySchema,
+  envelopeSchema,
+  ErrorCode,
+  officeQuerySchema,
+  ok,
+  resolveAppealResultSchema,
+  resolveAppealSchema,
+  submitAppealSchema,
+} from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { createAuditRepository } from '../audit/repository';
+import { createAuditService } from '../audit/service';
+import { createAppealsRepository } from './repository';
+import { createAppealsService } from './service';
+
+function appealsService(app: Parameters<FastifyPluginAsyncZod>[0]) {
+  return createAppealsService({
+    db: app.db,
+    repo: createAppealsRepository(app.db),
+    cipher: app.cipher,
+    sessions: app.sessions,
+    audit: createAuditService(createAuditRepository(app.db)),
+  });
+}
+
+/** The candidate's side, under /api: file an appeal (captcha, per-address limit). */
+export const appealsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = appealsService(app);
+  app.post(
+    '/submitAppeal',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+      schema: {
+        summary: '身份证号被他人注册：提交申诉',
+        tags: ['appeals'],
+        querystring: officeQuerySchema,
+        body: submitAppealSchema,
+        response: { 200: envelopeSchema(z.null()) },
+      },
+    },
+    async (request) => {
+      if (!(await app.captcha.verify(request.office.id, request.body.captchaId, request.body.captcha))) {
+        throw new AppError(ErrorCode.CaptchaInvalid);
+      }
+      await service.submit(request.office.id, request.body);
+      return ok(null);
+    },
+  );
+};
+
+/** The console's side, under /api/admin: admins only. */
+export const appealsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = appealsService(app);
+  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
+  const tags = ['console'];
+  app.get(
+    '/getAppealList',
+    {
+      config: admin,
+      schema: {
+        summary: '身份冒用申诉列表（仅管理员）',
+        tags,
+        querystring: appealListQuerySchema.extend(officeQuerySchema.shape),
+        response: { 200: envelopeSchema(z.object({ list: z.array(appealItemSchema), total: z.number() })) },
+      },
+    },
+    async (request) => ok(await service.list(request.staff.officeId, request.query)),
+  );
+  app.post(
+    '/resolveAppeal',
+    {
+      config: admin,
+      schema: {
+        summary: '处理申诉：重置账号（返回一次性密码）或驳回（须写原因）',
+        tags,
+        querystring: officeQuerySchema,
+        body: resolveAppealSchema,
+        response: { 200: envelopeSchema(resolveAppealResultSchema) },
+      },
+    },
+    async (request) => ok(await service.resolve(request.staff, request.body, request.ip)),
+  );
+};
