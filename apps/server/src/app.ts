@@ -18,6 +18,13 @@ import securityPlugin from './plugins/security';
 import tenancyPlugin from './plugins/tenancy';
 import webPlugin from './plugins/web';
 import accountsRoutes from './modules/accounts/routes';
+import attachmentsRoutes from './modules/attachments/routes';
+import documentsAdminRoutes from './modules/documents/admin-routes';
+import examsAdminRoutes from './modules/exams/admin-routes';
+import noticesAdminRoutes from './modules/notices/admin-routes';
+import positionsAdminRoutes from './modules/positions/admin-routes';
+import staffAdminRoutes from './modules/staff/admin-routes';
+import systemAdminRoutes from './modules/system/admin-routes';
 import personalDataRoutes from './modules/accounts/personal-data-routes';
 import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/appeals/routes';
 import applicationsRoutes from './modules/applications/routes';
@@ -84,6 +91,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(noticesRoutes, { prefix: '/api' });
   await app.register(staffRoutes, { prefix: '/api/admin' });
   await app.register(reviewRoutes, { prefix: '/api/admin' });
+  await app.register(attachmentsRoutes, { prefix: '/api' });
+  await app.register(systemAdminRoutes, { prefix: '/api/admin' });
+  await app.register(examsAdminRoutes, { prefix: '/api/admin' });
+  await app.register(documentsAdminRoutes, { prefix: '/api/admin' });
+  await app.register(positionsAdminRoutes, { prefix: '/api/admin' });
+  await app.register(noticesAdminRoutes, { prefix: '/api/admin' });
+  await app.register(staffAdminRoutes, { prefix: '/api/admin' });
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

@@ -28,3 +28,14 @@ export const examDocumentSchema = z.object({
   updatedAt: z.string(),
 });
 export type ExamDocument = z.infer<typeof examDocumentSchema>;
+
+/** The exam texts the console writes; one of each type per exam. */
+export const EDITABLE_DOCUMENT_TYPES = ['notice', 'guide', 'pledge'] as const;
+
+export const documentInputSchema = z.object({
+  examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
+  type: z.enum(EDITABLE_DOCUMENT_TYPES, { message: '文件类型有误' }),
+  title: z.string().trim().min(1, { message: '请输入标题' }).max(80, { message: '标题不能超过 80 个字' }),
+  content: z.string().trim().min(1, { message: '请输入正文' }).max(200_000, { message: '正文过长' }),
+});
+export type DocumentInput = z.input<typeof documentInputSchema>;

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { FORM_FIELD_LABEL, type FormField } from './applications';
+
+/** Every field an exam may ask for, in the form's order. */
+export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
 
 /** Which application fields an exam asks for, and which of them are required (examConfig). */
 export const examConfigSchema = z.object({
@@ -56,4 +60,52 @@ export const examIdQuerySchema = z.object({
     .number({ message: '考试编号有误，请从考试列表进入' })
     .int({ message: '考试编号有误，请从考试列表进入' })
     .positive({ message: '考试编号有误，请从考试列表进入' }),
+});
+
+const windowTime = (label: string) =>
+  z.iso.datetime({ offset: true, message: `请选择${label}` }).transform((v) => new Date(v).toISOString());
+
+/** An exam as the console writes it. Windows must follow each other; required fields must be asked. */
+export const examInputSchema = z
+  .object({
+    id: z.number().int().positive().optional(),
+    name: z.string().trim().min(1, { message: '请输入考试名称' }).max(80, { message: '考试名称不能超过 80 个字' }),
+    registrationStart: windowTime('报名开始时间'),
+    registrationEnd: windowTime('报名截止时间'),
+    reviewStart: windowTime('审核开始时间'),
+    reviewEnd: windowTime('审核截止时间'),
+    confirmationStart: windowTime('确认开始时间'),
+    confirmationEnd: windowTime('确认截止时间'),
+    config: examConfigSchema.extend({
+      fields: z.array(z.enum(FORM_FIELDS, { message: '报名表字段有误' })).max(FORM_FIELDS.length),
+      required: z.array(z.enum(FORM_FIELDS, { message: '报名表字段有误' })).max(FORM_FIELDS.length),
+    }),
+    published: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    const order = (a: string, b: string, path: string, message: string) => {
+      if (a >= b) ctx.addIssue({ code: 'custom', path: [path], message });
+    };
+    order(v.registrationStart, v.registrationEnd, 'registrationEnd', '报名截止时间应晚于报名开始时间');
+    order(v.reviewStart, v.reviewEnd, 'reviewEnd', '审核截止时间应晚于审核开始时间');
+    if (v.reviewEnd < v.registrationEnd) ctx.addIssue({ code: 'custom', path: ['reviewEnd'], message: '审核截止时间不能早于报名截止时间' });
+    order(v.confirmationStart, v.confirmationEnd, 'confirmationEnd', '确认截止时间应晚于确认开始时间');
+    if (v.confirmationStart < v.reviewEnd)
+      ctx.addIssue({ code: 'custom', path: ['confirmationStart'], message: '确认开始时间不能早于审核截止时间' });
+    const asked = new Set(v.config.fields);
+    if (v.config.required.some((f) => !asked.has(f))) ctx.addIssue({ code: 'custom', path: ['config'], message: '必填字段必须在报名表中' });
+  });
+export type ExamInput = z.input<typeof examInputSchema>;
+
+/** The console's view of an exam: drafts too, with how much hangs on it. */
+export const adminExamSchema = examSchema.extend({
+  published: z.boolean(),
+  positions: z.number().int(),
+  applications: z.number().int(),
+});
+export type AdminExam = z.infer<typeof adminExamSchema>;
+
+export const examPublishSchema = z.object({
+  examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
+  published: z.boolean({ message: '请选择发布或撤回' }),
 });

@@ -22,3 +22,39 @@ export const noticeIdQuerySchema = z.object({
 });
 
 export const noticePageSchema = z.object({ list: z.array(noticeSummarySchema), total: z.number().int() });
+
+/** A notice as the console writes it. */
+export const noticeInputSchema = z.object({
+  id: z.number().int().positive().optional(),
+  title: z.string().trim().min(1, { message: '请输入公告标题' }).max(80, { message: '公告标题不能超过 80 个字' }),
+  summary: z.string().trim().max(200, { message: '摘要不能超过 200 个字' }).default(''),
+  content: z.string().trim().min(1, { message: '请输入公告正文' }).max(200_000, { message: '公告正文过长' }),
+  attachments: z
+    .array(
+      attachmentSchema.extend({
+        name: z.string().trim().min(1).max(120),
+        url: z
+          .string()
+          .max(300)
+          // Only this site's own pages and files: no other host, no script URL.
+          .regex(/^\/(?!\/)[\w\-./?=&%]*$/, { message: '附件地址有误' }),
+      }),
+    )
+    .max(10, { message: '附件最多 10 个' })
+    .default([]),
+  pinned: z.boolean().default(false),
+  published: z.boolean().default(false),
+});
+export type NoticeInput = z.input<typeof noticeInputSchema>;
+
+export const adminNoticeSchema = noticeSchema.extend({ published: z.boolean(), updatedAt: z.string() });
+export type AdminNotice = z.infer<typeof adminNoticeSchema>;
+
+export const noticePublishSchema = z.object({
+  id: z.number({ message: '公告编号有误' }).int().positive({ message: '公告编号有误' }),
+  published: z.boolean({ message: '请选择发布或撤回' }),
+});
+
+/** Files a notice may carry: documents, sheets, archives and images, at most 10 MB each. */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const ATTACHMENT_EXTENSIONS = ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'zip', 'jpg', 'jpeg', 'png', 'txt'] as const;

@@ -115,3 +115,64 @@ export function checkEligibility(
   if (req.workYears > 0 && (p.workYears ?? 0) < req.workYears) reasons.push(`要求${req.workYears}年以上工作经历`);
   return { eligible: reasons.length === 0, reasons };
 }
+
+const short = (label: string, max: number) =>
+  z
+    .string({ message: `请输入${label}` })
+    .trim()
+    .min(1, { message: `请输入${label}` })
+    .max(max, { message: `${label}不能超过 ${max} 个字` });
+
+/** A position as the console writes it (and as each row of an Excel import must read). */
+export const positionInputSchema = z.object({
+  id: z.number().int().positive().optional(),
+  examId: z.number({ message: '请选择考试' }).int().positive({ message: '请选择考试' }),
+  code: z
+    .string({ message: '请输入岗位代码' })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,20}$/, { message: '岗位代码为 1–20 位字母、数字或连字符' }),
+  name: short('岗位名称', 60),
+  unit: short('招聘单位', 60),
+  headcount: z
+    .number({ message: '招聘人数应为数字' })
+    .int({ message: '招聘人数应为整数' })
+    .min(1, { message: '招聘人数至少为 1' })
+    .max(9999, { message: '招聘人数有误' }),
+  description: z.string().trim().max(500, { message: '岗位描述不能超过 500 个字' }).default(''),
+  requirements: positionRequirementsSchema.extend({
+    majors: z.array(z.string().trim().min(1).max(40, { message: '专业名称不能超过 40 个字' })).max(50, { message: '专业最多 50 个' }),
+    maxAge: z
+      .number({ message: '年龄上限应为数字' })
+      .int()
+      .min(18, { message: '年龄上限不能小于 18' })
+      .max(65, { message: '年龄上限不能大于 65' })
+      .nullable(),
+    workYears: z.number({ message: '工作年限应为数字' }).int().min(0).max(40, { message: '工作年限有误' }),
+    note: z.string().trim().max(300, { message: '其他条件不能超过 300 个字' }),
+  }),
+});
+export type PositionInput = z.input<typeof positionInputSchema>;
+
+/** The columns of the position workbook, in order: import reads them, export writes them. */
+export const POSITION_SHEET_COLUMNS = [
+  '岗位代码',
+  '岗位名称',
+  '招聘单位',
+  '招聘人数',
+  '岗位描述',
+  '最低学历',
+  '专业要求',
+  '最高年龄',
+  '性别要求',
+  '政治面貌要求',
+  '工作年限',
+  '其他条件',
+] as const;
+
+export const positionImportResultSchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  /** Row numbers as the spreadsheet shows them (the header is row 1). */
+  errors: z.array(z.object({ row: z.number().int(), msg: z.string() })),
+});
+export type PositionImportResult = z.infer<typeof positionImportResultSchema>;

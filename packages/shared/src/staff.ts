@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { captchaFieldsSchema } from './accounts';
+import { captchaFieldsSchema, passwordSchema } from './accounts';
 import { APPLICATION_STATUSES, applicationDraftSchema, historyEntrySchema } from './applications';
 import { pageQuerySchema } from './envelope';
 
@@ -121,3 +121,33 @@ export const auditEntrySchema = z.object({
   at: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const staffUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  role: z.enum(STAFF_ROLES),
+  units: z.array(z.string()),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type StaffUser = z.infer<typeof staffUserSchema>;
+
+/** Creating or editing a staff user; a password is required to create and optional to edit. */
+export const staffInputSchema = z.object({
+  id: z.number().int().positive().optional(),
+  username: z
+    .string({ message: '请输入用户名' })
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{3,32}$/, { message: '用户名为 3–32 位字母、数字或 _ . -' }),
+  name: z.string({ message: '请输入姓名' }).trim().min(1, { message: '请输入姓名' }).max(20, { message: '姓名不能超过 20 个字' }),
+  role: z.enum(STAFF_ROLES, { message: '请选择角色' }),
+  units: z.array(z.string().trim().min(1).max(60)).max(50, { message: '最多限定 50 个单位' }).default([]),
+  password: z.union([z.literal(''), passwordSchema]).optional(),
+});
+export type StaffInput = z.input<typeof staffInputSchema>;
+
+export const staffDisableSchema = z.object({
+  id: z.number({ message: '编号有误' }).int().positive({ message: '编号有误' }),
+  disabled: z.boolean({ message: '请选择启用或停用' }),
+});

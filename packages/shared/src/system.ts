@@ -63,3 +63,52 @@ export const officeQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_-]*$/, { message: '考试机构代码有误' })
     .optional(),
 });
+
+/** The console's settings form: webname may not be left empty. */
+export const officeSettingsInputSchema = officeSettingsSchema.extend({
+  webname: z.string().trim().min(1, { message: '请输入网站名称' }).max(40, { message: '网站名称不能超过 40 个字' }),
+  contactEmail: z.union([z.literal(''), z.string().trim().email({ message: '请输入正确的电子邮箱' }).max(80)]),
+});
+export type OfficeSettingsInput = z.input<typeof officeSettingsInputSchema>;
+
+/** Candidate-site pages a menu entry may open. */
+export const MENU_PATHS = [
+  '/',
+  '/exam-list',
+  '/job-positions',
+  '/job-positions-only-read',
+  '/notice-list',
+  '/current-exam',
+  '/personal-center',
+] as const;
+
+export const menuInputSchema = z.object({
+  menu: z
+    .array(
+      menuItemSchema.extend({
+        key: z
+          .string()
+          .trim()
+          .regex(/^[a-z][a-z0-9-]{0,31}$/, { message: '菜单标识只能用小写字母、数字和连字符' }),
+        title: z.string().trim().min(1, { message: '请输入菜单名称' }).max(8, { message: '菜单名称不能超过 8 个字' }),
+        path: z.enum(MENU_PATHS, { message: '请选择菜单打开的页面' }),
+      }),
+    )
+    .min(1, { message: '至少保留一个菜单' })
+    .max(5, { message: '底部菜单最多 5 个' })
+    .refine((m) => new Set(m.map((i) => i.key)).size === m.length, { message: '菜单标识不能重复' }),
+});
+
+export const agreementInputSchema = z.object({
+  title: z.string().trim().min(1, { message: '请输入协议标题' }).max(60, { message: '协议标题不能超过 60 个字' }),
+  content: z.string().trim().min(1, { message: '请输入协议内容' }).max(100_000, { message: '协议内容过长' }),
+});
+export type AgreementInput = z.input<typeof agreementInputSchema>;
+
+/** What the console's settings page edits. */
+export const officeAdminSchema = z.object({
+  settings: officeSettingsSchema,
+  menu: menuSchema,
+  agreement: treatyDescSchema,
+});
+export type OfficeAdmin = z.infer<typeof officeAdminSchema>;

@@ -4,6 +4,7 @@ import { init } from './migrations/0001_init';
 import { accounts } from './migrations/0002_accounts';
 import { registration } from './migrations/0003_registration';
 import { console_ } from './migrations/0004_console';
+import { content } from './migrations/0005_content';
 import { appeals } from './migrations/0006_appeals';
 
 /**
@@ -18,6 +19,7 @@ function provider(db: Db): MigrationProvider {
         '0002_accounts': accounts(db.dialect),
         '0003_registration': registration(db.dialect),
         '0004_console': console_(db.dialect),
+        '0005_content': content(db.dialect),
         '0006_appeals': appeals(db.dialect),
       }),
   };

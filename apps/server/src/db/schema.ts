@@ -172,6 +172,17 @@ export interface NoticeTable {
   updated_at: string;
 }
 
+export interface AttachmentTable {
+  id: Generated<number>;
+  office_id: number;
+  name: string;
+  mime: string;
+  bytes: number;
+  data: Buffer;
+  staff_id: number;
+  created_at: string;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   office_id: number;
@@ -214,5 +225,6 @@ export interface DB {
   application_history: ApplicationHistoryTable;
   notice: NoticeTable;
   audit_log: AuditLogTable;
+  attachment: AttachmentTable;
   appeal: AppealTable;
 }

@@ -19,7 +19,7 @@ export function parseRequirements(text: string): PositionRequirements {
 
 type PositionRow = Awaited<ReturnType<PositionsRepository['list']>>[number];
 
-function toPosition(r: PositionRow): Position {
+export function toPosition(r: PositionRow): Position {
   return {
     id: r.id,
     examId: r.exam_id,

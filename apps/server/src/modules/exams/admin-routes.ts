@@ -1,0 +1,54 @@
+import { adminExamSchema, envelopeSchema, examInputSchema, examPublishSchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createAuditRepository } from '../audit/repository';
+import { createAuditService } from '../audit/service';
+import { createExamsAdminService } from './admin-service';
+
+/** Console: exams with their windows and examConfig; open (publish) and close. */
+const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createExamsAdminService({
+    db: app.db,
+    audit: createAuditService(createAuditRepository(app.db)),
+    changed: (officeId) => app.publicCache.invalidate(officeId),
+  });
+  const tags = ['console'];
+  const q = officeQuerySchema;
+  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
+
+  app.get(
+    '/getExamList',
+    {
+      config: { auth: 'staff' },
+      schema: { summary: '考试列表（含未发布）', tags, querystring: q, response: { 200: envelopeSchema(z.array(adminExamSchema)) } },
+    },
+    async (request) => ok(await service.list(request.office.id)),
+  );
+  app.post(
+    '/saveExam',
+    {
+      config: admin,
+      schema: {
+        summary: '新建或修改考试（时间窗口、报名表字段）',
+        tags,
+        querystring: q,
+        body: examInputSchema,
+        response: { 200: envelopeSchema(z.object({ id: z.number() })) },
+      },
+    },
+    async (request) => ok(await service.save(request.staff, request.body, request.ip)),
+  );
+  app.post(
+    '/setExamPublished',
+    {
+      config: admin,
+      schema: { summary: '发布或撤回考试', tags, querystring: q, body: examPublishSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await service.setPublished(request.staff, request.body.examId, request.body.published, request.ip);
+      return ok(null);
+    },
+  );
+};
+
+export default examsAdminRoutes;

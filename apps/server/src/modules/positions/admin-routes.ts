@@ -1,0 +1,129 @@
+import multipart from '@fastify/multipart';
+import {
+  envelopeSchema,
+  ErrorCode,
+  examIdQuerySchema,
+  officeQuerySchema,
+  ok,
+  positionIdQuerySchema,
+  positionImportResultSchema,
+  positionInputSchema,
+  positionSchema,
+} from '@zhikaoyun/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { createAuditRepository } from '../audit/repository';
+import { createAuditService } from '../audit/service';
+import { createExamsAdminService } from '../exams/admin-service';
+import { createPositionsAdminService } from './admin-service';
+
+/** A position workbook of a few thousand rows is well under this. */
+const SHEET_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Console: positions of an exam, one by one or from/to Excel. */
+const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const audit = createAuditService(createAuditRepository(app.db));
+  const changed = (officeId: number) => app.publicCache.invalidate(officeId);
+  const service = createPositionsAdminService({
+    db: app.db,
+    audit,
+    exams: createExamsAdminService({ db: app.db, audit, changed }),
+    changed,
+  });
+  await app.register(multipart, { limits: { fileSize: SHEET_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+  const tags = ['console'];
+  const q = officeQuerySchema;
+  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
+
+  app.get(
+    '/getPositionList',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        summary: '考试的全部岗位（含报名人数）',
+        tags,
+        querystring: examIdQuerySchema.extend(q.shape),
+        response: { 200: envelopeSchema(z.array(positionSchema)) },
+      },
+    },
+    async (request) => ok(await service.list(request.office.id, request.query.examId)),
+  );
+  app.post(
+    '/savePosition',
+    {
+      config: admin,
+      schema: {
+        summary: '新建或修改岗位',
+        tags,
+        querystring: q,
+        body: positionInputSchema,
+        response: { 200: envelopeSchema(z.object({ id: z.number() })) },
+      },
+    },
+    async (request) => ok(await service.save(request.staff, request.body, request.ip)),
+  );
+  app.post(
+    '/deletePosition',
+    {
+      config: admin,
+      schema: {
+        summary: '删除岗位（仅限无人报考）',
+        tags,
+        querystring: q,
+        body: positionIdQuerySchema,
+        response: { 200: envelopeSchema(z.null()) },
+      },
+    },
+    async (request) => {
+      await service.remove(request.staff, request.body.id, request.ip);
+      return ok(null);
+    },
+  );
+  app.post(
+    '/importPositions',
+    {
+      config: admin,
+      bodyLimit: SHEET_MAX_BYTES + 64 * 1024,
+      schema: {
+        summary: '从 Excel 导入岗位（multipart，字段 file；有错误时不导入并逐行说明）',
+        tags,
+        querystring: examIdQuerySchema.extend(q.shape),
+        consumes: ['multipart/form-data'],
+        response: { 200: envelopeSchema(positionImportResultSchema) },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, '请选择要导入的岗位表');
+      const file = await request.file();
+      if (!file || file.fieldname !== 'file') throw new AppError(ErrorCode.Validation, '请选择要导入的岗位表');
+      let buffer: Buffer;
+      try {
+        buffer = await file.toBuffer();
+      } catch {
+        throw new AppError(ErrorCode.Validation, `岗位表不能超过 ${SHEET_MAX_BYTES / 1024 / 1024} MB`);
+      }
+      if (buffer.length === 0) throw new AppError(ErrorCode.Validation, '岗位表文件是空的，请重新选择');
+      return ok(await service.importSheet(request.staff, request.query.examId, buffer, request.ip));
+    },
+  );
+  app.get(
+    '/exportPositions',
+    {
+      config: { auth: 'staff' },
+      schema: { summary: '导出岗位表（.xlsx，可作导入模板）', tags, querystring: examIdQuerySchema.extend(q.shape) },
+    },
+    async (request, reply) => {
+      const file = await service.exportSheet(request.staff, request.query.examId, request.ip);
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header(
+          'content-disposition',
+          `attachment; filename="positions-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('岗位表')}-${request.query.examId}.xlsx`,
+        )
+        .send(file);
+    },
+  );
+};
+
+export default positionsAdminRoutes;

@@ -1,0 +1,68 @@
+import {
+  DEFAULT_MENU,
+  ErrorCode,
+  menuSchema,
+  officeSettingsSchema,
+  type MenuItem,
+  type OfficeAdmin,
+  type OfficeSettings,
+} from '@zhikaoyun/shared';
+import type { Db } from '../../db/database';
+import { AppError } from '../../lib/app-error';
+import { parseJsonColumn } from '../../lib/json';
+import { sanitizeRichText } from '../../lib/rich-text';
+import { nowIso } from '../../lib/time';
+import type { AuditActor, AuditService } from '../audit/service';
+import { createSystemRepository } from './repository';
+import { EMPTY_SETTINGS } from './service';
+
+export interface SystemAdminDeps {
+  db: Db;
+  audit: AuditService;
+  /** Called after each committed change, so the candidate site shows it on its next read. */
+  changed(officeId: number): Promise<void>;
+}
+
+/** The office's settings, menu and registration agreement, as admins edit them. */
+export function createSystemAdminService({ db, audit, changed }: SystemAdminDeps) {
+  const repo = createSystemRepository(db);
+
+  async function update(actor: AuditActor, values: Record<string, string>, action: string, ip: string) {
+    const result = await db.kysely
+      .updateTable('office')
+      .set({ ...values, updated_at: nowIso() })
+      .where('id', '=', actor.officeId)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new AppError(ErrorCode.UnknownOffice);
+    await audit.record(actor, action, `office:${actor.officeId}`, '', ip);
+    await changed(actor.officeId);
+  }
+
+  return {
+    async get(officeId: number): Promise<OfficeAdmin> {
+      const row = await repo.findOffice(officeId);
+      if (!row) throw new AppError(ErrorCode.UnknownOffice);
+      return {
+        settings: parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS),
+        menu: parseJsonColumn(menuSchema, row.menu, DEFAULT_MENU),
+        agreement: { title: row.agreement_title, content: row.agreement_content, updatedAt: row.agreement_updated_at },
+      };
+    },
+    updateSettings(actor: AuditActor, settings: OfficeSettings, ip: string) {
+      return update(actor, { settings: JSON.stringify(settings) }, '修改系统设置', ip);
+    },
+    updateMenu(actor: AuditActor, menu: MenuItem[], ip: string) {
+      return update(actor, { menu: JSON.stringify(menu) }, '修改菜单', ip);
+    },
+    updateAgreement(actor: AuditActor, input: { title: string; content: string }, ip: string) {
+      const content = sanitizeRichText(input.content);
+      if (!content.trim()) throw new AppError(ErrorCode.Validation, '协议内容不能为空');
+      return update(
+        actor,
+        { agreement_title: input.title, agreement_content: content, agreement_updated_at: nowIso() },
+        '修改注册协议',
+        ip,
+      );
+    },
+  };
+}
