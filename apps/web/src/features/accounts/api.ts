@@ -2,13 +2,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AuthResult,
   ChangePasswordInput,
+  DeleteAccountInput,
   LoginInput,
+  MyData,
   RegisterInput,
   ResetPasswordInput,
+  SubmitAppealInput,
   UpdateUserInfoInput,
   UserInfo,
 } from '@zhikaoyun/shared';
-import { getData, http, postData } from '../../lib/http';
+import { getData, loadHttp, postData } from '../../lib/lazy-http';
 import { useSysStore } from '../../lib/store';
 
 export const USER_INFO_KEY = ['userInfo'] as const;
@@ -26,6 +29,7 @@ export const resetPassword = (input: ResetPasswordInput) => postData<null>('/api
 export async function uploadPhoto(file: File): Promise<UserInfo> {
   const form = new FormData();
   form.append('file', file);
+  const { http } = await loadHttp();
   const res = await http.post<{ data: UserInfo }>('/api/uploadPhoto', form);
   return res.data.data;
 }
@@ -64,3 +68,10 @@ export function useUserInfoMutation<T>(fn: (input: T) => Promise<UserInfo>) {
     },
   });
 }
+
+/** Data subject rights: everything held about me, and deleting my account. */
+export const exportMyData = () => getData<MyData>('/api/exportMyData');
+export const deleteAccount = (input: DeleteAccountInput) => postData<null>('/api/deleteAccount', input);
+
+/** Someone else registered my ID number: ask the office to hand the account back. */
+export const submitAppeal = (input: SubmitAppealInput) => postData<null>('/api/submitAppeal', input);

@@ -1,4 +1,4 @@
-import { EditOutlined, LockOutlined, LogoutOutlined, RightOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, LockOutlined, LogoutOutlined, RightOutlined } from '@ant-design/icons';
 import { App, Skeleton } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -7,8 +7,10 @@ import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH } from '@zhikaoyun/shared';
 import { useSysStore } from '../../../lib/store';
-import { logout, useUserInfo } from '../api';
+import { exportMyData, logout, useUserInfo } from '../api';
 import { ChangePasswordDrawer } from '../components/ChangePasswordDrawer';
+import { DeleteAccountDrawer } from '../components/DeleteAccountDrawer';
+import { saveMyDataFile } from '../components/my-data-file';
 import { EditProfileDrawer } from '../components/EditProfileDrawer';
 import { PhotoUploadButton } from '../components/PhotoUploadButton';
 
@@ -26,11 +28,27 @@ function ActionRow({ icon, label, onClick, danger }: { icon: ReactNode; label: s
 
 /** 个人中心: both info cards of the spec, and what a candidate may change. */
 export default function PersonalCenterPage() {
-  const { modal } = App.useApp();
+  const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const user = useUserInfo();
   const [editing, setEditing] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  async function downloadMyData() {
+    try {
+      const name = saveMyDataFile(await exportMyData());
+      void message.success(`已下载：${name}`);
+    } catch {
+      // shown by the client
+    }
+  }
+
+  function afterDeletion() {
+    setDeleting(false);
+    useSysStore.getState().logout();
+    navigate('/login', { replace: true });
+  }
 
   function confirmLogout() {
     modal.confirm({
@@ -68,8 +86,14 @@ export default function PersonalCenterPage() {
         <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => setChangingPassword(true)} />
         <ActionRow icon={<LogoutOutlined />} label="退出登录" onClick={confirmLogout} danger />
       </MobileContainerCard>
+      <MobileContainerCard className="action-list">
+        <p className="personal-center__hint">个人信息权利：您可以下载我们保存的关于您的全部信息，或注销账号并删除个人信息。</p>
+        <ActionRow icon={<DownloadOutlined />} label="下载我的个人信息" onClick={() => void downloadMyData()} />
+        <ActionRow icon={<DeleteOutlined />} label="注销账号" onClick={() => setDeleting(true)} danger />
+      </MobileContainerCard>
       <EditProfileDrawer open={editing} onClose={() => setEditing(false)} userInfo={user.data} />
       <ChangePasswordDrawer open={changingPassword} onClose={() => setChangingPassword(false)} />
+      <DeleteAccountDrawer open={deleting} onClose={() => setDeleting(false)} onDeleted={afterDeletion} />
     </div>
   );
 }

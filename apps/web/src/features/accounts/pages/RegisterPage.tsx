@@ -1,13 +1,24 @@
-import { answerSchema, emailSchema, idnoSchema, mobileSchema, nameSchema, questionSchema, type RegisterInput } from '@zhikaoyun/shared';
-import { AutoComplete, Button, Checkbox, Form, Input } from 'antd';
+import {
+  answerSchema,
+  emailSchema,
+  ErrorCode,
+  idnoSchema,
+  mobileSchema,
+  nameSchema,
+  questionSchema,
+  type RegisterInput,
+} from '@zhikaoyun/shared';
+import { Alert, AutoComplete, Button, Checkbox, Form, Input } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
 import { zodRule } from '../../../lib/form-rules';
+import { RequestError } from '../../../lib/http';
 import { register, startSession } from '../api';
 import { AgreementModal } from '../components/AgreementModal';
+import { AppealDrawer } from '../components/AppealDrawer';
 import { QUESTION_SUGGESTIONS } from '../components/question-suggestions';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 
@@ -31,6 +42,9 @@ export default function RegisterPage() {
   const siteName = useSiteName();
   const [agreementOpen, setAgreementOpen] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  // The ID number was taken: offer the appeal path beside the error.
+  const [taken, setTaken] = useState(false);
+  const [appealing, setAppealing] = useState(false);
 
   async function onFinish(values: FormValues) {
     setSubmitting(true);
@@ -39,9 +53,10 @@ export default function RegisterPage() {
       const result = await register({ ...rest, agree: true, consent: true, captchaId: captcha.current?.captchaId() ?? '' });
       startSession(result);
       navigate('/exam-list', { replace: true });
-    } catch {
+    } catch (err) {
       // The client has shown why; a captcha is single use, so a new one is due.
       captcha.current?.refresh();
+      if (err instanceof RequestError && Number(err.errorCode) === ErrorCode.IdnoRegistered) setTaken(true);
     } finally {
       setSubmitting(false);
     }
@@ -98,6 +113,22 @@ export default function RegisterPage() {
           <Form.Item name="consent" valuePropName="checked" rules={[mustCheck('请阅读并单独同意处理身份证号码等敏感个人信息')]}>
             <Checkbox>我单独同意考试机构为报名、资格审查和考试组织之目的，处理我的身份证号码等敏感个人信息。</Checkbox>
           </Form.Item>
+          {taken && (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title="该身份证号码已注册"
+              description={
+                <>
+                  请直接登录；忘记密码可通过密保找回。如果您从未注册过，
+                  <Button type="link" className="inline-link" onClick={() => setAppealing(true)}>
+                    身份证号被他人注册？提交申诉
+                  </Button>
+                </>
+              }
+            />
+          )}
           <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
             注册并登录
           </Button>
@@ -106,6 +137,11 @@ export default function RegisterPage() {
           已有账号？<Link to="/login">去登录</Link>
         </p>
       </MobileContainerCard>
+      <AppealDrawer
+        open={appealing}
+        onClose={() => setAppealing(false)}
+        initial={{ idno: form.getFieldValue('idno') as string | undefined, name: form.getFieldValue('name') as string | undefined }}
+      />
       <AgreementModal open={agreementOpen} onClose={() => setAgreementOpen(false)} onAgree={() => form.setFieldValue('agree', true)} />
     </div>
   );
