@@ -1,23 +1,26 @@
-import { setChineseZodMessages } from '@zhikaoyun/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers, queryClient } from './app/providers';
 import { createAppRouter } from './app/router';
 import { loadSystemSetting } from './lib/system-api';
-import { setUnauthorizedHandler } from './lib/http';
+import { loadHttp } from './lib/lazy-http';
 import { useSysStore } from './lib/store';
 import './styles/global.css';
 
-setChineseZodMessages();
+// zod's Chinese messages are set by lib/form-rules.ts, the one place the site validates with
+// zod: the entry stays free of zod, which only pages with forms download (issue 6 budget).
 const router = createAppRouter();
 
 // An expired or revoked session: forget it and show login (issue 3).
-setUnauthorizedHandler(() => {
-  useSysStore.getState().logout();
-  queryClient.clear();
-  void router.navigate('/login', { replace: true });
-});
+// The handler is set as soon as the HTTP client loads, before any request it makes can answer.
+void loadHttp().then(({ setUnauthorizedHandler }) =>
+  setUnauthorizedHandler(() => {
+    useSysStore.getState().logout();
+    queryClient.clear();
+    void router.navigate('/login', { replace: true });
+  }),
+);
 
 void loadSystemSetting();
 

@@ -1,9 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// The ES module build: 'antd/locale/zh_CN' resolves to the CommonJS one, which drags in CommonJS
+// copies of the picker locales that tree-shaking cannot drop.
+import zhCN from 'antd/es/locale/zh_CN';
 import { useEffect, type ReactNode } from 'react';
 import { bindMessage } from '../lib/feedback';
-import { RequestError } from '../lib/http';
+import { RequestError } from '../lib/request-error';
 import { messageConfig, notificationConfig, theme } from './theme';
 
 export const queryClient = new QueryClient({

@@ -4,7 +4,6 @@ import { appConfig } from '../lib/app-config';
 import { isLoggedIn, useSysStore } from '../lib/store';
 import { loadSystemSetting } from '../lib/system-api';
 import { guardRedirect, officeCodeFromUrl } from './guard';
-import { NotFoundPage } from './NotFoundPage';
 import { RootLayout } from './RootLayout';
 import { ROUTES, type RouteMeta, type RoutePath } from './route-table';
 
@@ -69,7 +68,11 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     hydrateFallbackElement: <div className="page-loading" role="status" aria-label="加载中" />,
-    children: [...ROUTES.map((meta) => pageRoute(meta)), pageRoute(ROUTES[0], '/guide-page'), { path: '*', element: <NotFoundPage /> }],
+    children: [
+      ...ROUTES.map((meta) => pageRoute(meta)),
+      pageRoute(ROUTES[0], '/guide-page'),
+      { path: '*', lazy: async () => ({ Component: (await import('./NotFoundPage')).NotFoundPage }) },
+    ],
   },
 ];
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Exam } from '@zhikaoyun/shared';
-import { getData } from './http';
+import { getData } from './lazy-http';
 import { useSysStore } from './store';
 
 /** Exams are needed by several features (list, positions, applications): their calls live here. */

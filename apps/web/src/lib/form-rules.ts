@@ -1,5 +1,11 @@
+import { setChineseZodMessages } from '@zhikaoyun/shared';
 import type { Rule, RuleObject, RuleRender } from 'antd/es/form';
 import type { z } from 'zod';
+
+// Every zod validation in the candidate site goes through this module, so zod's own messages
+// switch to Chinese here, when the first page with a form loads, rather than in the entry
+// (which would put all of zod on every page's critical path).
+setChineseZodMessages();
 
 /** An antd form rule from a shared zod schema: the browser checks exactly what the server checks. */
 export function zodRule(schema: z.ZodType): Rule {

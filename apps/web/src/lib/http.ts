@@ -2,7 +2,10 @@ import { API_TIMEOUT_MS, CLIENT_ERROR_TEXT, HTTP_STATUS_TEXT, type Envelope } fr
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { appConfig } from './app-config';
 import { toastError } from './feedback';
+import { RequestError } from './request-error';
 import { currentToken, useSysStore } from './store';
+
+export { RequestError };
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -12,18 +15,6 @@ declare module 'axios' {
     noOffice?: boolean;
     /** Reject without a toast (the start-up settings load fails silently, §8). */
     silent?: boolean;
-  }
-}
-
-/** A rejected call: the text shown (or that would have been shown) and what the server said. */
-export class RequestError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    readonly errorCode?: number | string,
-  ) {
-    super(message);
-    this.name = 'RequestError';
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Captcha, DocumentType, ExamDocument, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
 import { useQuery } from '@tanstack/react-query';
-import { getData } from './http';
+import { getData } from './lazy-http';
 import { writeStored } from './storage';
 import { useSysStore } from './store';
 

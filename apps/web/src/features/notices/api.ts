@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Notice, NoticeSummary, Page } from '@zhikaoyun/shared';
-import { getData } from '../../lib/http';
+import { getData } from '../../lib/lazy-http';
 
 export const NOTICE_PAGE_SIZE = 10;
 

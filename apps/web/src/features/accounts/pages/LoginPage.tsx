@@ -1,11 +1,14 @@
 import { Button, Form, Input } from 'antd';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
 import { login, startSession } from '../api';
-import { RecoverPasswordDrawer } from '../components/RecoverPasswordDrawer';
+
+// The recovery drawer (its steps, forms and the password rules) loads when first opened: it is
+// not needed to show the login form.
+const RecoverPasswordDrawer = lazy(() => import('../components/RecoverPasswordDrawer').then((m) => ({ default: m.RecoverPasswordDrawer })));
 
 interface FormValues {
   idno: string;
@@ -21,6 +24,8 @@ export default function LoginPage() {
   const siteName = useSiteName();
   const [submitting, setSubmitting] = useState(false);
   const [recovering, setRecovering] = useState(false);
+  // Once opened it stays mounted, so that closing it animates like any drawer.
+  const [recoveryOpened, setRecoveryOpened] = useState(false);
 
   async function onFinish(values: FormValues) {
     setSubmitting(true);
@@ -63,12 +68,23 @@ export default function LoginPage() {
         </Form>
         <div className="account-page__links">
           <Link to="/register">注册账号</Link>
-          <Button type="link" className="inline-link" onClick={() => setRecovering(true)}>
+          <Button
+            type="link"
+            className="inline-link"
+            onClick={() => {
+              setRecoveryOpened(true);
+              setRecovering(true);
+            }}
+          >
             忘记密码？
           </Button>
         </div>
       </MobileContainerCard>
-      <RecoverPasswordDrawer open={recovering} onClose={() => setRecovering(false)} />
+      {recoveryOpened && (
+        <Suspense fallback={null}>
+          <RecoverPasswordDrawer open={recovering} onClose={() => setRecovering(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

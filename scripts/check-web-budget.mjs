@@ -1,0 +1,174 @@
+// The candidate site's JavaScript budget (issue 6): reads the built web app (apps/web/dist, or
+// `--dist DIR`) and fails when a page's initial JavaScript is over budget or when code only the
+// office console needs has leaked into the candidate's chunks.
+//
+// Initial JavaScript of a route = every .js file the browser must fetch before that route can
+// render:
+//   - the scripts and modulepreloads that index.html names (the entry chunk and its static
+//     imports), plus the entry's static import closure from the Vite manifest, and
+//   - the route's lazy page chunk and its static import closure (the router loads the page
+//     before it renders anything, so these are on the critical path too).
+// Each file is counted once, at its gzip size (level 9, as the server's precompressed .gz).
+// Chunks loaded later (dynamic imports inside a page, other pages) are not counted.
+//
+// `node scripts/check-web-budget.mjs [--dist DIR]`; `npm run check:web-budget`; part of `npm test`.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root } from './lib.mjs';
+
+export const BUDGET_KIB = 170;
+
+/** The routes with a budget and the page module the router loads for each (apps/web/src/app/router.tsx). */
+export const BUDGET_ROUTES = {
+  '/': 'src/features/guide/pages/GuidePage.tsx',
+  '/login': 'src/features/accounts/pages/LoginPage.tsx',
+  '/notice-list': 'src/features/notices/pages/NoticeListPage.tsx',
+};
+
+/** Source folders whose code belongs to the console alone; none of it may reach a candidate chunk. */
+const ADMIN_ONLY = [/^src\/admin\//, /^src\/features\/(staff|review|audit)\//, /^src\/lib\/staff-session\.ts$/, /^admin\.html$/];
+
+const kib = (bytes) => bytes / 1024;
+
+function readJson(file) {
+  if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: build the web app first (node scripts/build.mjs --web)`);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The .js files named by index.html's <script type="module" src> and <link rel="modulepreload" href>. */
+export function htmlScripts(html) {
+  const files = new Set();
+  for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
+    const isModuleScript = tag.startsWith('<script') && /\btype="module"/.test(tag);
+    const isPreload = tag.startsWith('<link') && /\brel="modulepreload"/.test(tag);
+    const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+    if ((isModuleScript || isPreload) && url && url.endsWith('.js')) files.add(url.replace(/^\//, ''));
+  }
+  return files;
+}
+
+/** The output files of a manifest key and everything it imports statically. */
+export function staticClosure(manifest, key, into = new Set()) {
+  const seen = new Set();
+  const visit = (k) => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    const chunk = manifest[k];
+    if (!chunk) throw new Error(`the Vite manifest has no entry ${k}`);
+    into.add(chunk.file);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  visit(key);
+  return into;
+}
+
+/** Every output file reachable from a manifest key, static or dynamic. */
+function fullClosure(manifest, key) {
+  const files = new Set();
+  const seen = new Set();
+  const visit = (k) => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    const chunk = manifest[k];
+    if (!chunk) return;
+    files.add(chunk.file);
+    for (const dep of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) visit(dep);
+  };
+  visit(key);
+  return files;
+}
+
+/** Source modules the candidate's own code imports, statically or lazily, from index.html. */
+function candidateModules(modules) {
+  const seen = new Set();
+  const stack = ['index.html'];
+  while (stack.length) {
+    const id = stack.pop();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const node = modules.graph[id];
+    if (node) stack.push(...node.imports, ...node.dynamicImports);
+  }
+  return seen;
+}
+
+export function checkWebBudget(dist) {
+  const manifest = readJson(path.join(dist, '.vite/manifest.json'));
+  const modules = readJson(path.join(dist, '.vite/modules.json'));
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const sizes = new Map();
+  const sizeOf = (file) => {
+    if (!sizes.has(file)) {
+      const body = readFileSync(path.join(dist, file));
+      sizes.set(file, { raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+    }
+    return sizes.get(file);
+  };
+
+  const problems = [];
+  const entry = manifest['index.html'];
+  if (!entry?.isEntry) throw new Error('the Vite manifest has no index.html entry');
+  const initial = staticClosure(manifest, 'index.html', htmlScripts(html));
+
+  const rows = [];
+  for (const [route, page] of Object.entries(BUDGET_ROUTES)) {
+    if (!(entry.dynamicImports ?? []).includes(page)) {
+      problems.push(`${route}: ${page} is not a lazy page of index.html (router.tsx changed? update BUDGET_ROUTES)`);
+      continue;
+    }
+    const files = staticClosure(manifest, page, new Set(initial));
+    let raw = 0;
+    let gzip = 0;
+    for (const file of files) {
+      raw += sizeOf(file).raw;
+      gzip += sizeOf(file).gzip;
+    }
+    const over = kib(gzip) > BUDGET_KIB;
+    if (over) problems.push(`${route}: initial JS ${kib(gzip).toFixed(1)} KiB gzip is over the ${BUDGET_KIB} KiB budget`);
+    rows.push({ route, files: files.size, rawKiB: kib(raw), gzipKiB: kib(gzip), ok: !over });
+  }
+
+  // The console never ships to candidates: no chunk the candidate site can load holds a module that
+  // only the console imports, nor anything from the console's folders.
+  const reachable = candidateModules(modules);
+  const candidateChunks = fullClosure(manifest, 'index.html');
+  const adminEntry = manifest['admin.html']?.file;
+  if (adminEntry && candidateChunks.has(adminEntry)) problems.push(`the candidate site can load the console's entry ${adminEntry}`);
+  for (const file of candidateChunks) {
+    for (const id of modules.chunks[file] ?? []) {
+      if (ADMIN_ONLY.some((re) => re.test(id))) problems.push(`${file} (candidate site) holds console code: ${id}`);
+      // Modules the bundler generates (its runtime) are in no import graph; everything else is.
+      else if (modules.graph[id] && !reachable.has(id))
+        problems.push(`${file} (candidate site) holds a module only the console imports: ${id}`);
+    }
+  }
+  return { rows, problems, candidateChunks: candidateChunks.size };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--dist');
+  const dist = path.resolve(at > 0 ? process.argv[at + 1] : path.join(root, 'apps/web/dist'));
+  let result;
+  try {
+    result = checkWebBudget(dist);
+  } catch (error) {
+    console.error(`✖ web budget: ${error.message}`);
+    process.exit(1);
+  }
+  console.log(
+    `Initial JS per route (entry + modulepreloads + the route's page chunk and its static imports), budget ${BUDGET_KIB} KiB gzip:`,
+  );
+  console.log('route          files   raw KiB  gzip KiB');
+  for (const r of result.rows) {
+    console.log(
+      `${r.route.padEnd(14)} ${String(r.files).padStart(5)}  ${r.rawKiB.toFixed(1).padStart(8)}  ${r.gzipKiB.toFixed(1).padStart(8)}  ${r.ok ? 'ok' : 'OVER'}`,
+    );
+  }
+  console.log(`${result.candidateChunks} chunks reachable from the candidate site checked for console code`);
+  if (result.problems.length) {
+    for (const p of result.problems) console.error(`✖ ${p}`);
+    process.exit(1);
+  }
+  console.log('✓ web budget met');
+}
