@@ -40,7 +40,8 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'node apps/server/dist/server.js',
+    // The server's log lines also go to the test log folder, scanned after the whole suite.
+    command: 'node scripts/serve-with-log.mjs',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -53,7 +54,7 @@ export default defineConfig({
       DATABASE_URL: `file:${path.join(E2E_DB_DIR, 'e2e.db')}`,
       CAPTCHA_FIXED: '2468',
       SEED_ADMIN_PASSWORD: 'e2e-admin-password',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     },
   },
 });

@@ -7,9 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildServer, buildWeb } from './build.mjs';
 import { ensureDependencies, mustRun, run } from './lib.mjs';
+import { scanLogDir, TEST_LOG_DIR } from './scan-test-logs.mjs';
 
 const started = Date.now();
 ensureDependencies();
+// Every server the tests start appends its log lines here; scanned after the browser tests.
+rmSync(TEST_LOG_DIR, { recursive: true, force: true });
 
 console.log('› typecheck and lint…');
 mustRun('npm', ['run', '--silent', 'typecheck']);
@@ -37,6 +40,13 @@ if (!existsSync(chromium)) {
   });
 }
 
+// The log scan: no full ID number, mobile number, test password or token in any server's log.
+const scan = scanLogDir();
+for (const f of scan.findings.slice(0, 20)) console.error(`✖ log scan: ${f.kind} in ${f.file}:${f.line} (${f.excerpt})`);
+console.log(`› log scan: ${scan.files} log file(s), ${Math.round(scan.bytes / 1024)} KiB, ${scan.findings.length} finding(s)`);
+const logScan = scan.files > 0 && scan.findings.length === 0 ? 0 : 1;
+if (scan.files === 0) console.error(`✖ log scan: no test logs under ${TEST_LOG_DIR}`);
+
 function read(file) {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -63,8 +73,8 @@ if (p?.stats) {
 rmSync(out, { recursive: true, force: true });
 
 const seconds = Math.round((Date.now() - started) / 1000);
-const ok = unit === 0 && e2e === 0 && failed === 0;
+const ok = unit === 0 && e2e === 0 && logScan === 0 && failed === 0;
 if (!ok && failed === 0) failed = 1; // a suite that crashed before reporting still fails the run
-console.log(`\nnpm test finished in ${seconds}s (unit/API exit ${unit}, browser exit ${e2e})`);
+console.log(`\nnpm test finished in ${seconds}s (unit/API exit ${unit}, browser exit ${e2e}, log scan ${logScan ? 'failed' : 'clean'})`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(ok ? 0 : 1);

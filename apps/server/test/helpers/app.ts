@@ -1,3 +1,6 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
@@ -10,6 +13,11 @@ import type { DatabaseKind, TestDatabase } from './databases';
 export const TEST_ADMIN_PASSWORD = 'test-admin-pass-2026';
 export const TEST_CAPTCHA = 'zk-test-captcha';
 export const TEST_DATA_KEY = Buffer.alloc(32, 7);
+
+/** Every test app's log lines also go here, for the scan after the whole suite (scripts/scan-test-logs.mjs). */
+export const TEST_LOG_DIR = process.env.ZK_TEST_LOG_DIR ?? path.join(tmpdir(), 'zk-test-logs');
+mkdirSync(TEST_LOG_DIR, { recursive: true });
+const logFile = path.join(TEST_LOG_DIR, `vitest-${process.pid}.log`);
 
 export interface TestApp {
   app: FastifyInstance;
@@ -32,7 +40,10 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
   await seedDemo(db, { adminPassword: TEST_ADMIN_PASSWORD });
   const stream = new PassThrough();
   const chunks: string[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+  stream.on('data', (c: Buffer) => {
+    chunks.push(c.toString('utf8'));
+    appendFileSync(logFile, c);
+  });
   const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY, logStream: stream });
   await app.ready();
   return {

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { CAPTCHA, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+
+test('personal center: download my data as JSON, then delete the account with password and confirmation', async ({ page, request }) => {
+  const { idno, password, token } = await registerCandidate(request);
+  await page.goto('/notice-list');
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
+  await page.goto('/personal-center');
+
+  const downloadRow = page.getByRole('button', { name: '下载我的个人信息' });
+  await downloadRow.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('personal-center-rights.png'), fullPage: true });
+  const [download] = await Promise.all([page.waitForEvent('download'), downloadRow.click()]);
+  expect(download.suggestedFilename()).toMatch(/^我的个人信息-\d{4}-\d{2}-\d{2}\.json$/);
+  const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+  expect(file.account.idno).toBe(idno);
+  expect(file.account.name).toBe('测试考生');
+  expect(Array.isArray(file.applications)).toBe(true);
+
+  await page.getByRole('button', { name: '注销账号' }).click();
+  const drawer = page.getByRole('dialog', { name: '注销账号' });
+  await drawer.getByLabel('请输入登录密码以确认身份').fill('not the password');
+  await drawer.getByRole('button', { name: '注销账号' }).click();
+  await page.getByRole('button', { name: '确认注销' }).click();
+  await expect(page.getByText('密码不正确，账号未注销')).toBeVisible();
+
+  await drawer.getByLabel('请输入登录密码以确认身份').fill(password);
+  await drawer.getByRole('button', { name: '注销账号' }).click();
+  await expect(page.getByRole('dialog', { name: '确认注销账号' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('delete-account-confirm.png') });
+  await page.getByRole('button', { name: '确认注销' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The account is gone: the same ID number registers afresh.
+  const again = await registerCandidate(request, idno, 'a brand new password');
+  expect(again.token).not.toBe(token);
+});
+
+test('register: a taken ID number offers the appeal path, and the appeal is filed', async ({ page, request }) => {
+  const { idno } = await registerCandidate(request, newIdno());
+  await page.goto('/register');
+  const text = (name: string) => page.getByRole('textbox', { name, exact: true });
+  await text('身份证号码').fill(idno);
+  await text('姓名').fill('王真名');
+  await page.getByLabel('密码', { exact: true }).fill('appeal e2e password');
+  await page.getByLabel('确认密码').fill('appeal e2e password');
+  await text('手机号码').fill('13912345678');
+  await page.getByRole('combobox', { name: '密保问题' }).fill('我的小学校名？');
+  await text('提示答案').fill('城关小学');
+  await text('验证码').fill(CAPTCHA);
+  await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
+  await page.getByRole('checkbox', { name: /我单独同意/ }).check();
+  await page.getByRole('button', { name: '注册并登录' }).click();
+
+  const link = page.getByRole('button', { name: '身份证号被他人注册？提交申诉' });
+  await expect(link).toBeVisible();
+  await link.click();
+  const drawer = page.getByRole('dialog', { name: '身份证号被他人注册申诉' });
+  // Name and ID number come over from the registration form.
+  await expect(drawer.getByRole('textbox', { name: '身份证号码' })).toHaveValue(idno);
+  await expect(drawer.getByRole('textbox', { name: '姓名' })).toHaveValue('王真名');
+  await drawer.getByRole('textbox', { name: '联系手机' }).fill('13912345678');
+  await drawer.getByRole('textbox', { name: '情况说明' }).fill('我从未注册过，身份证号却显示已注册');
+  await drawer.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
+  await page.screenshot({ path: test.info().outputPath('appeal-drawer.png') });
+  await drawer.getByRole('button', { name: '提交申诉' }).click();
+  await expect(page.getByRole('dialog', { name: '申诉已提交' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('appeal-filed.png') });
+});
