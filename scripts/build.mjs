@@ -1,7 +1,8 @@
 // Builds what is stale: the web app (Vite) and the server bundle (esbuild).
 // `node scripts/build.mjs [--server] [--web] [--force]`
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { ensureDependencies, mtime, mustRun, newestMtime, root } from './lib.mjs';
 
 const SHARED = ['packages/shared/src', 'packages/shared/package.json', 'package-lock.json'];
@@ -51,8 +52,32 @@ export function buildWeb({ force = false } = {}) {
   if (!force && mtime(stamp) > inputs) return false;
   console.log('› building web app…');
   mustRun('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'apps/web') });
+  precompress(path.join(root, 'apps/web/dist'));
   writeFileSync(path.join(root, stamp), new Date().toISOString());
   return true;
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
+
+/**
+ * Writes NAME.br (brotli, best) and NAME.gz (gzip -9) beside each text file of the built web app,
+ * when smaller, so the server sends them precompressed (apps/server/src/plugins/web.ts,
+ * `preCompressed`): smaller transfers at no CPU cost per request. Files under 1 KiB are left alone.
+ */
+export function precompress(dir) {
+  for (const name of readdirSync(dir, { recursive: true })) {
+    const file = path.join(dir, name);
+    // .vite/ holds the build's manifests, read by scripts only and never served.
+    if (name.startsWith('.') || !COMPRESSIBLE.test(file) || !statSync(file).isFile()) continue;
+    const body = readFileSync(file);
+    if (body.length < 1024) continue;
+    const br = brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+    const gz = gzipSync(body, { level: 9 });
+    if (br.length < body.length) writeFileSync(`${file}.br`, br);
+    if (gz.length < body.length) writeFileSync(`${file}.gz`, gz);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -143,6 +143,14 @@ export function checkWebBudget(dist) {
         problems.push(`${file} (candidate site) holds a module only the console imports: ${id}`);
     }
   }
+  // A named cause for the commonest regression: a constant the shell imports from a shared module
+  // that also holds schemas brings all of zod along (keep such constants in constants.ts).
+  for (const file of initial) {
+    if ((modules.chunks[file] ?? []).some((id) => /node_modules\/zod\//.test(id))) {
+      problems.push(`${file} (loaded by index.html) holds zod: the entry imports a shared module with schemas`);
+      break;
+    }
+  }
   return { rows, problems, candidateChunks: candidateChunks.size };
 }
 

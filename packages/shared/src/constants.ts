@@ -1,5 +1,7 @@
 /** Constants from the specification, §9. Exact values; change only with the spec. */
 
+import type { MenuItem } from './system';
+
 export const DEFAULT_SITE_NAME = '智考云系统';
 export const DEFAULT_SITE_NAME_EN = 'zhikaoyun exam system';
 
@@ -49,3 +51,11 @@ export const DEFAULT_OFFICE_CODE = 'demo';
 /** Largest page a list call returns, whatever the client asks. */
 export const MAX_PAGE_SIZE = 50;
 export const DEFAULT_PAGE_SIZE = 10;
+
+/** The bottom navigation an office gets until it sets its own. */
+export const DEFAULT_MENU: MenuItem[] = [
+  { key: 'home', title: '首页', path: '/exam-list', icon: 'home' },
+  { key: 'positions', title: '岗位', path: '/job-positions', icon: 'positions' },
+  { key: 'notices', title: '公告', path: '/notice-list', icon: 'notices' },
+  { key: 'me', title: '我的', path: '/personal-center', icon: 'me' },
+];

@@ -29,13 +29,8 @@ export const menuItemSchema = z.object({
 export type MenuItem = z.infer<typeof menuItemSchema>;
 export const menuSchema = z.array(menuItemSchema).max(5);
 
-/** The bottom navigation an office gets until it sets its own. */
-export const DEFAULT_MENU: MenuItem[] = [
-  { key: 'home', title: '首页', path: '/exam-list', icon: 'home' },
-  { key: 'positions', title: '岗位', path: '/job-positions', icon: 'positions' },
-  { key: 'notices', title: '公告', path: '/notice-list', icon: 'notices' },
-  { key: 'me', title: '我的', path: '/personal-center', icon: 'me' },
-];
+// DEFAULT_MENU is in constants.ts: the candidate site's shell needs it, and a module of schemas
+// would bring zod into every page with it.
 
 export const treatyDescSchema = z.object({
   title: z.string(),

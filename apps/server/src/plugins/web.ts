@@ -8,7 +8,8 @@ import path from 'node:path';
 /**
  * Serves the built web app: hashed assets cached for a year, HTML never cached, and history-mode
  * routing (any page path answers with its entry's HTML). Unknown /api paths answer 404 in the
- * envelope.
+ * envelope. The build writes a .br and a .gz beside each text file (scripts/build.mjs); a browser
+ * that accepts one gets it as is, with no compression work per request.
  */
 export default fp(
   async (app: FastifyInstance, opts: { root: string | null }) => {
@@ -19,8 +20,13 @@ export default fp(
         root,
         wildcard: false,
         index: false,
+        preCompressed: true,
+        // The compressed copies are served in place of their original, never under their own name.
+        globIgnore: ['**/*.br', '**/*.gz'],
         cacheControl: false,
         setHeaders(res, filePath) {
+          // One URL answers br, gzip or plain by Accept-Encoding: caches must key on it.
+          res.setHeader('Vary', 'Accept-Encoding');
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {
             res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
           } else {
