@@ -1,5 +1,5 @@
 import { setChineseZodMessages } from '@zhikaoyun/shared';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db/database';
@@ -44,6 +44,8 @@ export interface AppDeps {
   dataKey: Buffer;
   /** Where log lines go; the default is stdout. Tests pass a stream to read them back. */
   logStream?: NodeJS.WritableStream;
+  /** Sees every route as it is registered (tests enumerate the routes and their auth config). */
+  onRoute?: (route: RouteOptions) => void;
   /** Admission limits (tests lower them to show shedding without a real flood). */
   loadShedding?: LoadSheddingOptions;
 }
@@ -61,6 +63,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     return503OnClosing: true,
   };
   const app = Fastify(options).withTypeProvider<ZodTypeProvider>();
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

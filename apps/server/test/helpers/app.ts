@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/database';
@@ -23,6 +23,8 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** Every route the app registered, with its config (auth, roles) and schemas. */
+  routes: RouteOptions[];
   /** Every log line the app wrote, for checks that personal data never reaches a log. */
   logs(): string;
   close(): Promise<void>;
@@ -44,12 +46,14 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
     chunks.push(c.toString('utf8'));
     appendFileSync(logFile, c);
   });
-  const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY, logStream: stream });
+  const routes: RouteOptions[] = [];
+  const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY, logStream: stream, onRoute: (r) => routes.push(r) });
   await app.ready();
   return {
     app,
     db,
     config,
+    routes,
     logs: () => chunks.join(''),
     async close() {
       await app.close();
