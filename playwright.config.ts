@@ -39,6 +39,12 @@ export default defineConfig({
     },
     trace: 'off',
   },
+  // The console journey publishes a second open exam; it runs after every other suite so that
+  // "the current exam" the others rely on never changes under them.
+  projects: [
+    { name: 'site', testIgnore: /console-journey\.spec\.ts/ },
+    { name: 'console-journey', testMatch: /console-journey\.spec\.ts/, dependencies: ['site'] },
+  ],
   webServer: {
     // The server's log lines also go to the test log folder, scanned after the whole suite.
     command: 'node scripts/serve-with-log.mjs',

@@ -1,0 +1,194 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { agreementInputSchema, MENU_PATHS, officeSettingsInputSchema, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
+import { App, Button, Card, Form, Input, Select, Space, Tabs } from 'antd';
+import { useEffect } from 'react';
+import { RichTextEditor } from '../../../components/console/RichTextEditor';
+import { zodRule } from '../../../lib/form-rules';
+import { useStaffSession } from '../../../lib/staff-session';
+import { useOfficeSettings, useUpdateAgreement, useUpdateMenu, useUpdateSettings } from './api';
+
+const PAGE_LABEL: Readonly<Record<(typeof MENU_PATHS)[number], string>> = {
+  '/': '引导页',
+  '/exam-list': '当前考试',
+  '/job-positions': '招聘岗位',
+  '/job-positions-only-read': '招聘岗位（只读）',
+  '/notice-list': '通知公告',
+  '/current-exam': '报考状态',
+  '/personal-center': '个人中心',
+};
+const ICONS: { value: MenuItem['icon']; label: string }[] = [
+  { value: 'home', label: '首页' },
+  { value: 'exam', label: '考试' },
+  { value: 'positions', label: '岗位' },
+  { value: 'notices', label: '公告' },
+  { value: 'status', label: '状态' },
+  { value: 'me', label: '我的' },
+];
+const SETTING_FIELDS: { name: keyof OfficeSettings; label: string; max: number; area?: boolean }[] = [
+  { name: 'webname', label: '网站名称（webname）', max: 40 },
+  { name: 'announcement', label: '首页公告栏', max: 500, area: true },
+  { name: 'contactPhone', label: '咨询电话', max: 40 },
+  { name: 'contactEmail', label: '咨询邮箱', max: 80 },
+  { name: 'address', label: '地址', max: 120 },
+  { name: 'workHours', label: '咨询时间', max: 80 },
+  { name: 'icp', label: 'ICP 备案号', max: 60 },
+];
+
+/** 系统设置: what the candidate site shows, changed without a restart. */
+export default function SettingsPage() {
+  const office = useOfficeSettings();
+  const canEdit = useStaffSession((s) => s.staff?.role === 'admin');
+  const { message } = App.useApp();
+  const settings = useUpdateSettings();
+  const menu = useUpdateMenu();
+  const agreement = useUpdateAgreement();
+  const [settingsForm] = Form.useForm<OfficeSettings>();
+  const [menuForm] = Form.useForm<{ menu: MenuItem[] }>();
+  const [agreementForm] = Form.useForm<{ title: string; content: string }>();
+  const data = office.data;
+
+  useEffect(() => {
+    if (!data) return;
+    settingsForm.setFieldsValue(data.settings);
+    menuForm.setFieldsValue({ menu: data.menu });
+    agreementForm.setFieldsValue({ title: data.agreement.title, content: data.agreement.content });
+  }, [data, settingsForm, menuForm, agreementForm]);
+
+  const saved = (text: string) => () => void message.success(`${text}已保存，考生网站即时生效`);
+  const saveButton = (loading: boolean) =>
+    canEdit && (
+      <Button type="primary" htmlType="submit" loading={loading}>
+        保存
+      </Button>
+    );
+
+  return (
+    <div>
+      <div className="console-toolbar">
+        <h2 className="console-title">系统设置</h2>
+      </div>
+      <Card loading={office.isLoading}>
+        <Tabs
+          items={[
+            {
+              key: 'site',
+              label: '网站设置',
+              children: (
+                <Form
+                  form={settingsForm}
+                  name="office-settings"
+                  layout="vertical"
+                  disabled={!canEdit}
+                  style={{ maxWidth: 640 }}
+                  onFinish={(v) =>
+                    void settings
+                      .mutateAsync(v)
+                      .then(saved('网站设置'))
+                      .catch(() => undefined)
+                  }
+                >
+                  {SETTING_FIELDS.map((f) => (
+                    <Form.Item key={f.name} name={f.name} label={f.label} rules={[zodRule(officeSettingsInputSchema.shape[f.name])]}>
+                      {f.area ? <Input.TextArea rows={3} maxLength={f.max} showCount /> : <Input maxLength={f.max} />}
+                    </Form.Item>
+                  ))}
+                  {saveButton(settings.isPending)}
+                </Form>
+              ),
+            },
+            {
+              key: 'menu',
+              label: '底部菜单',
+              children: (
+                <Form
+                  form={menuForm}
+                  name="office-menu"
+                  disabled={!canEdit}
+                  onFinish={(v) =>
+                    void menu
+                      .mutateAsync(v)
+                      .then(saved('底部菜单'))
+                      .catch(() => undefined)
+                  }
+                >
+                  <p className="console-hint">考生网站手机底部的导航，最多 5 项，按顺序显示。</p>
+                  <Form.List name="menu">
+                    {(items, { add, remove }) => (
+                      <>
+                        {items.map((item, i) => (
+                          <Space key={item.key} align="baseline" wrap>
+                            <Form.Item
+                              name={[item.name, 'title']}
+                              label={`第 ${i + 1} 项名称`}
+                              rules={[{ required: true, message: '请输入菜单名称' }]}
+                            >
+                              <Input maxLength={8} style={{ width: 120 }} />
+                            </Form.Item>
+                            <Form.Item
+                              name={[item.name, 'path']}
+                              label="打开页面"
+                              rules={[{ required: true, message: '请选择菜单打开的页面' }]}
+                            >
+                              <Select style={{ width: 180 }} options={MENU_PATHS.map((p) => ({ value: p, label: PAGE_LABEL[p] }))} />
+                            </Form.Item>
+                            <Form.Item name={[item.name, 'icon']} label="图标" rules={[{ required: true, message: '请选择图标' }]}>
+                              <Select style={{ width: 100 }} options={ICONS} />
+                            </Form.Item>
+                            <Form.Item name={[item.name, 'key']} hidden>
+                              <Input />
+                            </Form.Item>
+                            {canEdit && (
+                              <Button aria-label={`删除第 ${i + 1} 项`} icon={<DeleteOutlined />} onClick={() => remove(item.name)} />
+                            )}
+                          </Space>
+                        ))}
+                        {canEdit && items.length < 5 && (
+                          <Form.Item>
+                            <Button
+                              icon={<PlusOutlined />}
+                              onClick={() => add({ key: `item-${Date.now().toString(36)}`, title: '', path: '/exam-list', icon: 'home' })}
+                            >
+                              添加菜单项
+                            </Button>
+                          </Form.Item>
+                        )}
+                      </>
+                    )}
+                  </Form.List>
+                  {saveButton(menu.isPending)}
+                </Form>
+              ),
+            },
+            {
+              key: 'agreement',
+              label: '注册协议',
+              children: (
+                <Form
+                  form={agreementForm}
+                  name="office-agreement"
+                  layout="vertical"
+                  disabled={!canEdit}
+                  onFinish={(v) =>
+                    void agreement
+                      .mutateAsync(v)
+                      .then(saved('注册协议'))
+                      .catch(() => undefined)
+                  }
+                >
+                  <Form.Item name="title" label="协议标题" rules={[zodRule(agreementInputSchema.shape.title)]}>
+                    <Input maxLength={60} />
+                  </Form.Item>
+                  <Form.Item name="content" label="协议内容" rules={[zodRule(agreementInputSchema.shape.content)]}>
+                    <RichTextEditor label="协议内容" />
+                  </Form.Item>
+                  {data && <p className="console-hint">上次修改：{new Date(data.agreement.updatedAt).toLocaleString('zh-CN')}</p>}
+                  {saveButton(agreement.isPending)}
+                </Form>
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}
