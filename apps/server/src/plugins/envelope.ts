@@ -38,6 +38,13 @@ function handleError(this: FastifyInstance, err: FastifyError | AppError, reques
   if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
     return reply.code(200).send(fail(ErrorCode.Validation, validationMessage(err)));
   }
+  // PostgreSQL's integer columns are 32-bit: an id the schemas let through (up to 2^53) but the
+  // column cannot hold matches no row (22003); a NUL byte cannot be stored in text (22021). Found
+  // by the fuzzer; answered as a bad value, not a 500.
+  const pgCode = (err as { code?: unknown }).code;
+  if (pgCode === '22003' || pgCode === '22021') {
+    return reply.code(200).send(fail(ErrorCode.Validation, ERROR_TEXT[ErrorCode.Validation]));
+  }
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const msg = TRANSPORT_TEXT[status] ?? HTTP_STATUS_TEXT[status] ?? ERROR_TEXT[ErrorCode.Validation];
