@@ -110,7 +110,9 @@ for (const kind of DATABASES) {
             ...(route.method === 'POST' ? { payload: {} } : {}),
           });
           expect(res.statusCode, `${route.method} ${route.url} as ${actor}`).toBeLessThan(500);
-          const body = res.headers['content-type']?.includes('json') ? res.json<{ success: boolean; errorCode?: number }>() : null;
+          const body = String(res.headers['content-type'] ?? '').includes('json')
+            ? res.json<{ success: boolean; errorCode?: number }>()
+            : null;
           const code = body && body.success === false ? Number(body.errorCode) : res.statusCode;
           const got: Expectation = code === 401 ? 401 : code === 403 ? 403 : 'pass';
           if (got !== want) wrong.push(`${route.method} ${route.url} as ${actor}: expected ${want}, got ${got} (${JSON.stringify(body)})`);

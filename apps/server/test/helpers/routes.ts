@@ -17,7 +17,7 @@ export function apiRoutes(routes: RouteOptions[]): ApiRoute[] {
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
       if (m !== 'GET' && m !== 'POST') continue;
       const config = (r.config ?? {}) as { auth?: ApiRoute['auth']; roles?: string[] };
-      out.push({ method: m, url, auth: config.auth, roles: config.roles, route: r });
+      out.push({ method: m as 'GET' | 'POST', url, auth: config.auth, roles: config.roles, route: r });
     }
   }
   return out;
