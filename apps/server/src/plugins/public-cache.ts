@@ -106,6 +106,13 @@ export default fp(
       return v;
     }
 
+    /** The tag without waiting, or null when Redis is due to be asked again. */
+    function freshTagNow(officeId: number): string | null {
+      const v = versions.get(officeId);
+      if (!v || (redis && Date.now() - v.checkedAt >= VERSION_CHECK_MS)) return null;
+      return `${v.local}.${v.remote}`;
+    }
+
     /** The office's current version tag; reads Redis at most every VERSION_CHECK_MS. */
     async function currentTag(officeId: number): Promise<string | null> {
       const v = versionOf(officeId);
@@ -179,6 +186,28 @@ export default fp(
       }
     }
 
+    // The fast path: a repeated anonymous GET of a URL already answered from the cache is
+    // answered right after routing, before validation, tenancy, sessions and the handler. The URL
+    // (with its office selectors) was resolved the slow way once; the entry is used only while
+    // its own checks hold (same version, not expired), else the request takes the slow way.
+    const byUrl = new Map<string, { key: string; vary: boolean }>();
+    app.addHook('onRequest', (request, reply, done) => {
+      const known = request.method === 'GET' ? byUrl.get(request.url) : undefined;
+      const e = known && !request.headers.authorization && !request.headers.token ? entries.get(known.key) : undefined;
+      if (!known || !e || e.expires <= Date.now() || freshTagNow(e.officeId) !== e.tag) {
+        done();
+        return;
+      }
+      if (known.vary) reply.header('vary', 'authorization, token');
+      send(request, reply, e);
+    });
+
+    function send(request: FastifyRequest, reply: FastifyReply, entry: Entry): FastifyReply {
+      reply.header('cache-control', CACHE_CONTROL).header('etag', entry.etag);
+      if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+      return reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
+    }
+
     const cache: PublicCache = {
       async invalidate(officeId) {
         versionOf(officeId).local += 1;
@@ -195,9 +224,11 @@ export default fp(
 
       async serve(request, reply, key, build, opts = {}) {
         const entry = await entryFor(request, request.office.id, key, build, opts);
-        reply.header('cache-control', CACHE_CONTROL).header('etag', entry.etag);
-        if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-        return reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
+        if (!request.headers.authorization && !request.headers.token) {
+          if (byUrl.size >= MAX_ENTRIES) byUrl.clear();
+          byUrl.set(request.url, { key: `${request.office.id}|${key}`, vary: reply.hasHeader('vary') });
+        }
+        return send(request, reply, entry);
       },
 
       async data<T>(officeId: number, key: string, build: () => Promise<T>, opts: ServeOptions = {}) {

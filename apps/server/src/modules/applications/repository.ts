@@ -1,8 +1,11 @@
+import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 
 const COLUMNS = ['id', 'exam_id', 'candidate_id', 'position_id', 'status', 'form', 'reason', 'submitted_at', 'updated_at'] as const;
 
 export function createApplicationsRepository(db: Db) {
+  // Every write goes through the group commit: durable when acknowledged, one fsync for many.
+  const commits = commitGroupFor(db);
   return {
     findByCandidate(officeId: number, examId: number, candidateId: number) {
       return db.kysely
@@ -24,7 +27,7 @@ export function createApplicationsRepository(db: Db) {
       form: string;
       at: string;
     }) {
-      await db.kysely.transaction().execute(async (trx) => {
+      await commits.run(async (trx) => {
         const app = await trx
           .insertInto('application')
           .values({
@@ -48,13 +51,15 @@ export function createApplicationsRepository(db: Db) {
     },
     /** Saves the form only while the application is still editable; false when it was not. */
     async updateDraft(officeId: number, id: number, fields: { form: string; position_id: number | null; at: string }): Promise<boolean> {
-      const r = await db.kysely
-        .updateTable('application')
-        .set({ form: fields.form, position_id: fields.position_id, updated_at: fields.at })
-        .where('office_id', '=', officeId)
-        .where('id', '=', id)
-        .where('status', 'in', ['draft', 'rejected'])
-        .executeTakeFirst();
+      const r = await commits.run((trx) =>
+        trx
+          .updateTable('application')
+          .set({ form: fields.form, position_id: fields.position_id, updated_at: fields.at })
+          .where('office_id', '=', officeId)
+          .where('id', '=', id)
+          .where('status', 'in', ['draft', 'rejected'])
+          .executeTakeFirst(),
+      );
       return Number(r.numUpdatedRows) === 1;
     },
     /**
@@ -69,7 +74,7 @@ export function createApplicationsRepository(db: Db) {
       entry: { reason: string; actor: 'candidate' | 'staff'; actorId: number; at: string },
       extra: { submitted_at?: string; reviewed_at?: string } = {},
     ): Promise<boolean> {
-      return db.kysely.transaction().execute(async (trx) => {
+      return commits.run(async (trx) => {
         const r = await trx
           .updateTable('application')
           .set({ status: to, reason: entry.reason, updated_at: entry.at, ...extra })

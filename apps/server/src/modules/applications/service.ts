@@ -83,6 +83,27 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
     return p;
   }
 
+  /** The candidate's status in an exam already read (saves reading it twice after a change). */
+  async function statusFor(exam: Exam, officeId: number, candidateId: number): Promise<ApplyStatus> {
+    const row = await repo.findByCandidate(officeId, exam.id, candidateId);
+    if (!row) return { status: null, reason: '', history: [], positionId: null, canWithdraw: false, canEdit: exam.phase === 'registering' };
+    const history = (await repo.history(row.id)).map((h) => ({
+      status: h.status as ApplicationStatus,
+      reason: h.reason,
+      actor: h.actor === 'staff' ? ('staff' as const) : ('candidate' as const),
+      at: h.at,
+    }));
+    const open = exam.phase === 'registering';
+    return {
+      status: row.status as ApplicationStatus,
+      reason: row.reason,
+      history,
+      positionId: row.position_id,
+      canWithdraw: open && row.status === 'submitted',
+      canEdit: open && (row.status === 'draft' || row.status === 'rejected'),
+    };
+  }
+
   return {
     async get(officeId: number, candidateId: number, examId: number): Promise<Application | null> {
       await exams.get(officeId, examId);
@@ -136,7 +157,7 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
       const exam = await exams.get(officeId, examId);
       const row = await repo.findByCandidate(officeId, examId, candidateId);
       if (!row) throw new AppError(ErrorCode.Validation, '请先填写报考信息');
-      if (row.status === 'submitted' || row.status === 'approved') return this.status(officeId, candidateId, examId);
+      if (row.status === 'submitted' || row.status === 'approved') return statusFor(exam, officeId, candidateId);
       requireRegistering(exam, '提交报名');
       const form = parseForm(row.form);
       if (!form.pledge) throw new AppError(ErrorCode.Validation, '请先阅读报考须知并签署诚信承诺');
@@ -163,7 +184,7 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
         { reason: '', actor: 'candidate', actorId: candidateId, at },
         { submitted_at: at },
       );
-      return this.status(officeId, candidateId, examId);
+      return statusFor(exam, officeId, candidateId);
     },
 
     /** Takes a submitted, not yet reviewed application back to draft. */
@@ -171,7 +192,7 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
       const exam = await exams.get(officeId, examId);
       const row = await repo.findByCandidate(officeId, examId, candidateId);
       if (!row) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
-      if (row.status === 'draft') return this.status(officeId, candidateId, examId);
+      if (row.status === 'draft') return statusFor(exam, officeId, candidateId);
       if (row.status !== 'submitted') throw new AppError(ErrorCode.Validation, '报名已审核，不能撤回');
       requireRegistering(exam, '撤回报名');
       const moved = await repo.transition(officeId, row.id, ['submitted'], 'draft', {
@@ -181,29 +202,11 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
         at: nowIso(),
       });
       if (!moved) throw new AppError(ErrorCode.Validation, '报名已审核，不能撤回');
-      return this.status(officeId, candidateId, examId);
+      return statusFor(exam, officeId, candidateId);
     },
 
     async status(officeId: number, candidateId: number, examId: number): Promise<ApplyStatus> {
-      const exam = await exams.get(officeId, examId);
-      const row = await repo.findByCandidate(officeId, examId, candidateId);
-      if (!row)
-        return { status: null, reason: '', history: [], positionId: null, canWithdraw: false, canEdit: exam.phase === 'registering' };
-      const history = (await repo.history(row.id)).map((h) => ({
-        status: h.status as ApplicationStatus,
-        reason: h.reason,
-        actor: h.actor === 'staff' ? ('staff' as const) : ('candidate' as const),
-        at: h.at,
-      }));
-      const open = exam.phase === 'registering';
-      return {
-        status: row.status as ApplicationStatus,
-        reason: row.reason,
-        history,
-        positionId: row.position_id,
-        canWithdraw: open && row.status === 'submitted',
-        canEdit: open && (row.status === 'draft' || row.status === 'rejected'),
-      };
+      return statusFor(await exams.get(officeId, examId), officeId, candidateId);
     },
 
     /** A reviewer's decision (the console's review calls use this). */

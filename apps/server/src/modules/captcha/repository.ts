@@ -1,18 +1,22 @@
+import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 
 export function createCaptchaRepository(db: Db) {
+  const commits = commitGroupFor(db); // one fsync for many writes (db/commit-group.ts)
   return {
     async insert(row: { id: string; office_id: number; answer_hash: string; expires_at: string; created_at: string }) {
-      await db.kysely.insertInto('captcha').values(row).execute();
+      await commits.run((trx) => trx.insertInto('captcha').values(row).execute());
     },
     /** Deletes and returns the captcha in one statement, so two requests can never both use it. */
     take(officeId: number, id: string) {
-      return db.kysely
-        .deleteFrom('captcha')
-        .where('id', '=', id)
-        .where('office_id', '=', officeId)
-        .returning(['answer_hash', 'expires_at'])
-        .executeTakeFirst();
+      return commits.run((trx) =>
+        trx
+          .deleteFrom('captcha')
+          .where('id', '=', id)
+          .where('office_id', '=', officeId)
+          .returning(['answer_hash', 'expires_at'])
+          .executeTakeFirst(),
+      );
     },
     async deleteExpired(now: string): Promise<void> {
       await db.kysely.deleteFrom('captcha').where('expires_at', '<', now).execute();

@@ -1,8 +1,10 @@
+import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 
 export type SessionKind = 'candidate' | 'staff';
 
 export function createSessionsRepository(db: Db) {
+  const commits = commitGroupFor(db); // one fsync for many writes (db/commit-group.ts)
   return {
     async insert(row: {
       token_hash: string;
@@ -13,7 +15,7 @@ export function createSessionsRepository(db: Db) {
       last_seen_at: string;
       expires_at: string;
     }) {
-      await db.kysely.insertInto('session').values(row).execute();
+      await commits.run((trx) => trx.insertInto('session').values(row).execute());
     },
     findByHash(tokenHash: string) {
       return db.kysely
@@ -23,7 +25,7 @@ export function createSessionsRepository(db: Db) {
         .executeTakeFirst();
     },
     async touch(id: number, at: string) {
-      await db.kysely.updateTable('session').set({ last_seen_at: at }).where('id', '=', id).execute();
+      await commits.run((trx) => trx.updateTable('session').set({ last_seen_at: at }).where('id', '=', id).execute());
     },
     async revoke(id: number, at: string) {
       await db.kysely.updateTable('session').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();

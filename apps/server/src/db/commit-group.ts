@@ -1,0 +1,95 @@
+import { sql, type Kysely } from 'kysely';
+import type { Db } from './database';
+import type { DB } from './schema';
+
+/**
+ * Group commit for SQLite. With synchronous=FULL every COMMIT waits for the disk (fsync), and
+ * better-sqlite3 waits on the main thread: one commit per request caps writes at the disk's fsync
+ * rate (and on a busy disk an fsync takes several ms). Writes queued while one group commits are
+ * run together in the next transaction, each in its own savepoint (one failing rolls back only
+ * itself), and every caller is answered only after that COMMIT returned: each acknowledged write
+ * is as durable as before, the disk is just asked once for many of them.
+ *
+ * PostgreSQL has its own concurrency (a pool of connections) and groups WAL flushes itself: there
+ * each unit of work simply runs in its own transaction.
+ *
+ * A unit of work must use only the transaction it is given: on SQLite the one connection is
+ * held by the group while it runs, so a query through db.kysely inside it would wait forever.
+ */
+export interface CommitGroup {
+  run<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+}
+
+interface Pending {
+  work: (trx: Kysely<DB>) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** Keeps a group small enough that no caller waits behind thousands of others. */
+const MAX_GROUP = 256;
+
+const groups = new WeakMap<Db, CommitGroup>();
+
+export function commitGroupFor(db: Db): CommitGroup {
+  let group = groups.get(db);
+  if (!group) {
+    group = db.dialect === 'sqlite' ? sqliteGroup(db) : { run: (work) => db.kysely.transaction().execute(work) };
+    groups.set(db, group);
+  }
+  return group;
+}
+
+function sqliteGroup(db: Db): CommitGroup {
+  let queue: Pending[] = [];
+  let flushing = false;
+
+  function schedule() {
+    if (flushing || queue.length === 0) return;
+    flushing = true;
+    // After this turn's I/O: the requests that arrived together join one group.
+    setImmediate(() => void flush());
+  }
+
+  async function flush() {
+    const batch = queue.slice(0, MAX_GROUP);
+    queue = queue.slice(batch.length);
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      await db.kysely.transaction().execute(async (trx) => {
+        for (const p of batch) {
+          await sql`savepoint grp`.execute(trx);
+          try {
+            const value = await p.work(trx);
+            await sql`release savepoint grp`.execute(trx);
+            outcomes.push({ ok: true, value });
+          } catch (err) {
+            await sql`rollback to savepoint grp`.execute(trx);
+            await sql`release savepoint grp`.execute(trx);
+            outcomes.push({ ok: false, value: err });
+          }
+        }
+      });
+      // Committed: now, and only now, each caller hears how its work went.
+      batch.forEach((p, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) p.resolve(o.value);
+        else p.reject(o.value);
+      });
+    } catch (err) {
+      batch.forEach((p) => p.reject(err));
+    } finally {
+      flushing = false;
+      schedule();
+    }
+  }
+
+  return {
+    run<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+  };
+}

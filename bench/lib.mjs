@@ -1,0 +1,187 @@
+// Shared by bench/run.mjs and bench/rush.mjs: start the built server on a fresh database, read
+// its memory, register candidates through the real API, drive autocannon.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CAPTCHA = 'bench-captcha';
+export const PASSWORD = 'bench password 1';
+export const ADMIN_PASSWORD = 'bench-admin-password';
+
+/** A form that passes submit for the demo exam, with the 行政辅助 position (open to everyone). */
+export const COMPLETE_FORM = {
+  education: '本科',
+  degree: '学士',
+  school: '浙江大学',
+  major: '计算机科学与技术',
+  graduationDate: '2020-06',
+  workYears: 3,
+  politicalStatus: '中共党员',
+  contactPhone: '13812345678',
+  address: '杭州市西湖区',
+  pledge: true,
+};
+
+const children = [];
+process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+
+export function startChild(args, env, opts = {}) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    ...opts,
+  });
+  children.push(child);
+  return child;
+}
+
+/** The built server on a fresh SQLite database (dev-only switches: fixed captcha, no rate limits). */
+export function startServer(port, extraEnv = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-bench-'));
+  const child = startChild(['apps/server/dist/server.js'], {
+    NODE_ENV: 'test',
+    PORT: String(port),
+    DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+    RATE_LIMITS: 'off',
+    CAPTCHA_FIXED: CAPTCHA,
+    SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    cleanup() {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function waitFor(url) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Resident memory of a process, MiB (Linux). */
+export function rssMiB(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Samples a process's RSS every 100 ms; `peak` is the largest seen since the last reset. */
+export function rssMonitor(pid) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMiB(pid));
+    } catch {
+      // the process is gone
+    }
+  }, 100);
+  timer.unref();
+  return {
+    get peak() {
+      return Math.max(peak, rssMiB(pid));
+    },
+    now: () => rssMiB(pid),
+    resetPeak() {
+      peak = 0;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+export function api(base) {
+  const json = async (url, init) => (await fetch(`${base}${url}`, init)).json();
+  const post = (url, body, headers = {}) =>
+    json(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const captchaId = async () => (await json('/api/getCode')).data.captchaId;
+  return { json, post, captchaId };
+}
+
+/** A valid ID number (GB 11643) for the n-th virtual candidate: born 1995-01-01 + n days. */
+export function idnoFor(n) {
+  const birth = new Date(Date.UTC(1990, 0, 1) + (n % 5000) * 86400000).toISOString().slice(0, 10).replace(/-/g, '');
+  const region = String(110101 + Math.floor(n / 5000));
+  const order = String(n % 1000).padStart(3, '0');
+  const first17 = `${region}${birth}${order}`.slice(0, 17);
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = [...first17].reduce((s, d, i) => s + Number(d) * weights[i], 0);
+  return first17 + '10X98765432'[sum % 11];
+}
+
+/** Registers a candidate through the API (captcha, argon2id hash and all); gives its token. */
+export async function register(a, n) {
+  const r = await a.post('/api/register', {
+    idno: idnoFor(n),
+    name: '压测考生',
+    password: PASSWORD,
+    mobile: '13800000000',
+    email: '',
+    question: '问题？',
+    answer: '答案',
+    agree: true,
+    consent: true,
+    captchaId: await a.captchaId(),
+    captcha: CAPTCHA,
+  });
+  if (!r.success) throw new Error(`registration ${n} failed: ${r.msg}`);
+  return r.data.token;
+}
+
+/** Runs f over items with at most `limit` at a time. */
+export async function pool(items, limit, f) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * One autocannon scenario. An envelope with success:false counts as an error as well as a
+ * non-2xx status: a refused request is no throughput.
+ */
+export function load(name, opts) {
+  let failed = 0;
+  const requests = (opts.requests ?? [{}]).map((r) => ({
+    ...r,
+    onResponse: (status, body, context) => {
+      if (typeof body === 'string' && body.startsWith('{"success":false')) failed++;
+      r.onResponse?.(status, body, context);
+    },
+  }));
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: 50, duration: 5, ...opts, requests }, (err, r) =>
+      err
+        ? reject(err)
+        : resolve({
+            name,
+            rps: r.requests.average,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            errors: r.errors + r.non2xx + r.timeouts + failed,
+            total: r.requests.total,
+          }),
+    );
+  });
+}
