@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY } from './app';
+
+/**
+ * The real server as a separate process (what crash and scale-out tests kill and restart): the
+ * production entry (src/server.ts: migrate, seed, listen, graceful shutdown) bundled by esbuild
+ * the same way the build does, into a folder of its own under apps/server/dist.
+ */
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function bundleServer(tag: string): Promise<{ entry: string; cleanup(): void }> {
+  const dir = path.join(serverDir, 'dist', `test-${tag}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const entry = path.join(dir, 'server.mjs');
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(serverDir, 'src/server.ts')],
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'externals',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@zhikaoyun/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  return { entry, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** What the process wrote to stderr (start-up failures). */
+  stderr(): string;
+  /** Sends the signal and waits for the process to be gone. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startServerProcess(entry: string, env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  const p = port ?? (await freePort());
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(p),
+      CAPTCHA_FIXED: TEST_CAPTCHA,
+      DATA_KEY: TEST_DATA_KEY.toString('hex'),
+      SEED_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${p}`;
+  const proc: ServerProcess = {
+    url,
+    port: p,
+    child,
+    stderr: () => err,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited at start-up: ${err}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return proc;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await proc.stop('SIGKILL');
+  throw new Error(`server did not come up: ${err}`);
+}
+
+export interface Answer {
+  status: number;
+  body: { success: boolean; errorCode?: number; msg?: string; data?: any };
+  headers: Headers;
+}
+
+/** A small HTTP client for a server process (or a proxy in front of several). */
+export function client(base: string) {
+  async function call(method: string, url: string, body?: unknown, token?: string): Promise<Answer> {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Answer['body']) : { success: false }, headers: res.headers };
+  }
+  return {
+    get: (url: string, token?: string) => call('GET', url, undefined, token),
+    post: (url: string, body: unknown, token?: string) => call('POST', url, body, token),
+    async captcha() {
+      const r = await call('GET', '/api/getCode');
+      return { captchaId: r.body.data.captchaId as string, captcha: TEST_CAPTCHA };
+    },
+  };
+}
+
+/** A form that passes submit for the demo exam on the position open to everyone (行政辅助). */
+export const COMPLETE_FORM = {
+  education: '本科',
+  degree: '学士',
+  school: '浙江大学',
+  major: '计算机科学与技术',
+  graduationDate: '2020-06',
+  workYears: 3,
+  politicalStatus: '中共党员',
+  contactPhone: '13812345678',
+  address: '杭州市西湖区',
+  pledge: true,
+};
