@@ -125,6 +125,8 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await staffLogin(reviewer, 'e2ereviewer', REVIEWER_PASSWORD);
   await expect(reviewer.getByRole('menuitem', { name: /人员管理/ })).toHaveCount(0);
   await pickExam(reviewer);
+  await reviewer.getByRole('combobox', { name: '岗位' }).click();
+  await reviewer.locator('.ant-select-item-option').filter({ hasText: 'K01 综合文字' }).click();
   await reviewer.getByRole('searchbox', { name: '搜索报名' }).fill(candidate.idno);
   await reviewer.getByRole('searchbox', { name: '搜索报名' }).press('Enter');
   const row = reviewer.getByRole('row', { name: /测试考生/ });

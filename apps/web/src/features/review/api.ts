@@ -1,5 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Envelope, Exam, ReviewDecisionInput, ReviewDetail, ReviewItem, ReviewListQuery, Statistics } from '@zhikaoyun/shared';
+import type {
+  Envelope,
+  Exam,
+  Position,
+  ReviewDecisionInput,
+  ReviewDetail,
+  ReviewItem,
+  ReviewListQuery,
+  Statistics,
+} from '@zhikaoyun/shared';
 import type { AxiosRequestConfig } from 'axios';
 import { adminHttp } from '../../lib/staff-session';
 
@@ -12,6 +21,15 @@ async function post<T>(url: string, body: unknown): Promise<T> {
 
 export function useConsoleExams() {
   return useQuery({ queryKey: ['console', 'exams'], queryFn: () => get<Exam[]>('/api/getExamList') });
+}
+
+/** The exam's positions, for the queue's unit and position filters. */
+export function useExamPositions(examId: number | undefined) {
+  return useQuery({
+    queryKey: ['console', 'positions', examId],
+    queryFn: () => get<Position[]>('/api/admin/getPositionList', { params: { examId } }),
+    enabled: examId !== undefined,
+  });
 }
 
 export function useReviewList(q: ReviewListQuery | null) {

@@ -3,7 +3,7 @@ import { APPLICATION_STATUSES, APPLICATION_STATUS_LABEL, type ApplicationStatus,
 import { App, Button, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../../components/format';
-import { downloadExport, useBulkApprove, useReviewList } from '../api';
+import { downloadExport, useBulkApprove, useExamPositions, useReviewList } from '../api';
 import { ExamPicker } from '../components/ExamPicker';
 import { ReviewDrawer } from '../components/ReviewDrawer';
 
@@ -21,18 +21,51 @@ export default function ReviewPage() {
   const [examId, setExamId] = useState<number>();
   const [status, setStatus] = useState<ApplicationStatus | ''>('submitted');
   const [keyword, setKeyword] = useState('');
+  const [unit, setUnit] = useState<string>();
+  const [positionId, setPositionId] = useState<number>();
+  const positions = useExamPositions(examId);
+  const units = [...new Set(positions.data?.map((p) => p.unit))];
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const list = useReviewList(
-    examId === undefined ? null : { examId, page, pageSize: PAGE_SIZE, ...(status ? { status } : {}), ...(keyword ? { keyword } : {}) },
+    examId === undefined
+      ? null
+      : {
+          examId,
+          page,
+          pageSize: PAGE_SIZE,
+          ...(status ? { status } : {}),
+          ...(unit ? { unit } : {}),
+          ...(positionId ? { positionId } : {}),
+          ...(keyword ? { keyword } : {}),
+        },
   );
   const bulk = useBulkApprove();
 
   return (
     <div>
       <Space wrap className="console-toolbar">
-        <ExamPicker value={examId} onChange={(id) => (setExamId(id), setPage(1))} />
+        <ExamPicker value={examId} onChange={(id) => (setExamId(id), setUnit(undefined), setPositionId(undefined), setPage(1))} />
+        <Select
+          aria-label="招聘单位"
+          style={{ width: 200 }}
+          allowClear
+          placeholder="全部单位"
+          value={unit}
+          onChange={(v?: string) => (setUnit(v), setPositionId(undefined), setPage(1))}
+          options={units.map((u) => ({ value: u, label: u }))}
+        />
+        <Select
+          aria-label="岗位"
+          style={{ width: 220 }}
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder="全部岗位"
+          value={positionId}
+          onChange={(v?: number) => (setPositionId(v), setPage(1))}
+          options={positions.data?.filter((p) => !unit || p.unit === unit).map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))}
+        />
         <Select
           aria-label="状态"
           style={{ width: 140 }}
