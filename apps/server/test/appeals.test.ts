@@ -1,6 +1,6 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESET_QUESTION } from '../src/modules/appeals/service';
+import { RESET_QUESTION, TEMPORARY_PASSWORD_HOURS } from '../src/modules/appeals/service';
 import { addStaff, adminToken, staffToken } from './helpers/actors';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
 import { bearer, captcha, get, newIdno, post, registered } from './helpers/candidates';
@@ -114,6 +114,29 @@ for (const kind of DATABASES) {
         expect(owner.body.success, owner.body.msg).toBe(true);
         expect(owner.body.data.userInfo).toMatchObject({ name: '钱本人', mobile: '13733334444', email: '', question: RESET_QUESTION });
 
+        // The one-time password cannot become the long-term one: it expires, and the owner's own password clears that.
+        const row = await t.db.kysely
+          .selectFrom('candidate')
+          .select('password_expires_at')
+          .where('id', '=', squatter.userInfo.id)
+          .executeTakeFirstOrThrow();
+        const hours = (Date.parse(row.password_expires_at!) - Date.now()) / 3600_000;
+        expect(hours).toBeGreaterThan(71);
+        expect(hours).toBeLessThanOrEqual(TEMPORARY_PASSWORD_HOURS);
+        const changed = await post(
+          t,
+          '/api/changePassword',
+          { oldPassword: temporary, newPassword: 'owner chose this one' },
+          bearer(owner.body.data.token),
+        );
+        expect(changed.body.success, changed.body.msg).toBe(true);
+        const cleared = await t.db.kysely
+          .selectFrom('candidate')
+          .select('password_expires_at')
+          .where('id', '=', squatter.userInfo.id)
+          .executeTakeFirstOrThrow();
+        expect(cleared.password_expires_at).toBeNull();
+
         const again = await post(t, '/api/admin/resolveAppeal', { id: item.id, decision: 'reject', reason: '重复' }, bearer(admin));
         expect(again.body).toMatchObject({ success: false, msg: '该申诉已处理，请刷新列表' });
         const audit = (await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(admin))).body.data.list;
@@ -121,6 +144,23 @@ for (const kind of DATABASES) {
         expect(line).toBeTruthy();
         expect(JSON.stringify(line)).not.toContain(temporary);
         expect(JSON.stringify(line)).not.toContain(squatter.idno);
+      });
+
+      it('an expired one-time password fails like a wrong password', async () => {
+        const squatter = await registered(t, { name: '周冒名' });
+        await appeal(squatter.idno, { name: '吴本人' });
+        const item = (await get(t, '/api/admin/getAppealList?status=pending', bearer(admin))).body.data.list.find(
+          (a: { accountName: string }) => a.accountName === '周冒名',
+        );
+        const done = await post(t, '/api/admin/resolveAppeal', { id: item.id, decision: 'reset' }, bearer(admin));
+        const temporary = done.body.data.temporaryPassword as string;
+        await t.db.kysely
+          .updateTable('candidate')
+          .set({ password_expires_at: new Date(Date.now() - 1000).toISOString() })
+          .where('id', '=', squatter.userInfo.id)
+          .execute();
+        const late = await post(t, '/api/login', { idno: squatter.idno, password: temporary, ...(await captcha(t)) });
+        expect(late.body).toMatchObject({ success: false, errorCode: ErrorCode.LoginFailed });
       });
 
       it('a rejection needs a reason; a reset without an account is refused clearly', async () => {

@@ -89,6 +89,8 @@ export interface CandidateTable {
   consent_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Set while the password is a one-time password staff handed out (appeals): it stops working then. */
+  password_expires_at: Generated<string | null>;
 }
 
 export interface PhotoTable {

@@ -28,10 +28,13 @@ export function appeals(dialect: Dialect) {
         .addColumn('handled_at', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
+      // A one-time password handed out by staff expires (ASVS 6.4.1); a password the owner sets does not.
+      await db.schema.alterTable('candidate').addColumn('password_expires_at', 'text').execute();
       await db.schema.createIndex('appeal_office_status_idx').on('appeal').columns(['office_id', 'status', 'id']).execute();
     },
     async down(db: AnyDb): Promise<void> {
       await db.schema.dropTable('appeal').execute();
+      await db.schema.alterTable('candidate').dropColumn('password_expires_at').execute();
     },
   };
 }

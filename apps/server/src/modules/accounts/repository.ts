@@ -15,6 +15,7 @@ const CANDIDATE_COLUMNS = [
   'question',
   'answer_enc',
   'photo_id',
+  'password_expires_at',
 ] as const;
 
 export function createAccountsRepository(db: Db) {
@@ -59,7 +60,7 @@ export function createAccountsRepository(db: Db) {
     async updatePassword(officeId: number, id: number, passwordHash: string, at: string) {
       await db.kysely
         .updateTable('candidate')
-        .set({ password_hash: passwordHash, updated_at: at })
+        .set({ password_hash: passwordHash, password_expires_at: null, updated_at: at })
         .where('office_id', '=', officeId)
         .where('id', '=', id)
         .execute();

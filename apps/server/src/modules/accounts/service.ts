@@ -130,8 +130,9 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       await loginGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
+      // A one-time password from staff (appeals) past its expiry fails like a wrong one.
       const ok = row
-        ? await verifyPassword(row.password_hash, input.password)
+        ? (await verifyPassword(row.password_hash, input.password)) && !(row.password_expires_at && row.password_expires_at <= nowIso())
         : (await verifyPassword(await decoy(), input.password), false);
       if (!row || !ok) {
         await loginGuard.fail(officeId, index, ip);

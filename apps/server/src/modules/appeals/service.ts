@@ -18,6 +18,9 @@ export function temporaryPassword(): string {
   return `${chars.slice(0, 4).join('')}-${chars.slice(4, 8).join('')}-${chars.slice(8).join('')}`;
 }
 
+/** How long a one-time password from staff works: time to pass it on by phone and log in (ASVS 6.4.1). */
+export const TEMPORARY_PASSWORD_HOURS = 72;
+
 export const RESET_QUESTION = '账号已由工作人员重置，请登录后重新设置密保问题';
 
 interface StaffActor {
@@ -131,6 +134,7 @@ export function createAppealsService({ db, repo, cipher, sessions, audit }: Appe
           .updateTable('candidate')
           .set({
             password_hash: passwordHash,
+            password_expires_at: new Date(Date.now() + TEMPORARY_PASSWORD_HOURS * 3600_000).toISOString(),
             name: appeal.name,
             mobile: appeal.mobile,
             email: '',
