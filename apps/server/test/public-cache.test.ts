@@ -1,33 +1,23 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/database';
 import { VERSION_CHECK_MS } from '../src/plugins/public-cache';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer, get, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
+import { redisProblem, TEST_REDIS_URL } from './helpers/server-process';
 
 /**
  * The public reads are served from prebuilt JSON with a strong ETag; a staff write's
  * invalidate() shows on the next read, in this process at once and in another process (sharing
  * Redis) within VERSION_CHECK_MS; personal answers are never shared or stored.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function redisProblem(): Promise<string | null> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    r.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 const noRedis = await redisProblem();
-if (noRedis && process.env.TEST_REDIS_URL) throw new Error(`TEST_REDIS_URL is set but Redis is not reachable (${noRedis})`);
+
+/** Log lines of the extra apps go nowhere (the suite's own app keeps its logs). */
+const quiet = () => new Writable({ write: (_chunk, _enc, done) => done() });
 
 async function setWebname(t: TestApp, officeId: number, webname: string) {
   const row = await t.db.kysely.selectFrom('office').select('settings').where('id', '=', officeId).executeTakeFirstOrThrow();
@@ -124,9 +114,9 @@ for (const kind of DATABASES) {
 
     it.skipIf(noRedis !== null)(`shows an invalidation made in another process within ${VERSION_CHECK_MS} ms (Redis)`, async () => {
       const redisUrl = REDIS_URL;
-      const a = await buildApp({ ...t.config, redisUrl }, { db: t.db, dataKey: TEST_DATA_KEY });
+      const a = await buildApp({ ...t.config, redisUrl }, { db: t.db, dataKey: TEST_DATA_KEY, logStream: quiet() });
       const second = openDatabase(t.config.database);
-      const b = await buildApp({ ...t.config, redisUrl }, { db: second, dataKey: TEST_DATA_KEY });
+      const b = await buildApp({ ...t.config, redisUrl }, { db: second, dataKey: TEST_DATA_KEY, logStream: quiet() });
       try {
         await a.ready();
         await b.ready();

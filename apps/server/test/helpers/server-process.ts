@@ -146,3 +146,25 @@ export const COMPLETE_FORM = {
   address: '杭州市西湖区',
   pledge: true,
 };
+
+/** The Redis the multi-process suites share: TEST_REDIS_URL, else the local default. */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** Why Redis cannot be used here, or null. Set but unreachable, TEST_REDIS_URL fails the run. */
+export async function redisProblem(): Promise<string | null> {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  let problem: string | null = null;
+  try {
+    await r.connect();
+    await r.ping();
+  } catch (err) {
+    problem = err instanceof Error ? err.message : String(err);
+  } finally {
+    r.disconnect();
+  }
+  if (problem && process.env.TEST_REDIS_URL) {
+    throw new Error(`TEST_REDIS_URL is set but Redis is not reachable (${problem}); refusing to skip the multi-process suites.`);
+  }
+  return problem;
+}
