@@ -1,4 +1,6 @@
 import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, myDataSchema } from '@zhikaoyun/shared';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, submittedApplication } from './helpers/actors';
@@ -139,3 +141,102 @@ for (const kind of DATABASES) {
     });
   });
 }
+
+describe('edges: headers, CORS, limits, client addresses, methods', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(DATABASES[0]!);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('sends a strict CSP, year-long HSTS with subdomains, nosniff, frame denial and a referrer policy', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/getWSystem' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(String(res.headers['strict-transport-security'])).toMatch(/max-age=(\d+).*includeSubDomains/);
+    expect(Number(/max-age=(\d+)/.exec(String(res.headers['strict-transport-security']))![1])).toBeGreaterThanOrEqual(31_536_000);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('keeps CORS closed: no Access-Control-Allow-Origin for a foreign origin, also on preflight', async () => {
+    const origin = 'https://evil.example';
+    const get = await t.app.inject({ method: 'GET', url: '/api/getWSystem', headers: { origin } });
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/login',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
+  });
+
+  it('marks personal answers no-store, refuses oversized bodies with 413, and answers TRACE without echo', async () => {
+    const me = await registered(t);
+    for (const url of ['/api/getUserInfo', '/api/exportMyData']) {
+      expect((await get(t, url, bearer(me.token))).res.headers['cache-control']).toBe('no-store');
+    }
+    const big = await t.app.inject({ method: 'POST', url: '/api/login', payload: { idno: 'x'.repeat(300 * 1024), password: 'p' } });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toMatchObject({ success: false, msg: '提交的内容过大，请压缩后重试' });
+    const trace = await t.app.inject({ method: 'TRACE' as 'GET', url: '/api/getWSystem', headers: { 'x-secret': 'echo-me' } });
+    expect(trace.statusCode).toBeGreaterThanOrEqual(400);
+    expect(trace.body).not.toContain('echo-me');
+  });
+
+  it('does not believe X-Forwarded-For from a client that is not a configured proxy (rate limits cannot be dodged)', async () => {
+    const me = await registered(t);
+    let last = 0;
+    for (let i = 0; i < 11; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/deleteAccount',
+        payload: { password: 'wrong password', confirm: true },
+        headers: { ...bearer(me.token), 'x-forwarded-for': `203.0.113.${i}` },
+        remoteAddress: '198.51.100.7',
+      });
+      last = res.statusCode;
+    }
+    expect(last).toBe(429);
+  });
+
+  it('refuses NUL characters in any field as a bad value', async () => {
+    const me = await registered(t);
+    const res = await post(
+      t,
+      '/api/updateUserInfo',
+      { mobile: '13812345678', email: '', question: '问题\u0000', answer: '答案' },
+      bearer(me.token),
+    );
+    expect(res.res.statusCode).toBe(200);
+    expect(res.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '提交的内容含有无效字符，请删除后重试' });
+  });
+
+  it('the log scanner finds a full ID number, a mobile number, a test password and a token, and nothing in clean lines', async () => {
+    const file = pathToFileURL(path.resolve(__dirname, '../../../scripts/scan-test-logs.mjs')).href;
+    const scanner = (await import(/* @vite-ignore */ file)) as {
+      scanText(text: string, passwords: string[]): [string, string][];
+      knownTestPasswords(): string[];
+    };
+    const me = await registered(t);
+    const dirty = `{"idno":"${me.idno}","m":"13812345678","p":"correct horse battery","h":"Bearer ${me.token}","token":"${me.token}"}`;
+    expect(
+      scanner
+        .scanText(dirty, scanner.knownTestPasswords())
+        .map(([kind]) => kind)
+        .sort(),
+    ).toEqual(['ID number', 'bearer token', 'mobile number', 'session token', 'test password'].sort());
+    const clean = `{"time":1795367757613,"responseTime":13.812345678,"masked":"${me.idno.slice(0, 6)}********${me.idno.slice(14)}","path":"/api/login"}`;
+    expect(scanner.scanText(clean, scanner.knownTestPasswords())).toEqual([]);
+    // And the lines this suite's servers wrote are clean.
+    expect(scanner.scanText(t.logs(), scanner.knownTestPasswords())).toEqual([]);
+  });
+});
