@@ -74,14 +74,18 @@ async function candidate(n) {
     }),
   );
   if (!reg?.success) return;
-  const login = await step('login', async () => a.post('/api/login', { idno, password: PASSWORD, captchaId: await a.captchaId(), captcha: CAPTCHA }));
+  const login = await step('login', async () =>
+    a.post('/api/login', { idno, password: PASSWORD, captchaId: await a.captchaId(), captcha: CAPTCHA }),
+  );
   if (!login?.success) return;
   const token = login.data.token;
   await step('getWSystem', () => a.json('/api/getWSystem'));
   await step('getCurrentExam', () => a.json('/api/getCurrentExam'));
   await step('getNoticeList', () => a.json('/api/getNoticeList?page=1&pageSize=10'));
   await step('getPositionList', () => a.json(`/api/getPositionList?examId=${exam.id}&page=1&pageSize=10`, { headers: auth(token) }));
-  await step('saveApplication', () => a.post('/api/saveApplication', { examId: exam.id, form: { ...COMPLETE_FORM, pledge: false } }, auth(token)));
+  await step('saveApplication', () =>
+    a.post('/api/saveApplication', { examId: exam.id, form: { ...COMPLETE_FORM, pledge: false } }, auth(token)),
+  );
   await step('saveApplication', () => a.post('/api/saveApplication', { examId: exam.id, form: COMPLETE_FORM }, auth(token)));
   await step('saveApplication', () => a.post('/api/saveApplication', { examId: exam.id, positionId: open.id }, auth(token)));
   await step('submitApplication', () => a.post('/api/submitApplication', { examId: exam.id }, auth(token)));
@@ -121,6 +125,31 @@ async function reviewer(k) {
   }
 }
 
+// What hashing alone costs: one argon2id hash (register) and one verify (login) per candidate,
+// measured one at a time in a separate process, before and after the rush (the lower is used:
+// on a shared machine the other figure carries someone else's load).
+function measureHashing() {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { hash, verify } from '@node-rs/argon2';
+         const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+         let t = performance.now(); let h; for (let i = 0; i < 20; i++) h = await hash('rush password', o); const hashMs = (performance.now() - t) / 20;
+         t = performance.now(); for (let i = 0; i < 20; i++) await verify(h, 'rush password'); const verifyMs = (performance.now() - t) / 20;
+         console.log(JSON.stringify({ hashMs, verifyMs }));`,
+      ],
+      { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', () => resolve(JSON.parse(out.trim())));
+  });
+}
+const hashingBefore = await measureHashing();
+
 console.log(`rush: ${CANDIDATES} candidates, ${CONCURRENCY} at a time, ${REVIEWERS} reviewers…`);
 const t0 = performance.now();
 const reviewers = Array.from({ length: REVIEWERS }, (_, k) => reviewer(k));
@@ -137,26 +166,13 @@ const rssPeak = rss.peak;
 await new Promise((r) => setTimeout(r, 1000));
 const rssAfter = rss.now();
 
-// What hashing alone costs: one argon2id hash (register) and one verify (login) per candidate,
-// measured here one at a time, spread over every core.
-const hashing = await new Promise((resolve) => {
-  const child = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { hash, verify } from '@node-rs/argon2';
-       const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-       let t = performance.now(); let h; for (let i = 0; i < 20; i++) h = await hash('rush password', o); const hashMs = (performance.now() - t) / 20;
-       t = performance.now(); for (let i = 0; i < 20; i++) await verify(h, 'rush password'); const verifyMs = (performance.now() - t) / 20;
-       console.log(JSON.stringify({ hashMs, verifyMs }));`,
-    ],
-    { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.on('exit', () => resolve(JSON.parse(out.trim())));
-});
+const hashingAfter = await measureHashing();
+const hashing = {
+  hashMs: Math.min(hashingBefore.hashMs, hashingAfter.hashMs),
+  verifyMs: Math.min(hashingBefore.verifyMs, hashingAfter.verifyMs),
+  before: hashingBefore,
+  after: hashingAfter,
+};
 const registrations = steps.get('register')?.count ?? 0;
 const logins = (steps.get('login')?.count ?? 0) + (steps.get('admin/login')?.count ?? 0);
 const boundSeconds = (registrations * hashing.hashMs + logins * hashing.verifyMs) / 1000 / cpus().length;
@@ -174,10 +190,14 @@ const table = [...steps.values()].map((s) => ({
 }));
 const errors = table.reduce((n, s) => n + s.errors, 0);
 
-console.log(`\nzhikaoyun rush — ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), load average now ${loadavg()[0].toFixed(2)}; SQLite WAL synchronous=FULL\n`);
+console.log(
+  `\nzhikaoyun rush — ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), load average now ${loadavg()[0].toFixed(2)}; SQLite WAL synchronous=FULL\n`,
+);
 console.log('step                         count  errors  p50 ms  p99 ms');
 for (const s of table) {
-  console.log(`${s.step.padEnd(27)} ${String(s.count).padStart(6)}  ${String(s.errors).padStart(6)}  ${String(s.p50).padStart(6)}  ${String(s.p99).padStart(6)}`);
+  console.log(
+    `${s.step.padEnd(27)} ${String(s.count).padStart(6)}  ${String(s.errors).padStart(6)}  ${String(s.p50).padStart(6)}  ${String(s.p99).padStart(6)}`,
+  );
 }
 console.log(
   `\n${CANDIDATES} candidates done in ${candidatesSeconds.toFixed(1)} s (${(CANDIDATES / candidatesSeconds).toFixed(0)} journeys/s); reviewers finished at ${totalSeconds.toFixed(1)} s having approved ${reviewed}`,
