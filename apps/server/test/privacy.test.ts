@@ -208,6 +208,24 @@ describe('edges: headers, CORS, limits, client addresses, methods', () => {
     expect(last).toBe(429);
   });
 
+  it('logs security events: refusals with their error code and successful logins, without personal data', async () => {
+    const me = await registered(t);
+    await get(t, '/api/getUserInfo', bearer('not-a-token'));
+    await post(t, '/api/login', { idno: me.idno, password: 'wrong password!', ...(await captcha(t)) });
+    await post(t, '/api/login', { idno: me.idno, password: me.password, ...(await captcha(t)) });
+    const events = t
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('"security event"'))
+      .map((l) => JSON.parse(l) as { event: string; path: string; errorCode?: string });
+    expect(events).toContainEqual(expect.objectContaining({ event: 'refused', path: '/api/getUserInfo', errorCode: '401' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'refused', path: '/api/login', errorCode: String(ErrorCode.LoginFailed) }),
+    );
+    expect(events).toContainEqual(expect.objectContaining({ event: 'authenticated', path: '/api/login' }));
+    expect(t.logs()).not.toContain(me.idno);
+  });
+
   it('refuses NUL characters in any field as a bad value', async () => {
     const me = await registered(t);
     const res = await post(

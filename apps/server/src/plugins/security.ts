@@ -4,6 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 
+/** Calls whose success is an authentication event worth a security log line. */
+const AUTH_PATHS = new Set([
+  '/api/login',
+  '/api/register',
+  '/api/logout',
+  '/api/changePassword',
+  '/api/resetPassword',
+  '/api/deleteAccount',
+  '/api/admin/login',
+  '/api/admin/logout',
+  '/api/admin/resolveAppeal',
+]);
+
 /** True when a string anywhere in the value holds U+0000 (walks objects and arrays, bounded depth). */
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
@@ -40,6 +53,23 @@ export default fp(
       hsts: { maxAge: 31_536_000, includeSubDomains: true },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       crossOriginEmbedderPolicy: false,
+    });
+    // Security events (ASVS 16.3): every refused API call and every successful authentication
+    // step, as one structured line each. Only the path and the error code: never the body, so no
+    // personal data or credential can reach the log this way.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (!request.url.startsWith('/api/') || typeof payload !== 'string') return payload;
+      const path = request.url.split('?')[0];
+      if (payload.startsWith('{"success":false')) {
+        const code = /"errorCode":(\d+|"[^"]*")/.exec(payload)?.[1];
+        request.log.info(
+          { event: 'refused', path, errorCode: code === undefined ? null : code.replace(/"/g, ''), statusCode: reply.statusCode },
+          'security event',
+        );
+      } else if (AUTH_PATHS.has(path ?? '') && payload.startsWith('{"success":true')) {
+        request.log.info({ event: 'authenticated', path }, 'security event');
+      }
+      return payload;
     });
     // No field has a use for NUL, and PostgreSQL text cannot hold it (SQLite can): refused alike on
     // both databases, after validation and auth, as a bad value rather than a 500 (found by fuzzing).
