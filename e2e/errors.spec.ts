@@ -4,7 +4,10 @@ import { withSession } from './support';
 /** One toast per row of §8's catalogue, shown by the real client in the real page. */
 async function callSettingsAnswering(page: Page, request: APIRequestContext, answer: (route: Route) => Promise<void>) {
   await withSession(page, request);
+  // The start-up settings load must be answered by the server, not by the route below.
+  const startup = page.waitForResponse('**/api/getWSystem**');
   await page.goto('/test');
+  await startup;
   await page.route('**/api/getWSystem**', answer);
   await page.getByRole('button', { name: '系统设置' }).click();
 }

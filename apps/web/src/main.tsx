@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers, queryClient } from './app/providers';
@@ -24,10 +24,15 @@ void loadHttp().then(({ setUnauthorizedHandler }) =>
 
 void loadSystemSetting();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+// The first render as a transition: React renders it in slices of a few milliseconds, yielding
+// to the browser between them, instead of one long task that blocks input on a slow phone.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

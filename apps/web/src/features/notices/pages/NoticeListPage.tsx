@@ -1,10 +1,15 @@
 import { PushpinOutlined } from '@ant-design/icons';
-import { Pagination, Skeleton, Tag } from 'antd';
+import { Skeleton, Tag } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useSearchParams, Link } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDate } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { NOTICE_PAGE_SIZE, useNoticePage } from '../api';
+
+// antd's Pagination brings its Select (for a page-size changer this list never shows): loaded
+// only when a second page exists, so the list itself renders without it (issue 6 budget).
+const Pagination = lazy(() => import('antd/es/pagination'));
 
 /** 通知公告: open to anyone; pinned notices first. */
 export default function NoticeListPage() {
@@ -41,14 +46,17 @@ export default function NoticeListPage() {
         ))}
       </ul>
       {notices.data.total > NOTICE_PAGE_SIZE && (
-        <Pagination
-          className="list-pagination"
-          simple
-          current={page}
-          pageSize={NOTICE_PAGE_SIZE}
-          total={notices.data.total}
-          onChange={(p) => setParams({ page: String(p) })}
-        />
+        // The fallback holds the pager's place (its height), so nothing shifts when it arrives.
+        <Suspense fallback={<div className="list-pagination" style={{ height: 32 }} />}>
+          <Pagination
+            className="list-pagination"
+            simple
+            current={page}
+            pageSize={NOTICE_PAGE_SIZE}
+            total={notices.data.total}
+            onChange={(p) => setParams({ page: String(p) })}
+          />
+        </Suspense>
       )}
     </div>
   );
