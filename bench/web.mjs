@@ -112,8 +112,9 @@ try {
     });
     if (!run?.lhr) throw new Error(`Lighthouse gave no result for ${route}`);
     lighthouseVersion = run.lhr.lighthouseVersion;
-    if (run.lhr.runtimeError) throw new Error(`Lighthouse failed on ${route}: ${run.lhr.runtimeError.message}`);
-    results.push(summarize(route, run.lhr));
+    // A page Lighthouse could not measure (no paint, say) is reported as score 0 with the reason.
+    const error = run.lhr.runtimeError ? `${run.lhr.runtimeError.code}: ${run.lhr.runtimeError.message}` : null;
+    results.push({ ...summarize(route, run.lhr), ...(error ? { score: 0, error } : {}) });
   }
 } finally {
   // Always: the browser and the server this script started, and its database.
@@ -139,6 +140,7 @@ for (const r of results) {
   console.log(
     `${r.route.padEnd(14)} ${String(r.score).padStart(5)}  ${ms(r.fcpMs).padStart(6)}  ${ms(r.lcpMs).padStart(6)}  ${ms(r.tbtMs).padStart(6)}  ${(r.cls ?? 0).toFixed(3).padStart(5)}  ${kib(r.scriptTransferBytes).padStart(7)} (${String(r.scriptRequests).padStart(2)})       ${kib(r.totalTransferBytes).padStart(7)}`,
   );
+  if (r.error) console.log(`               ✖ ${r.error}`);
   for (const w of r.runWarnings) console.log(`               ⚠ ${w}`);
 }
 

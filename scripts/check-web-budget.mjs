@@ -11,7 +11,8 @@
 // Each file is counted once, at its gzip size (level 9, as the server's precompressed .gz).
 // Chunks loaded later (dynamic imports inside a page, other pages) are not counted.
 //
-// `node scripts/check-web-budget.mjs [--dist DIR]`; `npm run check:web-budget`; part of `npm test`.
+// `node scripts/check-web-budget.mjs [--dist DIR] [--max-kib N]` (N defaults to the issue's 170);
+// `npm run check:web-budget`.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -27,7 +28,13 @@ export const BUDGET_ROUTES = {
 };
 
 /** Source folders whose code belongs to the console alone; none of it may reach a candidate chunk. */
-const ADMIN_ONLY = [/^src\/admin\//, /^src\/features\/(staff|review|audit)\//, /^src\/lib\/staff-session\.ts$/, /^admin\.html$/];
+const ADMIN_ONLY = [
+  /^admin\.html$/,
+  /^src\/admin\//,
+  /^src\/features\/(staff|review|audit|appeals)\//,
+  /^src\/(features\/[^/]+\/|components\/)console\//,
+  /^src\/lib\/(staff-session|console-http)\.ts$/,
+];
 
 const kib = (bytes) => bytes / 1024;
 
@@ -93,7 +100,7 @@ function candidateModules(modules) {
   return seen;
 }
 
-export function checkWebBudget(dist) {
+export function checkWebBudget(dist, budgetKiB = BUDGET_KIB) {
   const manifest = readJson(path.join(dist, '.vite/manifest.json'));
   const modules = readJson(path.join(dist, '.vite/modules.json'));
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
@@ -124,8 +131,8 @@ export function checkWebBudget(dist) {
       raw += sizeOf(file).raw;
       gzip += sizeOf(file).gzip;
     }
-    const over = kib(gzip) > BUDGET_KIB;
-    if (over) problems.push(`${route}: initial JS ${kib(gzip).toFixed(1)} KiB gzip is over the ${BUDGET_KIB} KiB budget`);
+    const over = kib(gzip) > budgetKiB;
+    if (over) problems.push(`${route}: initial JS ${kib(gzip).toFixed(1)} KiB gzip is over the ${budgetKiB} KiB budget`);
     rows.push({ route, files: files.size, rawKiB: kib(raw), gzipKiB: kib(gzip), ok: !over });
   }
 
@@ -155,18 +162,20 @@ export function checkWebBudget(dist) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const at = process.argv.indexOf('--dist');
-  const dist = path.resolve(at > 0 ? process.argv[at + 1] : path.join(root, 'apps/web/dist'));
+  const option = (name) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const dist = path.resolve(option('--dist') ?? path.join(root, 'apps/web/dist'));
+  const budget = Number(option('--max-kib') ?? BUDGET_KIB);
   let result;
   try {
-    result = checkWebBudget(dist);
+    result = checkWebBudget(dist, budget);
   } catch (error) {
     console.error(`✖ web budget: ${error.message}`);
     process.exit(1);
   }
-  console.log(
-    `Initial JS per route (entry + modulepreloads + the route's page chunk and its static imports), budget ${BUDGET_KIB} KiB gzip:`,
-  );
+  console.log(`Initial JS per route (entry + modulepreloads + the route's page chunk and its static imports), budget ${budget} KiB gzip:`);
   console.log('route          files   raw KiB  gzip KiB');
   for (const r of result.rows) {
     console.log(
