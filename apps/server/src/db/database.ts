@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config';
 import type { DB } from './schema';
+import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -24,7 +25,7 @@ export function openDatabase(config: DatabaseConfig): Db {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.connectionString, max: 10 });
