@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY } from './app';
+import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY, TEST_LOG_DIR } from './app';
 
 /**
  * The real server as a separate process (what crash and scale-out tests kill and restart): the
@@ -74,10 +74,17 @@ export async function startServerProcess(entry: string, env: Record<string, stri
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Its log lines also go to the test log folder, scanned after the whole suite.
+  const log = createWriteStream(path.join(TEST_LOG_DIR, `server-process-${child.pid}.log`), { flags: 'a' });
+  child.stdout?.pipe(log, { end: false });
+  child.once('close', () => log.end());
   let err = '';
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+    log.write(c);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${p}`;
   const proc: ServerProcess = {
