@@ -163,10 +163,18 @@ export async function pool(items, limit, f) {
  */
 export function load(name, opts) {
   let failed = 0;
+  const samples = new Map();
   const requests = (opts.requests ?? [{}]).map((r) => ({
     ...r,
     onResponse: (status, body, context) => {
-      if (typeof body === 'string' && body.startsWith('{"success":false')) failed++;
+      const refused = typeof body === 'string' && body.startsWith('{"success":false');
+      // A non-2xx answer is counted by autocannon already; a 200 with success:false is ours to count.
+      if (refused && status < 300) failed++;
+      // A few distinct failures, so that a bench with errors says what they were.
+      if ((refused || status >= 400) && samples.size < 3) {
+        const key = `${status} ${String(body).slice(0, 120)}`;
+        samples.set(key, (samples.get(key) ?? 0) + 1);
+      }
       r.onResponse?.(status, body, context);
     },
   }));
@@ -179,8 +187,9 @@ export function load(name, opts) {
             rps: r.requests.average,
             p50: r.latency.p50,
             p99: r.latency.p99,
-            errors: r.errors + r.non2xx + r.timeouts + failed,
+            errors: r.errors + r.non2xx + failed,
             total: r.requests.total,
+            ...(samples.size ? { errorSamples: [...samples.keys()] } : {}),
           }),
     );
   });
