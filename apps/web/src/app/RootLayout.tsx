@@ -1,31 +1,59 @@
-import { useEffect } from 'react';
-import { Outlet, useLocation, useMatches } from 'react-router';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
+import { matchPath, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { MobileBottomNav } from '../components/MobileBottomNav';
 import { MobileTopBar } from '../components/MobileTopBar';
-import type { RouteMeta } from './route-table';
+import { isLoggedIn } from '../lib/store';
+import { guardRedirect } from './guard';
+import { bindNavigate } from './navigation';
+import { rememberOffice } from './office-from-url';
+import { ROUTES, type RouteMeta } from './route-table';
+
+/** The route table's entry for a path (/guide-page is the guide page); none for unknown paths. */
+function routeMeta(pathname: string): RouteMeta | undefined {
+  if (matchPath('/guide-page', pathname)) return ROUTES[0];
+  return ROUTES.find((r) => matchPath(r.path, pathname) !== null);
+}
 
 /** After each navigation every scroll container goes back to the top (§2). */
-function useScrollToTopOnNavigate(): void {
-  const location = useLocation();
+function useScrollToTopOnNavigate(key: string): void {
   useEffect(() => {
     window.scrollTo(0, 0);
     document.querySelectorAll<HTMLElement>('[data-scroll-container]').forEach((el) => {
       el.scrollTop = 0;
     });
-  }, [location.key]);
+  }, [key]);
 }
 
 /** The one common layout every route sits under (§2): top bar, the page, bottom navigation. */
 export function RootLayout() {
-  useScrollToTopOnNavigate();
-  const matches = useMatches();
-  const meta = matches.map((m) => m.handle as RouteMeta | undefined).findLast((h) => h !== undefined);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const meta = routeMeta(location.pathname);
+  // The guard (§2), for every known page on every navigation: read, not subscribed, so that a
+  // login or logout moves the user only where the page itself sends them. Unknown paths show 404.
+  const target = meta ? guardRedirect(location.pathname, isLoggedIn()) : null;
+  const redirect = target !== null && target !== location.pathname ? target : null;
+
+  useEffect(() => {
+    bindNavigate(navigate);
+    return () => bindNavigate(null);
+  }, [navigate]);
+  // Before the page's own effects (and so before its requests): the office the URL names.
+  useLayoutEffect(() => rememberOffice(location), [location]);
+  useLayoutEffect(() => {
+    if (meta && !redirect) document.title = meta.title;
+  }, [meta, redirect]);
+  useScrollToTopOnNavigate(location.key);
+
+  if (redirect) return <Navigate to={redirect} replace />;
   return (
     <div className="app-shell">
       <div className={`app-viewport${meta?.nav ? ' has-bottom-nav' : ''}`} data-scroll-container>
         {meta?.topBar && <MobileTopBar title={meta.title} />}
         <main className="app-main" id="main">
-          <Outlet />
+          <Suspense fallback={<div className="page-loading" role="status" aria-label="加载中" />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
       {meta?.nav && <MobileBottomNav />}
