@@ -62,6 +62,19 @@ export function createApplicationsRepository(db: Db) {
       );
       return Number(r.numUpdatedRows) === 1;
     },
+    /** updateDraft that also gives back the row as saved (RETURNING: no second read). */
+    saveDraft(officeId: number, id: number, fields: { form: string; position_id: number | null; at: string }) {
+      return commits.run((trx) =>
+        trx
+          .updateTable('application')
+          .set({ form: fields.form, position_id: fields.position_id, updated_at: fields.at })
+          .where('office_id', '=', officeId)
+          .where('id', '=', id)
+          .where('status', 'in', ['draft', 'rejected'])
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
+    },
     /**
      * Moves an application from one of `from` to `to` and records it, in one transaction. The
      * conditional update is what makes a doubled or concurrent request change it only once.

@@ -84,8 +84,13 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
   }
 
   /** The candidate's status in an exam already read (saves reading it twice after a change). */
-  async function statusFor(exam: Exam, officeId: number, candidateId: number): Promise<ApplyStatus> {
-    const row = await repo.findByCandidate(officeId, exam.id, candidateId);
+  async function statusFor(
+    exam: Exam,
+    officeId: number,
+    candidateId: number,
+    known?: Pick<ApplicationRow, 'id' | 'status' | 'reason' | 'position_id'>,
+  ): Promise<ApplyStatus> {
+    const row = known ?? (await repo.findByCandidate(officeId, exam.id, candidateId));
     if (!row) return { status: null, reason: '', history: [], positionId: null, canWithdraw: false, canEdit: exam.phase === 'registering' };
     const history = (await repo.history(row.id)).map((h) => ({
       status: h.status as ApplicationStatus,
@@ -143,13 +148,14 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
       }
       if (!row) throw new AppError(ErrorCode.Internal);
       const positionId = input.positionId === undefined ? row.position_id : input.positionId;
-      if (!(await repo.updateDraft(officeId, row.id, { form, position_id: positionId, at }))) {
+      const saved = await repo.saveDraft(officeId, row.id, { form, position_id: positionId, at });
+      if (!saved) {
         throw new AppError(
           ErrorCode.Validation,
           row.status === 'approved' ? '报名已审核通过，信息已锁定' : '报名信息已提交待审核，如需修改请先撤回',
         );
       }
-      return toApplication((await repo.findById(officeId, row.id))!);
+      return toApplication(saved);
     },
 
     /** Submits for review; a repeated submit of a submitted application changes nothing. */
@@ -176,7 +182,7 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
       );
       if (!eligible) throw new AppError(ErrorCode.Validation, `不符合该岗位的报考条件：${reasons.join('；')}`);
       const at = nowIso();
-      await repo.transition(
+      const moved = await repo.transition(
         officeId,
         row.id,
         ['draft', 'rejected'],
@@ -184,7 +190,8 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
         { reason: '', actor: 'candidate', actorId: candidateId, at },
         { submitted_at: at },
       );
-      return statusFor(exam, officeId, candidateId);
+      // Moved: the row is known without reading it again; not moved: another request moved it first.
+      return statusFor(exam, officeId, candidateId, moved ? { ...row, status: 'submitted', reason: '' } : undefined);
     },
 
     /** Takes a submitted, not yet reviewed application back to draft. */
