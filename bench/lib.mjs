@@ -81,6 +81,14 @@ export function rssMiB(pid) {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in seconds (Linux). */
+export function cpuSeconds(pid) {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Samples a process's RSS every 100 ms; `peak` is the largest seen since the last reset. */
 export function rssMonitor(pid) {
   let peak = 0;

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -110,6 +111,54 @@ for (const kind of DATABASES) {
       expect(missing.res.headers.etag).toBeUndefined();
       const unknown = await get(t, '/api/getWSystem?officeCode=no-such-office');
       expect(unknown.body.success).toBe(false);
+    });
+
+    it('answers a repeated anonymous read on a listening server with the same headers and bytes, and honours invalidation', async () => {
+      const lines: string[] = [];
+      const logStream = new Writable({
+        write: (chunk: Buffer, _enc, done) => {
+          lines.push(chunk.toString('utf8'));
+          done();
+        },
+      });
+      const app = await buildApp({ ...t.config, logLevel: 'info' }, { db: t.db, dataKey: TEST_DATA_KEY, logStream });
+      try {
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+        const url = `${base}/api/getPositionList?examId=${examId}&page=1&pageSize=5`;
+        const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => k !== 'date'));
+        const first = await fetch(url);
+        const firstBody = await first.text();
+        // The second and third come from the raw path: identical headers (security ones included) and bytes.
+        for (let i = 0; i < 2; i++) {
+          const again = await fetch(url);
+          expect(headersOf(again)).toEqual(headersOf(first));
+          expect(await again.text()).toBe(firstBody);
+        }
+        // Only the first reached Fastify (one request log line): the others were answered before it.
+        expect(lines.filter((l) => l.includes('incoming request') && l.includes('/api/getPositionList'))).toHaveLength(1);
+        expect(first.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        expect(first.headers.get('vary')).toContain('authorization');
+        const etag = first.headers.get('etag')!;
+        const notModified = await fetch(url, { headers: { 'if-none-match': etag } });
+        expect(notModified.status).toBe(304);
+        expect(notModified.headers.get('etag')).toBe(etag);
+        // A token takes the normal path: personal, not stored.
+        const c = await registered(t);
+        const mine = await fetch(url, { headers: { authorization: `Bearer ${c.token}` } });
+        expect(mine.headers.get('cache-control')).toBe('no-store');
+        expect(((await mine.json()) as { data: { list: { eligible?: boolean }[] } }).data.list[0]?.eligible).toBeTypeOf('boolean');
+        // A staff change is visible on the very next request.
+        const wsUrl = `${base}/api/getWSystem`;
+        await fetch(wsUrl);
+        await fetch(wsUrl);
+        await setWebname(t, officeId, '原样路径测试');
+        await app.publicCache.invalidate(officeId);
+        const after = (await (await fetch(wsUrl)).json()) as { data: { webname: string } };
+        expect(after.data.webname).toBe('原样路径测试');
+      } finally {
+        await app.close();
+      }
     });
 
     it.skipIf(noRedis !== null)(`shows an invalidation made in another process within ${VERSION_CHECK_MS} ms (Redis)`, async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ok } from '@zhikaoyun/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
 
@@ -186,6 +187,51 @@ export default fp(
       }
     }
 
+    // The raw path, cheaper still: a URL whose cached answer Fastify has sent once is answered
+    // straight from the HTTP server's request event with the very headers Fastify sent then
+    // (security headers included) and the entry's ETag and bytes: no routing, hooks, logger or
+    // reply object. It holds about two thirds of a cached read's cost on two cores. Such answers
+    // leave no request log line (a reverse proxy's access log has them). Anything else — another
+    // method, a token, an unknown URL, a stale entry, a closing server — goes to Fastify as usual.
+    const anonymous = new WeakSet<FastifyRequest>();
+    const sentHeaders = new Map<string, OutgoingHttpHeaders>();
+    const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'etag']);
+    app.addHook('onResponse', (request, reply, done) => {
+      if (reply.statusCode === 200 && anonymous.has(request)) {
+        const headers: OutgoingHttpHeaders = {};
+        for (const [name, value] of Object.entries(reply.getHeaders()))
+          if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = value;
+        if (sentHeaders.size >= MAX_ENTRIES) sentHeaders.clear();
+        sentHeaders.set(request.url, headers);
+      }
+      done();
+    });
+    function answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
+      if (req.method !== 'GET' || req.headers.authorization || req.headers.token || req.url === undefined) return false;
+      const headers = sentHeaders.get(req.url);
+      const known = headers && byUrl.get(req.url);
+      const e = known && entries.get(known.key);
+      if (!headers || !e || e.expires <= Date.now() || freshTagNow(e.officeId) !== e.tag) return false;
+      if (matchesEtag(req.headers['if-none-match'], e.etag)) {
+        res.writeHead(304, { ...headers, etag: e.etag }).end();
+      } else {
+        res.writeHead(200, { ...headers, etag: e.etag, 'content-length': e.body.length }).end(e.body);
+      }
+      return true;
+    }
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
+    const server = app.server;
+    const fastifyHandlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!closing && answerRaw(req, res)) return;
+      for (const handler of fastifyHandlers) handler.call(server, req, res);
+    });
+
     // The fast path: a repeated anonymous GET of a URL already answered from the cache is
     // answered right after routing, before validation, tenancy, sessions and the handler. The URL
     // (with its office selectors) was resolved the slow way once; the entry is used only while
@@ -203,6 +249,7 @@ export default fp(
     });
 
     function send(request: FastifyRequest, reply: FastifyReply, entry: Entry): FastifyReply {
+      if (!request.headers.authorization && !request.headers.token) anonymous.add(request);
       reply.header('cache-control', CACHE_CONTROL).header('etag', entry.etag);
       if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       return reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
