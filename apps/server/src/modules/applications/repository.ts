@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 
@@ -6,15 +7,30 @@ const COLUMNS = ['id', 'exam_id', 'candidate_id', 'position_id', 'status', 'form
 export function createApplicationsRepository(db: Db) {
   // Every write goes through the group commit: durable when acknowledged, one fsync for many.
   const commits = commitGroupFor(db);
+
+  // The two reads every candidate call makes, built and compiled once: Kysely would otherwise
+  // rebuild and recompile the same SQL on each call (a third of a submit's time went there).
+  // The parameters are given in the order of the where clauses below.
+  const byCandidate = db.kysely
+    .selectFrom('application')
+    .select(COLUMNS)
+    .where('office_id', '=', 0)
+    .where('exam_id', '=', 0)
+    .where('candidate_id', '=', 0)
+    .compile();
+  const historyOf = db.kysely
+    .selectFrom('application_history')
+    .select(['status', 'reason', 'actor', 'at'])
+    .where('application_id', '=', 0)
+    .orderBy('id')
+    .compile();
+  async function run<R>(compiled: CompiledQuery<R>, parameters: unknown[]): Promise<R[]> {
+    return (await db.kysely.executeQuery(CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<R>)).rows;
+  }
+
   return {
-    findByCandidate(officeId: number, examId: number, candidateId: number) {
-      return db.kysely
-        .selectFrom('application')
-        .select(COLUMNS)
-        .where('office_id', '=', officeId)
-        .where('exam_id', '=', examId)
-        .where('candidate_id', '=', candidateId)
-        .executeTakeFirst();
+    async findByCandidate(officeId: number, examId: number, candidateId: number) {
+      return (await run(byCandidate, [officeId, examId, candidateId]))[0];
     },
     findById(officeId: number, id: number) {
       return db.kysely.selectFrom('application').select(COLUMNS).where('office_id', '=', officeId).where('id', '=', id).executeTakeFirst();
@@ -104,12 +120,7 @@ export function createApplicationsRepository(db: Db) {
       });
     },
     history(applicationId: number) {
-      return db.kysely
-        .selectFrom('application_history')
-        .select(['status', 'reason', 'actor', 'at'])
-        .where('application_id', '=', applicationId)
-        .orderBy('id')
-        .execute();
+      return run(historyOf, [applicationId]);
     },
   };
 }
