@@ -2,10 +2,10 @@
 // its memory, register candidates through the real API, drive autocannon.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CAPTCHA = 'bench-captcha';
@@ -43,19 +43,33 @@ export function startChild(args, env, opts = {}) {
 /** The built server on a fresh SQLite database (dev-only switches: fixed captcha, no rate limits). */
 export function startServer(port, extraEnv = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-bench-'));
-  const child = startChild(['apps/server/dist/server.js'], {
-    NODE_ENV: 'test',
-    PORT: String(port),
-    DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
-    RATE_LIMITS: 'off',
-    CAPTCHA_FIXED: CAPTCHA,
-    SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    LOG_LEVEL: 'warn',
-    ...extraEnv,
-  });
+  const memFile = path.join(dir, 'memory.json');
+  const child = startChild(
+    ['--expose-gc', '--import', pathToFileURL(path.join(root, 'bench/gc-probe.mjs')).href, 'apps/server/dist/server.js'],
+    {
+      ZK_BENCH_MEMFILE: memFile,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      DATABASE_URL: `file:${path.join(dir, 'bench.db')}`,
+      RATE_LIMITS: 'off',
+      CAPTCHA_FIXED: CAPTCHA,
+      SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+  );
   return {
     child,
     base: `http://127.0.0.1:${port}`,
+    /** The server's memory right after a full garbage collection (bench/gc-probe.mjs), MiB. */
+    async memoryAfterGc() {
+      rmSync(memFile, { force: true });
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 50 && !existsSync(memFile); i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50));
+      const m = JSON.parse(readFileSync(memFile, 'utf8'));
+      return { rssMiB: m.rss / 2 ** 20, heapUsedMiB: m.heapUsed / 2 ** 20, externalMiB: m.external / 2 ** 20 };
+    },
     cleanup() {
       child.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

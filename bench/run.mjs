@@ -251,8 +251,10 @@ const mixed = () =>
 const memRuns = [];
 for (let i = 0; i < 3; i++) {
   const r = await mixed();
-  await new Promise((res) => setTimeout(res, 1000));
+  const afterGc = await server.memoryAfterGc();
   memRuns.push({
+    heapAfterGcMiB: afterGc.heapUsedMiB,
+    rssAfterGcMiB: afterGc.rssMiB,
     run: i + 1,
     rps: r.rps,
     errors: r.errors,
@@ -266,6 +268,7 @@ const memory = {
   afterMiB: rss.now(),
   repeatedRuns: memRuns,
   growthLastRunMiB: memRuns[2].rssAfterMiB - memRuns[1].rssAfterMiB,
+  heapGrowthLastRunMiB: memRuns[2].heapAfterGcMiB - memRuns[1].heapAfterGcMiB,
 };
 
 const ceiling = results[0].rps;
@@ -292,7 +295,8 @@ for (const r of [...results, ...memRuns.map((m) => ({ ...m, name: `memory run ${
 console.log(`bare argon2id verify loop         ${argon.toFixed(0).padStart(7)}`);
 console.log(
   `\nserver RSS: ${memory.atStartMiB.toFixed(0)} MiB at start, peak ${memory.peakMiB.toFixed(0)} MiB, ${memory.afterMiB.toFixed(0)} MiB after; ` +
-    `same scenario three times: ${memRuns.map((m) => `${m.rssAfterMiB.toFixed(0)} MiB`).join(' → ')} (growth over the last run ${memory.growthLastRunMiB.toFixed(1)} MiB; errors ${memRuns.map((m) => m.errors).join('/')})`,
+    `same scenario three times: ${memRuns.map((m) => `${m.rssAfterMiB.toFixed(0)} MiB`).join(' → ')} (growth over the last run ${memory.growthLastRunMiB.toFixed(1)} MiB; errors ${memRuns.map((m) => m.errors).join('/')});\n` +
+    `  JS heap after a full GC: ${memRuns.map((m) => `${m.heapAfterGcMiB.toFixed(1)} MiB`).join(' → ')} (growth over the last run ${memory.heapGrowthLastRunMiB.toFixed(1)} MiB: the leak signal; RSS also moves with the collector's timing)`,
 );
 console.log('submitApplication⇄withdraw: each request is one durable status change (commit + history row); half are submits.');
 
