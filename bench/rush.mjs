@@ -57,7 +57,8 @@ const open = positions.find((p) => p.name === '行政辅助') ?? positions[0];
 
 async function candidate(n) {
   const idno = idnoFor(n);
-  await step('getCode', () => a.json('/api/getCode'));
+  // The register page shows a captcha (getCode), the candidate types it in and registers.
+  const code = await step('getCode', () => a.json('/api/getCode'));
   const reg = await step('register', async () =>
     a.post('/api/register', {
       idno,
@@ -69,13 +70,15 @@ async function candidate(n) {
       answer: '答案',
       agree: true,
       consent: true,
-      captchaId: await a.captchaId(),
+      captchaId: code?.data?.captchaId ?? '',
       captcha: CAPTCHA,
     }),
   );
   if (!reg?.success) return;
+  // Then the login page, with a captcha of its own.
+  const loginCode = await step('getCode', () => a.json('/api/getCode'));
   const login = await step('login', async () =>
-    a.post('/api/login', { idno, password: PASSWORD, captchaId: await a.captchaId(), captcha: CAPTCHA }),
+    a.post('/api/login', { idno, password: PASSWORD, captchaId: loginCode?.data?.captchaId ?? '', captcha: CAPTCHA }),
   );
   if (!login?.success) return;
   const token = login.data.token;
