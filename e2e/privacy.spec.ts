@@ -37,7 +37,12 @@ test('personal center: download my data as JSON, then delete the account with pa
   expect(again.token).not.toBe(token);
 });
 
-test('register: a taken ID number offers the appeal path, and the appeal is filed', async ({ page, request }) => {
+test('register: a taken ID number offers the appeal path; an admin resets the account and the rightful owner logs in', async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(90_000);
   const { idno } = await registerCandidate(request, newIdno());
   await page.goto('/register');
   const text = (name: string) => page.getByRole('textbox', { name, exact: true });
@@ -67,4 +72,30 @@ test('register: a taken ID number offers the appeal path, and the appeal is file
   await drawer.getByRole('button', { name: '提交申诉' }).click();
   await expect(page.getByRole('dialog', { name: '申诉已提交' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('appeal-filed.png') });
+
+  // An admin, having called the appellant, resets the squatted account in the console.
+  const admin = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+  await admin.goto('/admin');
+  await admin.getByRole('textbox', { name: '用户名' }).fill('admin');
+  await admin.getByLabel('密码').fill('e2e-admin-password');
+  await admin.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
+  await admin.getByRole('button', { name: '登录' }).click();
+  await admin.getByRole('menuitem', { name: /身份申诉/ }).click();
+  const row = admin.getByRole('row', { name: /王真名/ });
+  await expect(row.getByText(`${idno.slice(0, 6)}********${idno.slice(-4)}`)).toBeVisible();
+  await row.getByRole('button', { name: '重置账号' }).click();
+  await admin.getByRole('dialog', { name: '重置账号' }).getByRole('button', { name: '重置账号' }).click();
+  const shown = admin.locator('.appeal-temporary-password');
+  await expect(shown).toBeVisible();
+  const temporary = (await shown.innerText()).trim();
+  await admin.close();
+
+  // The rightful owner logs in with the one-time password; the squatter's password no longer works.
+  const login = async (password: string) => {
+    const code = await (await request.get('/api/getCode')).json();
+    const res = await request.post('/api/login', { data: { idno, password, captchaId: code.data.captchaId, captcha: CAPTCHA } });
+    return (await res.json()) as { success: boolean };
+  };
+  expect((await login(temporary)).success).toBe(true);
+  expect((await login('e2e candidate password')).success).toBe(false);
 });
