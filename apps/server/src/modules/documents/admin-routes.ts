@@ -1,24 +1,19 @@
 import { documentInputSchema, envelopeSchema, examDocumentSchema, examIdQuerySchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
+import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
 import { createDocumentsAdminService } from './admin-service';
 
 /** Console: an exam's notice (招考公告), guide and integrity pledge. */
 const documentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createDocumentsAdminService({
-    db: app.db,
-    audit: createAuditService(createAuditRepository(app.db)),
-    changed: (officeId) => app.publicCache.invalidate(officeId),
-  });
+  const service = createDocumentsAdminService(consoleDeps(app));
   const tags = ['console'];
   const q = officeQuerySchema;
 
   app.get(
     '/getExamDocuments',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: {
         summary: '考试文件（公告、指南、承诺书）',
         tags,
@@ -31,7 +26,7 @@ const documentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveExamDocument',
     {
-      config: { auth: 'staff', roles: ['admin'] },
+      config: ADMIN_ROUTE,
       schema: {
         summary: '保存考试文件（富文本，保存时净化）',
         tags,

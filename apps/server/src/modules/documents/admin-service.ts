@@ -1,21 +1,16 @@
-import { documentTypeSchema, ErrorCode, type ExamDocument } from '@zhikaoyun/shared';
-import type { Db } from '../../db/database';
+import { ErrorCode, type ExamDocument } from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
 import { sanitizeRichText } from '../../lib/rich-text';
 import { nowIso } from '../../lib/time';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { ConsoleDeps } from '../audit/console-deps';
+import type { AuditActor } from '../audit/service';
 import { createDocumentsRepository } from './repository';
-
-export interface DocumentsAdminDeps {
-  db: Db;
-  audit: AuditService;
-  changed(officeId: number): Promise<void>;
-}
+import { toDocument } from './service';
 
 const SORT = { notice: 1, guide: 2, pledge: 3 } as const;
 
 /** An exam's notice, guide and pledge as the console writes them: one of each type, sanitized. */
-export function createDocumentsAdminService({ db, audit, changed }: DocumentsAdminDeps) {
+export function createDocumentsAdminService({ db, audit, changed }: ConsoleDeps) {
   const repo = createDocumentsRepository(db);
 
   async function examOf(officeId: number, examId: number) {
@@ -33,14 +28,7 @@ export function createDocumentsAdminService({ db, audit, changed }: DocumentsAdm
     async list(officeId: number, examId: number): Promise<ExamDocument[]> {
       await examOf(officeId, examId);
       const rows = await repo.listByExam(officeId, examId, undefined);
-      return rows.map((r) => ({
-        id: r.id,
-        examId: r.exam_id,
-        type: documentTypeSchema.catch('attachment').parse(r.type),
-        title: r.title,
-        content: r.content,
-        updatedAt: r.updated_at,
-      }));
+      return rows.map(toDocument);
     },
 
     async save(

@@ -2,6 +2,19 @@ import { documentTypeSchema, ErrorCode, type DocumentType, type ExamDocument } f
 import { AppError } from '../../lib/app-error';
 import type { DocumentsRepository } from './repository';
 
+type DocumentRow = Awaited<ReturnType<DocumentsRepository['listByExam']>>[number];
+
+export function toDocument(r: DocumentRow): ExamDocument {
+  return {
+    id: r.id,
+    examId: r.exam_id,
+    type: documentTypeSchema.catch('attachment').parse(r.type),
+    title: r.title,
+    content: r.content,
+    updatedAt: r.updated_at,
+  };
+}
+
 export function createDocumentsService(repo: DocumentsRepository) {
   return {
     /** The documents of a published exam of the office, of one type or all. */
@@ -9,14 +22,7 @@ export function createDocumentsService(repo: DocumentsRepository) {
       const exam = await repo.findPublishedExam(officeId, examId);
       if (!exam) throw new AppError(ErrorCode.NotFound, '该考试不存在或尚未发布');
       const rows = await repo.listByExam(officeId, examId, type);
-      return rows.map((r) => ({
-        id: r.id,
-        examId: r.exam_id,
-        type: documentTypeSchema.catch('attachment').parse(r.type),
-        title: r.title,
-        content: r.content,
-        updatedAt: r.updated_at,
-      }));
+      return rows.map(toDocument);
     },
   };
 }

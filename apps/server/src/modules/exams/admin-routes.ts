@@ -1,25 +1,19 @@
 import { adminExamSchema, envelopeSchema, examInputSchema, examPublishSchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
+import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
 import { createExamsAdminService } from './admin-service';
 
 /** Console: exams with their windows and examConfig; open (publish) and close. */
 const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createExamsAdminService({
-    db: app.db,
-    audit: createAuditService(createAuditRepository(app.db)),
-    changed: (officeId) => app.publicCache.invalidate(officeId),
-  });
+  const service = createExamsAdminService(consoleDeps(app));
   const tags = ['console'];
   const q = officeQuerySchema;
-  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
 
   app.get(
     '/getExamList',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: { summary: '考试列表（含未发布）', tags, querystring: q, response: { 200: envelopeSchema(z.array(adminExamSchema)) } },
     },
     async (request) => ok(await service.list(request.office.id)),
@@ -27,7 +21,7 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveExam',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: {
         summary: '新建或修改考试（时间窗口、报名表字段）',
         tags,
@@ -41,7 +35,7 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/setExamPublished',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: { summary: '发布或撤回考试', tags, querystring: q, body: examPublishSchema, response: { 200: envelopeSchema(z.null()) } },
     },
     async (request) => {

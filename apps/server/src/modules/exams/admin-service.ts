@@ -1,9 +1,9 @@
 import { ErrorCode, type AdminExam, type ExamConfig } from '@zhikaoyun/shared';
 import { sql } from 'kysely';
-import type { Db } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import { nowIso } from '../../lib/time';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { ConsoleDeps } from '../audit/console-deps';
+import type { AuditActor } from '../audit/service';
 import { toExam } from './service';
 
 export interface ExamValues {
@@ -19,14 +19,8 @@ export interface ExamValues {
   published: boolean;
 }
 
-export interface ExamsAdminDeps {
-  db: Db;
-  audit: AuditService;
-  changed(officeId: number): Promise<void>;
-}
-
 /** Exams as the console manages them: drafts too, with their windows and form configuration. */
-export function createExamsAdminService({ db, audit, changed }: ExamsAdminDeps) {
+export function createExamsAdminService({ db, audit, changed }: ConsoleDeps) {
   async function find(officeId: number, examId: number) {
     const row = await db.kysely
       .selectFrom('exam')

@@ -10,26 +10,20 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
+import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
 import { createNoticesAdminService } from './admin-service';
 
 /** Console: notices (drafts included), publish/withdraw, delete. */
 const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createNoticesAdminService({
-    db: app.db,
-    audit: createAuditService(createAuditRepository(app.db)),
-    changed: (officeId) => app.publicCache.invalidate(officeId),
-  });
+  const service = createNoticesAdminService(consoleDeps(app));
   const tags = ['console'];
   const q = officeQuerySchema;
-  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
   const done = envelopeSchema(z.null());
 
   app.get(
     '/getNoticeList',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: {
         summary: '公告列表（含草稿）',
         tags,
@@ -42,7 +36,7 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getNoticeDetail',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: {
         summary: '公告详情（含草稿）',
         tags,
@@ -55,7 +49,7 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveNotice',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: {
         summary: '新建或修改公告（富文本，保存时净化）',
         tags,
@@ -68,7 +62,10 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/setNoticePublished',
-    { config: admin, schema: { summary: '发布或撤回公告', tags, querystring: q, body: noticePublishSchema, response: { 200: done } } },
+    {
+      config: ADMIN_ROUTE,
+      schema: { summary: '发布或撤回公告', tags, querystring: q, body: noticePublishSchema, response: { 200: done } },
+    },
     async (request) => {
       await service.setPublished(request.staff, request.body.id, request.body.published, request.ip);
       return ok(null);
@@ -76,7 +73,7 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/deleteNotice',
-    { config: admin, schema: { summary: '删除公告', tags, querystring: q, body: noticeIdQuerySchema, response: { 200: done } } },
+    { config: ADMIN_ROUTE, schema: { summary: '删除公告', tags, querystring: q, body: noticeIdQuerySchema, response: { 200: done } } },
     async (request) => {
       await service.remove(request.staff, request.body.id, request.ip);
       return ok(null);

@@ -1,17 +1,11 @@
 import { attachmentSchema, ErrorCode, type AdminNotice } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import type { Db } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { plainText, sanitizeRichText } from '../../lib/rich-text';
 import { nowIso } from '../../lib/time';
-import type { AuditActor, AuditService } from '../audit/service';
-
-export interface NoticesAdminDeps {
-  db: Db;
-  audit: AuditService;
-  changed(officeId: number): Promise<void>;
-}
+import type { ConsoleDeps } from '../audit/console-deps';
+import type { AuditActor } from '../audit/service';
 
 export interface NoticeValues {
   id?: number | undefined;
@@ -27,7 +21,7 @@ const SUMMARY_LENGTH = 80;
 const COLUMNS = ['id', 'title', 'summary', 'content', 'attachments', 'pinned', 'published', 'published_at', 'updated_at'] as const;
 
 /** Notices as the console writes them: drafts, publish and withdraw, pinned, with attachments. */
-export function createNoticesAdminService({ db, audit, changed }: NoticesAdminDeps) {
+export function createNoticesAdminService({ db, audit, changed }: ConsoleDeps) {
   async function row(officeId: number, id: number) {
     const r = await db.kysely
       .selectFrom('notice')

@@ -13,8 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
+import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
 import { createExamsAdminService } from '../exams/admin-service';
 import { createPositionsAdminService } from './admin-service';
 
@@ -23,23 +22,16 @@ const SHEET_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Console: positions of an exam, one by one or from/to Excel. */
 const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const audit = createAuditService(createAuditRepository(app.db));
-  const changed = (officeId: number) => app.publicCache.invalidate(officeId);
-  const service = createPositionsAdminService({
-    db: app.db,
-    audit,
-    exams: createExamsAdminService({ db: app.db, audit, changed }),
-    changed,
-  });
+  const deps = consoleDeps(app);
+  const service = createPositionsAdminService({ ...deps, exams: createExamsAdminService(deps) });
   await app.register(multipart, { limits: { fileSize: SHEET_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const tags = ['console'];
   const q = officeQuerySchema;
-  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
 
   app.get(
     '/getPositionList',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: {
         summary: '考试的全部岗位（含报名人数）',
         tags,
@@ -52,7 +44,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/savePosition',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: {
         summary: '新建或修改岗位',
         tags,
@@ -66,7 +58,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/deletePosition',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: {
         summary: '删除岗位（仅限无人报考）',
         tags,
@@ -83,7 +75,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/importPositions',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       bodyLimit: SHEET_MAX_BYTES + 64 * 1024,
       schema: {
         summary: '从 Excel 导入岗位（multipart，字段 file；有错误时不导入并逐行说明）',
@@ -110,7 +102,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/exportPositions',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: { summary: '导出岗位表（.xlsx，可作导入模板）', tags, querystring: examIdQuerySchema.extend(q.shape) },
     },
     async (request, reply) => {

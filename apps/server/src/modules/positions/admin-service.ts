@@ -1,19 +1,16 @@
 import { ErrorCode, type Position, type PositionImportResult } from '@zhikaoyun/shared';
-import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
 import { nowIso } from '../../lib/time';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { ConsoleDeps } from '../audit/console-deps';
+import type { AuditActor } from '../audit/service';
 import type { ExamsAdminService } from '../exams/admin-service';
 import { createPositionsRepository } from './repository';
 import { toPosition } from './service';
 import { readPositionSheet, writePositionSheet, type PositionValues } from './sheet';
 
-export interface PositionsAdminDeps {
-  db: Db;
-  audit: AuditService;
+export interface PositionsAdminDeps extends ConsoleDeps {
   exams: Pick<ExamsAdminService, 'find'>;
-  changed(officeId: number): Promise<void>;
 }
 
 const columns = (p: PositionValues) => ({

@@ -1,21 +1,19 @@
 import { envelopeSchema, officeQuerySchema, ok, staffDisableSchema, staffInputSchema, staffUserSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
+import { ADMIN_ROUTE, consoleDeps } from '../audit/console-deps';
 import { createStaffAdminService } from './admin-service';
 
 /** Console: admins manage the office's staff users. */
 const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createStaffAdminService({ db: app.db, audit: createAuditService(createAuditRepository(app.db)), sessions: app.sessions });
+  const service = createStaffAdminService({ ...consoleDeps(app), sessions: app.sessions });
   const tags = ['console'];
   const q = officeQuerySchema;
-  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
 
   app.get(
     '/getStaffList',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: { summary: '考务人员列表（仅管理员）', tags, querystring: q, response: { 200: envelopeSchema(z.array(staffUserSchema)) } },
     },
     async (request) => ok(await service.list(request.office.id)),
@@ -23,7 +21,7 @@ const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveStaff',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: {
         summary: '新建或修改考务人员（可重置密码）',
         tags,
@@ -37,7 +35,7 @@ const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/setStaffDisabled',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: {
         summary: '停用或启用考务人员',
         tags,

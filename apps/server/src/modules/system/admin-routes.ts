@@ -9,26 +9,20 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
+import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
 import { createSystemAdminService } from './admin-service';
 
 /** Console: the office's settings, menu and agreement (admins write, reviewers read). */
 const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createSystemAdminService({
-    db: app.db,
-    audit: createAuditService(createAuditRepository(app.db)),
-    changed: (officeId) => app.publicCache.invalidate(officeId),
-  });
+  const service = createSystemAdminService(consoleDeps(app));
   const tags = ['console'];
   const q = officeQuerySchema;
-  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
   const done = envelopeSchema(z.null());
 
   app.get(
     '/getOfficeSettings',
     {
-      config: { auth: 'staff' },
+      config: STAFF_ROUTE,
       schema: { summary: '系统设置、菜单与注册协议', tags, querystring: q, response: { 200: envelopeSchema(officeAdminSchema) } },
     },
     async (request) => ok(await service.get(request.office.id)),
@@ -36,7 +30,7 @@ const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateOfficeSettings',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: { summary: '修改系统设置（网站名称等）', tags, querystring: q, body: officeSettingsInputSchema, response: { 200: done } },
     },
     async (request) => {
@@ -46,7 +40,10 @@ const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/updateMenu',
-    { config: admin, schema: { summary: '修改候选人站点底部菜单', tags, querystring: q, body: menuInputSchema, response: { 200: done } } },
+    {
+      config: ADMIN_ROUTE,
+      schema: { summary: '修改候选人站点底部菜单', tags, querystring: q, body: menuInputSchema, response: { 200: done } },
+    },
     async (request) => {
       await service.updateMenu(request.staff, request.body.menu, request.ip);
       return ok(null);
@@ -55,7 +52,7 @@ const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateAgreement',
     {
-      config: admin,
+      config: ADMIN_ROUTE,
       schema: { summary: '修改注册协议（富文本，保存时净化）', tags, querystring: q, body: agreementInputSchema, response: { 200: done } },
     },
     async (request) => {

@@ -7,24 +7,17 @@ import {
   type OfficeAdmin,
   type OfficeSettings,
 } from '@zhikaoyun/shared';
-import type { Db } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { sanitizeRichText } from '../../lib/rich-text';
 import { nowIso } from '../../lib/time';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { ConsoleDeps } from '../audit/console-deps';
+import type { AuditActor } from '../audit/service';
 import { createSystemRepository } from './repository';
 import { EMPTY_SETTINGS } from './service';
 
-export interface SystemAdminDeps {
-  db: Db;
-  audit: AuditService;
-  /** Called after each committed change, so the candidate site shows it on its next read. */
-  changed(officeId: number): Promise<void>;
-}
-
 /** The office's settings, menu and registration agreement, as admins edit them. */
-export function createSystemAdminService({ db, audit, changed }: SystemAdminDeps) {
+export function createSystemAdminService({ db, audit, changed }: ConsoleDeps) {
   const repo = createSystemRepository(db);
 
   async function update(actor: AuditActor, values: Record<string, string>, action: string, ip: string) {

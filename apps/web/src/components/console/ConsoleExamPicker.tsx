@@ -8,10 +8,12 @@ export function useAdminExams() {
   return useQuery({ queryKey: ['console', 'admin-exams'], queryFn: () => consoleGet<AdminExam[]>('/api/admin/getExamList') });
 }
 
-/** Chooses the exam a console page works on, drafts included; the newest first. */
+const ACTIVE = new Set(['registering', 'reviewing', 'confirming']);
+
+/** Chooses the exam a console page works on, drafts included; starts on a published one in progress. */
 export function ConsoleExamPicker({ value, onChange }: { value: number | undefined; onChange: (id: number) => void }) {
   const exams = useAdminExams();
-  const first = exams.data?.[0]?.id;
+  const first = (exams.data?.find((e) => e.published && ACTIVE.has(e.phase)) ?? exams.data?.[0])?.id;
   useEffect(() => {
     if (value === undefined && first !== undefined) onChange(first);
   }, [value, first, onChange]);

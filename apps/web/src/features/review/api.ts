@@ -1,14 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  Envelope,
-  Exam,
-  Position,
-  ReviewDecisionInput,
-  ReviewDetail,
-  ReviewItem,
-  ReviewListQuery,
-  Statistics,
-} from '@zhikaoyun/shared';
+import type { Envelope, Position, ReviewDecisionInput, ReviewDetail, ReviewItem, ReviewListQuery, Statistics } from '@zhikaoyun/shared';
 import type { AxiosRequestConfig } from 'axios';
 import { adminHttp } from '../../lib/staff-session';
 
@@ -17,10 +8,6 @@ async function get<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
 }
 async function post<T>(url: string, body: unknown): Promise<T> {
   return (await adminHttp.post<Envelope<T>>(url, body)).data.data as T;
-}
-
-export function useConsoleExams() {
-  return useQuery({ queryKey: ['console', 'exams'], queryFn: () => get<Exam[]>('/api/getExamList') });
 }
 
 /** The exam's positions, for the queue's unit and position filters. */

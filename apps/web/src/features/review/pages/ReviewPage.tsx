@@ -4,7 +4,7 @@ import { App, Button, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../../components/format';
 import { downloadExport, useBulkApprove, useExamPositions, useReviewList } from '../api';
-import { ExamPicker } from '../components/ExamPicker';
+import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
 import { ReviewDrawer } from '../components/ReviewDrawer';
 
 const PAGE_SIZE = 20;
@@ -46,7 +46,7 @@ export default function ReviewPage() {
   return (
     <div>
       <Space wrap className="console-toolbar">
-        <ExamPicker value={examId} onChange={(id) => (setExamId(id), setUnit(undefined), setPositionId(undefined), setPage(1))} />
+        <ConsoleExamPicker value={examId} onChange={(id) => (setExamId(id), setUnit(undefined), setPositionId(undefined), setPage(1))} />
         <Select
           aria-label="招聘单位"
           style={{ width: 200 }}

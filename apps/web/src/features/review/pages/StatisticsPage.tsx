@@ -1,7 +1,7 @@
 import { Card, Col, Row, Statistic, Table } from 'antd';
 import { useState } from 'react';
 import { useStatistics } from '../api';
-import { ExamPicker } from '../components/ExamPicker';
+import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
 
 /** 报名统计: live counts per exam and position, competition ratio, submissions per day. */
 export default function StatisticsPage() {
@@ -12,7 +12,7 @@ export default function StatisticsPage() {
   return (
     <div>
       <div className="console-toolbar">
-        <ExamPicker value={examId} onChange={setExamId} />
+        <ConsoleExamPicker value={examId} onChange={setExamId} />
       </div>
       <Row gutter={16}>
         {(
