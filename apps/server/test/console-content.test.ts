@@ -297,7 +297,13 @@ for (const kind of DATABASES) {
 
         const wrongHeader = (await upload(url, admin, 'positions.xlsx', await workbook([good], ['代码', '名称']))).json().data;
         expect(wrongHeader.errors[0].msg).toMatch(/^表头缺少列：岗位代码、岗位名称/);
-        const notExcel = (await upload(url, admin, 'positions.xlsx', Buffer.from('code,name\nA01,x'))).json().data;
+        // A zip bomb: the archive declares an entry that would unpack to 2 GB; refused before unpacking.
+      const bomb = Buffer.from(fixed);
+      const central = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+      bomb.writeUInt32LE(0x7fffffff, central + 24);
+      const bombed = (await upload(url, admin, 'positions.xlsx', bomb)).json().data;
+      expect(bombed.errors[0].msg).toBe('岗位表解压后过大，请只保留岗位表一个工作表后重新导入');
+      const notExcel = (await upload(url, admin, 'positions.xlsx', Buffer.from('code,name\nA01,x'))).json().data;
         expect(notExcel.errors[0].msg).toBe('无法读取该文件，请上传 Excel（.xlsx）格式的岗位表');
         expect((await upload(url, reviewer, 'positions.xlsx', fixed)).json().errorCode).toBe(ErrorCode.Forbidden);
 

@@ -1,8 +1,13 @@
 import { EDUCATION_LEVELS, POSITION_SHEET_COLUMNS, positionInputSchema, type Position, type PositionImportResult } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
+import { zipUnpackedSize } from '../../lib/zip-size';
 
 type Column = (typeof POSITION_SHEET_COLUMNS)[number];
+
+/** Thousands of positions unpack to a few MB; anything far beyond is not a position sheet. */
+const SHEET_MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
+const SHEET_MAX_ENTRIES = 200;
 export type PositionValues = z.output<typeof positionInputSchema>;
 
 /** Which column a schema path came from, so an import error names the cell the office must fix. */
@@ -57,6 +62,11 @@ export async function readPositionSheet(
   examId: number,
   file: Buffer,
 ): Promise<{ rows: PositionValues[]; errors: PositionImportResult['errors'] }> {
+  const unpacked = zipUnpackedSize(file);
+  if (!unpacked) return { rows: [], errors: [{ row: 0, msg: '无法读取该文件，请上传 Excel（.xlsx）格式的岗位表' }] };
+  if (unpacked.bytes > SHEET_MAX_UNPACKED_BYTES || unpacked.entries > SHEET_MAX_ENTRIES) {
+    return { rows: [], errors: [{ row: 0, msg: '岗位表解压后过大，请只保留岗位表一个工作表后重新导入' }] };
+  }
   const book = new ExcelJS.Workbook();
   try {
     await book.xlsx.load(file as unknown as ArrayBuffer);
