@@ -54,7 +54,8 @@ export function RichTextEditor({ value = '', onChange, label, id }: Props) {
   // A different record loaded into the form replaces the text; typing does not loop back here.
   useEffect(() => {
     if (editor && value !== editor.getHTML() && !(value === '' && editor.isEmpty)) {
-      editor.commands.setContent(value, { emitUpdate: false });
+      // Loading a record is not an edit: undo must not bring back the empty field.
+      editor.chain().setMeta('addToHistory', false).setContent(value, { emitUpdate: false }).run();
     }
   }, [editor, value]);
 
