@@ -1,6 +1,7 @@
 import { ErrorCode, POSITION_SHEET_COLUMNS } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addStaff, STAFF_PASSWORD } from './helpers/actors';
 import { createTestApp, insertOffice, TEST_ADMIN_PASSWORD, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -85,26 +86,9 @@ for (const kind of DATABASES) {
         );
         expect(created.body.success).toBe(true);
         reviewer = await staffLogin('reviewer9', 'reviewer password 9');
-        await insertOffice(t, 'elsewhere');
-        // The other office's first admin is made by its own admin… which needs one: seed it directly.
-        const otherId = (await get(t, '/api/getWSystem?officeCode=elsewhere')).body.data.officeId as number;
-        const stamp = new Date().toISOString();
-        const { hashPassword } = await import('../src/lib/password');
-        await t.db.kysely
-          .insertInto('staff_user')
-          .values({
-            office_id: otherId,
-            username: 'admin',
-            password_hash: await hashPassword('other office pass'),
-            name: '他处管理员',
-            role: 'admin',
-            units: '[]',
-            disabled: 0,
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .execute();
-        foreignAdmin = await staffLogin('admin', 'other office pass', '?officeCode=elsewhere');
+        // The other office's first admin cannot be made through a console that has no admin yet.
+        await addStaff(t, await insertOffice(t, 'elsewhere'), 'admin', 'admin');
+        foreignAdmin = await staffLogin('admin', STAFF_PASSWORD, '?officeCode=elsewhere');
       });
       afterAll(async () => {
         await t?.close();
@@ -298,12 +282,12 @@ for (const kind of DATABASES) {
         const wrongHeader = (await upload(url, admin, 'positions.xlsx', await workbook([good], ['代码', '名称']))).json().data;
         expect(wrongHeader.errors[0].msg).toMatch(/^表头缺少列：岗位代码、岗位名称/);
         // A zip bomb: the archive declares an entry that would unpack to 2 GB; refused before unpacking.
-      const bomb = Buffer.from(fixed);
-      const central = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
-      bomb.writeUInt32LE(0x7fffffff, central + 24);
-      const bombed = (await upload(url, admin, 'positions.xlsx', bomb)).json().data;
-      expect(bombed.errors[0].msg).toBe('岗位表解压后过大，请只保留岗位表一个工作表后重新导入');
-      const notExcel = (await upload(url, admin, 'positions.xlsx', Buffer.from('code,name\nA01,x'))).json().data;
+        const bomb = Buffer.from(fixed);
+        const central = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+        bomb.writeUInt32LE(0x7fffffff, central + 24);
+        const bombed = (await upload(url, admin, 'positions.xlsx', bomb)).json().data;
+        expect(bombed.errors[0].msg).toBe('岗位表解压后过大，请只保留岗位表一个工作表后重新导入');
+        const notExcel = (await upload(url, admin, 'positions.xlsx', Buffer.from('code,name\nA01,x'))).json().data;
         expect(notExcel.errors[0].msg).toBe('无法读取该文件，请上传 Excel（.xlsx）格式的岗位表');
         expect((await upload(url, reviewer, 'positions.xlsx', fixed)).json().errorCode).toBe(ErrorCode.Forbidden);
 

@@ -1,20 +1,10 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/lib/password';
+import { ACCOUNTING_FORM as FORM, addStaff } from './helpers/actors';
 import { createTestApp, insertOffice, TEST_ADMIN_PASSWORD, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
-
-const FORM = {
-  education: '本科',
-  degree: '学士',
-  school: '浙江大学',
-  major: '会计学',
-  graduationDate: '2019-07',
-  contactPhone: '13800001234',
-  pledge: true,
-};
 
 for (const kind of DATABASES) {
   describe.skipIf(kind.skipped !== null)(`office console on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
@@ -30,32 +20,14 @@ for (const kind of DATABASES) {
     async function staffLogin(username: string, password: string, query = '') {
       return post(t, `/api/admin/login${query}`, { username, password, ...(await captcha(t, query)) });
     }
-    async function addStaff(officeId: number, username: string, role: string, units: string[] = []) {
-      const stamp = new Date().toISOString();
-      await t.db.kysely
-        .insertInto('staff_user')
-        .values({
-          office_id: officeId,
-          username,
-          password_hash: await hashPassword('staff password 1'),
-          name: `${username}姓名`,
-          role,
-          units: JSON.stringify(units),
-          disabled: 0,
-          created_at: stamp,
-          updated_at: stamp,
-        })
-        .execute();
-    }
-
     beforeAll(async () => {
       t = await createTestApp(kind);
       const office = (await get(t, '/api/getWSystem')).body.data.officeId as number;
       examId = (await get(t, '/api/getCurrentExam')).body.data.id;
-      await addStaff(office, 'reviewer1', 'reviewer');
-      await addStaff(office, 'datareviewer', 'reviewer', ['市大数据发展管理中心']);
+      await addStaff(t, office, 'reviewer1', 'reviewer');
+      await addStaff(t, office, 'datareviewer', 'reviewer', ['市大数据发展管理中心']);
       const other = await insertOffice(t, 'otheroffice');
-      await addStaff(other, 'foreign', 'admin');
+      await addStaff(t, other, 'foreign', 'admin');
       admin = (await staffLogin('admin', TEST_ADMIN_PASSWORD)).body.data.token;
       reviewer = (await staffLogin('reviewer1', 'staff password 1')).body.data.token;
       dataReviewer = (await staffLogin('datareviewer', 'staff password 1')).body.data.token;

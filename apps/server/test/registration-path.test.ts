@@ -7,21 +7,8 @@ import { createExamsRepository } from '../src/modules/exams/repository';
 import { createExamsService } from '../src/modules/exams/service';
 import { createPositionsRepository } from '../src/modules/positions/repository';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
-import { bearer, get, post, registered } from './helpers/candidates';
+import { bearer, COMPLETE_FORM, get, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
-
-const COMPLETE_FORM = {
-  education: '本科',
-  degree: '学士',
-  school: '浙江大学',
-  major: '计算机科学与技术',
-  graduationDate: '2020-06',
-  workYears: 3,
-  politicalStatus: '中共党员',
-  contactPhone: '13812345678',
-  address: '杭州市西湖区',
-  pledge: true,
-};
 
 for (const kind of DATABASES) {
   describe.skipIf(kind.skipped !== null)(`registration path on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {

@@ -3,7 +3,7 @@ import { TEST_ADMIN_PASSWORD, type TestApp } from './app';
 import { bearer, captcha, get, post } from './candidates';
 
 /** A complete form the demo exam's 财务会计 position accepts. */
-export const COMPLETE_FORM = {
+export const ACCOUNTING_FORM = {
   education: '本科',
   degree: '学士',
   school: '浙江大学',
@@ -47,7 +47,7 @@ export const adminToken = (t: TestApp, query = '') => staffToken(t, 'admin', TES
 export async function submittedApplication(t: TestApp, token: string): Promise<{ id: number; examId: number }> {
   const examId = (await get(t, '/api/getCurrentExam')).body.data.id as number;
   const positions = (await get(t, `/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('财务会计')}`)).body.data.list;
-  await post(t, '/api/saveApplication', { examId, positionId: positions[0].id, form: COMPLETE_FORM }, bearer(token));
+  await post(t, '/api/saveApplication', { examId, positionId: positions[0].id, form: ACCOUNTING_FORM }, bearer(token));
   const submit = await post(t, '/api/submitApplication', { examId }, bearer(token));
   if (!submit.body.success) throw new Error(`submit failed: ${submit.body.msg}`);
   const id = (await get(t, `/api/getApplication?examId=${examId}`, bearer(token))).body.data.id as number;

@@ -140,19 +140,7 @@ export function client(base: string) {
   };
 }
 
-/** A form that passes submit for the demo exam on the position open to everyone (行政辅助). */
-export const COMPLETE_FORM = {
-  education: '本科',
-  degree: '学士',
-  school: '浙江大学',
-  major: '计算机科学与技术',
-  graduationDate: '2020-06',
-  workYears: 3,
-  politicalStatus: '中共党员',
-  contactPhone: '13812345678',
-  address: '杭州市西湖区',
-  pledge: true,
-};
+export { COMPLETE_FORM } from './candidates';
 
 /** The Redis the multi-process suites share: TEST_REDIS_URL, else the local default. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';

@@ -17,7 +17,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { readUploadedFile } from '../../lib/upload';
 import { createAccountsRepository } from './repository';
 import { createAccountsService } from './service';
 
@@ -114,17 +114,13 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError(ErrorCode.PhotoInvalid, '请选择要上传的照片');
-      const file = await request.file();
-      if (!file || file.fieldname !== 'file') throw new AppError(ErrorCode.PhotoInvalid, '请选择要上传的照片');
-      let buffer: Buffer;
-      try {
-        buffer = await file.toBuffer();
-      } catch {
-        throw new AppError(ErrorCode.PhotoInvalid, `照片不能超过 ${PHOTO_MAX_BYTES / 1024 / 1024} MB，请压缩后重新上传`);
-      }
-      if (buffer.length === 0) throw new AppError(ErrorCode.PhotoInvalid, '照片文件是空的，请重新选择');
-      return ok(await service.uploadPhoto(request.office.id, request.candidate.subjectId, buffer));
+      const { data } = await readUploadedFile(request, {
+        code: ErrorCode.PhotoInvalid,
+        missing: '请选择要上传的照片',
+        tooLarge: `照片不能超过 ${PHOTO_MAX_BYTES / 1024 / 1024} MB，请压缩后重新上传`,
+        empty: '照片文件是空的，请重新选择',
+      });
+      return ok(await service.uploadPhoto(request.office.id, request.candidate.subjectId, data));
     },
   );
 

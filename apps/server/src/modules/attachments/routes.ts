@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, attachmentSchema, envelopeSchema, ErrorCode, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { readUploadedFile } from '../../lib/upload';
 import { createAuditRepository } from '../audit/repository';
 import { createAuditService } from '../audit/service';
 import { createAttachmentsService } from './service';
@@ -45,17 +45,13 @@ const attachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, '请选择要上传的附件');
-      const file = await request.file();
-      if (!file || file.fieldname !== 'file') throw new AppError(ErrorCode.Validation, '请选择要上传的附件');
-      let data: Buffer;
-      try {
-        data = await file.toBuffer();
-      } catch {
-        throw new AppError(ErrorCode.Validation, `附件不能超过 ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`);
-      }
-      if (data.length === 0) throw new AppError(ErrorCode.Validation, '附件文件是空的，请重新选择');
-      return ok(await service.upload({ ...request.staff, officeCode: request.office.code }, file.filename, data, request.ip));
+      const { name, data } = await readUploadedFile(request, {
+        code: ErrorCode.Validation,
+        missing: '请选择要上传的附件',
+        tooLarge: `附件不能超过 ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`,
+        empty: '附件文件是空的，请重新选择',
+      });
+      return ok(await service.upload({ ...request.staff, officeCode: request.office.code }, name, data, request.ip));
     },
   );
 };

@@ -12,7 +12,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { readUploadedFile } from '../../lib/upload';
 import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
 import { createExamsAdminService } from '../exams/admin-service';
 import { createPositionsAdminService } from './admin-service';
@@ -86,17 +86,13 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError(ErrorCode.Validation, '请选择要导入的岗位表');
-      const file = await request.file();
-      if (!file || file.fieldname !== 'file') throw new AppError(ErrorCode.Validation, '请选择要导入的岗位表');
-      let buffer: Buffer;
-      try {
-        buffer = await file.toBuffer();
-      } catch {
-        throw new AppError(ErrorCode.Validation, `岗位表不能超过 ${SHEET_MAX_BYTES / 1024 / 1024} MB`);
-      }
-      if (buffer.length === 0) throw new AppError(ErrorCode.Validation, '岗位表文件是空的，请重新选择');
-      return ok(await service.importSheet(request.staff, request.query.examId, buffer, request.ip));
+      const { data } = await readUploadedFile(request, {
+        code: ErrorCode.Validation,
+        missing: '请选择要导入的岗位表',
+        tooLarge: `岗位表不能超过 ${SHEET_MAX_BYTES / 1024 / 1024} MB`,
+        empty: '岗位表文件是空的，请重新选择',
+      });
+      return ok(await service.importSheet(request.staff, request.query.examId, data, request.ip));
     },
   );
   app.get(
