@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint everywhere, React hooks rules in the web app, and the
-// import boundaries of DESIGN.md §2 (shared imports no app; server and web never import each
+// import boundaries that keep the layers apart (shared imports no app; server and web never import each
 // other; no feature imports another; lib and components import no feature).
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
@@ -45,11 +45,27 @@ export default tseslint.config(
               target: `./apps/web/src/features/${name}`,
               from: './apps/web/src/features',
               except: [`./${name}`],
-              message: 'No feature imports another (DESIGN.md §2); move what both need to lib/ or components/.',
+              message: 'No feature imports another (features stay independent); move what both need to lib/ or components/.',
             })),
           ],
         },
       ],
+    },
+  },
+  // Type-aware rules on the source and its tests (floating and misused promises, unbound
+  // methods, awaits of non-promises…), with each project's tsconfig found by the project service.
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts', 'apps/*/test/**/*.{ts,tsx}', 'packages/*/test/**/*.ts'],
+    extends: [tseslint.configs.recommendedTypeCheckedOnly],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // Fastify's plugins and hooks, antd's form validators and our providers' interfaces are
+      // promise-returning by contract: `async` is how a function without an await meets them.
+      // The real promise mistakes are no-floating-promises' and no-misused-promises' (docs/decisions/010).
+      '@typescript-eslint/require-await': 'off',
+      // A JSX handler's return value is ignored by React, and antd waits for one where it means
+      // something (Popconfirm's onConfirm, Form's onFinish show loading): promises there are meant.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
     },
   },
   {
@@ -66,6 +82,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // Tests read the API's JSON answers untyped on purpose and assert their shape field by
+      // field: typing every answer again in the tests would repeat the schemas they check.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
 );

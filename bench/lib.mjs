@@ -153,7 +153,7 @@ export async function register(a, n) {
     password: PASSWORD,
     mobile: '13800000000',
     email: '',
-    question: '问题？',
+    question: '我的小学校名？',
     answer: '答案',
     agree: true,
     consent: true,

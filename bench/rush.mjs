@@ -66,7 +66,7 @@ async function candidate(n) {
       password: PASSWORD,
       mobile: '13800000000',
       email: '',
-      question: '问题？',
+      question: '我的小学校名？',
       answer: '答案',
       agree: true,
       consent: true,
@@ -105,7 +105,7 @@ async function reviewer(k) {
   const token = login.data.token;
   for (;;) {
     const page = await step('admin/getApplicationList', () =>
-      a.json(`/api/admin/getApplicationList?examId=${exam.id}&status=submitted&page=1&pageSize=20`, { headers: auth(token) }),
+      a.post('/api/admin/getApplicationList', { examId: exam.id, status: 'submitted', page: 1, pageSize: 20 }, auth(token)),
     );
     const list = page?.data?.list ?? [];
     if (list.length === 0 || !list.some((item) => item.id % REVIEWERS === k)) {

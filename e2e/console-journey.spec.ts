@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { CAPTCHA, registerCandidate } from './support';
+import { portraitJpeg, uploadIdPhoto } from './journey-support';
+import { CAPTCHA, chooseOption, registerCandidate } from './support';
 
 // Runs in its own Playwright project after every other suite: it publishes a second exam that is
 // open for registration, which would change what "the current exam" means to the other tests.
@@ -11,17 +12,18 @@ const REASON = '毕业院校名称与学历证书不一致，请核对';
 
 async function staffLogin(page: Page, username: string, password: string) {
   await page.goto('/admin');
+  await expect(page).toHaveURL(/\/admin\/login$/);
   await page.getByRole('textbox', { name: '用户名' }).fill(username);
   await page.getByLabel('密码').fill(password);
   await page.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
   await page.getByRole('button', { name: '登录' }).click();
-  await expect(page.getByText('考务管理后台')).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/review$/);
+  await expect(page.getByRole('heading', { name: '考务管理后台' })).toBeVisible();
 }
 
 /** antd Select options render their label, not an accessible name: pick by visible text. */
 async function pickExam(page: Page) {
-  await page.getByRole('combobox', { name: '考试' }).first().click();
-  await page.locator('.ant-select-item-option').filter({ hasText: EXAM }).click();
+  await chooseOption(page, page.getByRole('combobox', { name: '考试' }).first(), EXAM);
 }
 
 const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text });
@@ -45,14 +47,17 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await expect(toast(admin, '网站设置已保存')).toBeVisible();
 
   await admin.getByRole('menuitem', { name: /考试管理/ }).click();
-  await admin.getByRole('button', { name: '新建考试' }).click();
+  await admin.getByRole('link', { name: '新建考试' }).click();
+  await expect(admin).toHaveURL(/\/admin\/exams\/new$/);
   await admin.getByRole('textbox', { name: '考试名称' }).fill(EXAM);
   await admin.getByRole('button', { name: '保存' }).click();
   await expect(toast(admin, '考试已创建')).toBeVisible();
+  await expect(admin).toHaveURL(/\/admin\/exams$/);
   const examRow = admin.getByRole('row', { name: new RegExp(EXAM) });
   await expect(examRow.getByText('草稿')).toBeVisible();
 
-  await examRow.getByRole('button', { name: '考试文件' }).click();
+  await examRow.getByRole('link', { name: '考试文件' }).click();
+  await expect(admin).toHaveURL(/\/admin\/exams\/\d+\/documents$/);
   await admin.getByRole('tab', { name: '诚信承诺书' }).click();
   const editor = admin.getByRole('textbox', { name: '诚信承诺书正文' });
   await editor.click();
@@ -60,6 +65,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await admin.getByRole('button', { name: '保存诚信承诺书' }).click();
   await expect(toast(admin, '诚信承诺书已保存')).toBeVisible();
   await admin.keyboard.press('Escape');
+  await expect(admin).toHaveURL(/\/admin\/exams$/);
 
   await admin.getByRole('menuitem', { name: /岗位管理/ }).click();
   await pickExam(admin);
@@ -67,7 +73,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
     ['K01', '综合文字'],
     ['K02', '信息技术'],
   ] as const) {
-    await admin.getByRole('button', { name: '新增岗位' }).click();
+    await admin.getByRole('link', { name: '新增岗位' }).click();
     const dialog = admin.getByRole('dialog', { name: '新增岗位' });
     await dialog.getByRole('textbox', { name: '岗位代码' }).fill(code);
     await dialog.getByRole('textbox', { name: '岗位名称' }).fill(name);
@@ -77,10 +83,14 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   }
 
   await admin.getByRole('menuitem', { name: /人员管理/ }).click();
-  await admin.getByRole('button', { name: '添加人员' }).click();
+  await admin.getByRole('link', { name: '添加人员' }).click();
   const staffDialog = admin.getByRole('dialog', { name: '添加人员' });
   await staffDialog.getByRole('textbox', { name: '用户名' }).fill('e2ereviewer');
   await staffDialog.getByRole('textbox', { name: '姓名' }).fill('审核员甲');
+  // A reviewer sees the units they are given, and nothing without one.
+  const units = staffDialog.getByRole('combobox', { name: '审核范围' });
+  await units.fill('市控制台测试局');
+  await units.press('Enter');
   await staffDialog.getByLabel('初始密码').fill(REVIEWER_PASSWORD);
   await staffDialog.getByRole('button', { name: '保存' }).click();
   await expect(admin.getByRole('row', { name: /e2ereviewer/ })).toBeVisible();
@@ -90,6 +100,11 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
     .getByRole('row', { name: new RegExp(EXAM) })
     .getByRole('button', { name: '发布' })
     .click();
+  // Positions and a pledge, but no 招考公告 yet: the console says so and asks once more.
+  const incomplete = admin.getByRole('dialog', { name: '考试信息还不完整' });
+  await expect(incomplete).toContainText('该考试还没有招考公告');
+  await admin.screenshot({ path: test.info().outputPath('publish-incomplete.png') });
+  await incomplete.getByRole('button', { name: '仍要发布' }).click();
   await expect(toast(admin, '考试已发布')).toBeVisible();
 
   // The candidate, on a phone: the new name, the new exam, the pledge, the form, a position.
@@ -111,6 +126,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await phone.getByRole('textbox', { name: '所学专业' }).fill('汉语言文学');
   await phone.getByRole('textbox', { name: '联系电话' }).fill('13912345678');
   await expect(phone.getByText(/已自动保存/)).toBeVisible();
+  await uploadIdPhoto(phone, { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() });
   await phone.getByRole('button', { name: '下一步：选择岗位' }).click();
   const position = phone.getByRole('article', { name: /综合文字/ });
   await expect(phone.getByRole('article', { name: /信息技术/ })).toBeVisible();
@@ -122,24 +138,41 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
 
   // The reviewer the admin created rejects it with a reason.
   const reviewer = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+  const reviewerUrls: string[] = [];
+  reviewer.on('request', (r) => reviewerUrls.push(r.url()));
   await staffLogin(reviewer, 'e2ereviewer', REVIEWER_PASSWORD);
   await expect(reviewer.getByRole('menuitem', { name: /人员管理/ })).toHaveCount(0);
   await pickExam(reviewer);
-  await reviewer.getByRole('combobox', { name: '岗位' }).click();
-  await reviewer.locator('.ant-select-item-option').filter({ hasText: 'K01 综合文字' }).click();
+  await chooseOption(reviewer, reviewer.getByRole('combobox', { name: '岗位' }), 'K01 综合文字');
+  await expect(reviewer).toHaveURL(/\/admin\/review\?(examId=\d+&)?positionId=\d+$/);
   await reviewer.getByRole('searchbox', { name: '搜索报名' }).fill(candidate.idno);
   await reviewer.getByRole('searchbox', { name: '搜索报名' }).press('Enter');
   const row = reviewer.getByRole('row', { name: /测试考生/ });
-  await expect(row.getByText(`${candidate.idno.slice(0, 6)}********${candidate.idno.slice(-4)}`)).toBeVisible();
-  await row.getByRole('button', { name: '审核' }).click();
+  const masked = `${candidate.idno.slice(0, 6)}********${candidate.idno.slice(-4)}`;
+  await expect(row.getByText(masked)).toBeVisible();
+  // The keyword, an ID number, travelled in a request body: no URL the browser asked for has it.
+  expect(reviewerUrls.filter((u) => u.includes(candidate.idno))).toEqual([]);
+  await row.getByRole('link', { name: '审核' }).click();
+  await expect(reviewer).toHaveURL(/\/admin\/review\/\d+\?(examId=\d+&)?positionId=\d+$/);
+  const reviewUrl = reviewer.url();
+  const drawer = reviewer.getByRole('dialog', { name: /测试考生 的报名/ });
+  await expect(drawer.getByText(masked)).toBeVisible();
+  await expect(drawer.getByRole('button', { name: '查看完整信息' })).toBeVisible();
+  await expect(reviewer).toHaveTitle('报名详情 - 考务管理后台');
+  // Back closes the drawer onto the same filtered list; Forward opens it again.
+  await reviewer.goBack();
+  await expect(drawer).toBeHidden();
+  await expect(reviewer).toHaveURL(/\/admin\/review\?(examId=\d+&)?positionId=\d+$/);
+  await expect(reviewer).toHaveTitle('报名审核 - 考务管理后台');
+  await expect(row.getByText(masked)).toBeVisible();
+  await reviewer.goForward();
+  await expect(drawer.getByText(masked)).toBeVisible();
   await reviewer.getByRole('button', { name: '审核不通过' }).click();
   await reviewer.getByRole('textbox', { name: '审核意见' }).fill(REASON);
   await reviewer.getByRole('button', { name: '确认不通过' }).click();
   await expect(toast(reviewer, '已审核不通过')).toBeVisible();
-  await reviewer
-    .getByRole('dialog', { name: /测试考生 的报名/ })
-    .getByRole('button', { name: '关闭' })
-    .click();
+  await drawer.getByRole('button', { name: '关闭' }).click();
+  await expect(reviewer).toHaveURL(/\/admin\/review\?(examId=\d+&)?positionId=\d+$/);
 
   // The candidate reads the reason, corrects and resubmits.
   await phone.goto('/current-exam');
@@ -159,7 +192,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await reviewer.getByRole('button', { name: '刷新' }).click();
   await reviewer
     .getByRole('row', { name: /测试考生/ })
-    .getByRole('button', { name: '审核' })
+    .getByRole('link', { name: '审核' })
     .click();
   await expect(reviewer.getByText('温州大学（瓯江学院）')).toBeVisible();
   await reviewer.getByRole('button', { name: '审核通过' }).click();
@@ -167,6 +200,20 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
 
   await phone.reload();
   await expect(phone.getByText('审核通过').first()).toBeVisible();
+
+  // A link to the record opens it straight away; closing it lands on its list.
+  await admin.goto(reviewUrl);
+  await expect(
+    admin
+      .getByRole('dialog', { name: /测试考生 的报名/ })
+      .getByText('审核通过')
+      .first(),
+  ).toBeVisible();
+  await admin
+    .getByRole('dialog', { name: /测试考生 的报名/ })
+    .getByRole('button', { name: '关闭' })
+    .click();
+  await expect(admin).toHaveURL(/\/admin\/review\?(examId=\d+&)?positionId=\d+$/);
 
   // The admin's statistics count it per position; the export downloads an .xlsx.
   await admin.getByRole('menuitem', { name: /报名统计/ }).click();
@@ -198,4 +245,8 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   ])
     await expect(admin.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
   await expect(admin.getByRole('cell', { name: '审核员甲', exact: true }).first()).toBeVisible();
+  // Each entry names what it touched.
+  await expect(admin.getByRole('cell', { name: `考试「${EXAM}」`, exact: true }).first()).toBeVisible();
+  await expect(admin.getByRole('cell', { name: /^报名：/ }).first()).toBeVisible();
+  await admin.screenshot({ path: test.info().outputPath('audit-log.png') });
 });

@@ -1,7 +1,8 @@
 import { expect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
+import { API_TIMEOUT_MS } from '@zhikaoyun/shared';
 import { withSession } from './support';
 
-/** One toast per row of §8's catalogue, shown by the real client in the real page. */
+/** One toast per row of the error catalogue, shown by the real client in the real page. */
 async function callSettingsAnswering(page: Page, request: APIRequestContext, answer: (route: Route) => Promise<void>) {
   await withSession(page, request);
   // The start-up settings load must be answered by the server, not by the route below.
@@ -69,12 +70,20 @@ test('no response shows 网络异常', async ({ page, request }) => {
 });
 
 test('a call that takes longer than 15 seconds shows 请求超时', async ({ page, request }) => {
-  test.setTimeout(40_000);
-  await callSettingsAnswering(page, request, async (route) => {
-    await new Promise((r) => setTimeout(r, 16_000));
-    await route.fulfill({ status: 200, body: '{}' }).catch(() => undefined);
+  // The page's clock is moved past the timeout instead of waiting 15 real seconds.
+  await page.clock.install();
+  const held: Route[] = [];
+  let arrive = () => undefined as void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  await callSettingsAnswering(page, request, (route) => {
+    held.push(route);
+    arrive();
+    return new Promise<void>(() => undefined);
   });
-  await expect(page.locator('.ant-message-notice').filter({ hasText: '请求超时' })).toBeVisible({ timeout: 20_000 });
+  await arrived;
+  await page.clock.runFor(API_TIMEOUT_MS + 1_000);
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '请求超时' })).toBeVisible();
+  for (const route of held) await route.abort().catch(() => undefined);
 });
 
 test('messages close by themselves after about 3 seconds', async ({ page, request }) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { CAPTCHA, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+import { CAPTCHA, chooseOption, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
 
 test('personal center: download my data as JSON, then delete the account with password and confirmation', async ({ page, request }) => {
   const { idno, password, token } = await registerCandidate(request);
@@ -51,7 +51,7 @@ test('register: a taken ID number offers the appeal path; an admin resets the ac
   await page.getByLabel('密码', { exact: true }).fill('appeal e2e password');
   await page.getByLabel('确认密码').fill('appeal e2e password');
   await text('手机号码').fill('13912345678');
-  await page.getByRole('combobox', { name: '密保问题' }).fill('我的小学校名？');
+  await chooseOption(page, page.getByRole('combobox', { name: '密保问题' }), '我的小学校名？');
   await text('提示答案').fill('城关小学');
   await text('验证码').fill(CAPTCHA);
   await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { applyAndSubmit, portraitJpeg, uploadIdPhoto } from './journey-support';
 import { CAPTCHA, newIdno, registerCandidate } from './support';
 
 test('a new candidate goes from the guide page to 待审核 on a phone, with a reload in the middle of the form', async ({
@@ -10,7 +11,7 @@ test('a new candidate goes from the guide page to 待审核 on a phone, with a r
 
   // Guide page → login
   await page.goto('/');
-  await page.getByRole('button', { name: '登录报名' }).click();
+  await page.getByRole('link', { name: '登录报名' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.getByRole('textbox', { name: '身份证号码', exact: true }).fill(idno);
   await page.getByLabel('密码', { exact: true }).fill(password);
@@ -41,11 +42,12 @@ test('a new candidate goes from the guide page to 待审核 on a phone, with a r
   await page.getByTitle('学士', { exact: true }).click();
   await page.getByLabel('毕业时间').fill('2019-07');
   await expect(page.getByText(/已自动保存/)).toBeVisible();
+  await uploadIdPhoto(page, { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() });
   await page.getByRole('button', { name: '下一步：选择岗位' }).click();
 
   // Positions: eligibility shown; choose 财务会计.
   await expect(page).toHaveURL(/\/job-positions$/);
-  await page.getByPlaceholder('搜索岗位名称、代码或单位').fill('财务会计');
+  await page.getByPlaceholder('搜索岗位名称、专业、代码或单位').fill('财务会计');
   await page.getByRole('button', { name: '搜索' }).click();
   const card = page.getByRole('article', { name: /财务会计/ });
   await expect(card.getByText('您符合该岗位的报考条件')).toBeVisible();
@@ -66,26 +68,15 @@ test('a new candidate goes from the guide page to 待审核 on a phone, with a r
 
   // The live count moved by exactly one.
   await page.goto('/job-positions-only-read');
-  await page.getByPlaceholder('搜索岗位名称、代码或单位').fill('财务会计');
+  await page.getByPlaceholder('搜索岗位名称、专业、代码或单位').fill('财务会计');
   await page.getByRole('button', { name: '搜索' }).click();
   await expect(page.getByRole('article', { name: /财务会计/ }).getByText(/已报名 [1-9]\d* 人/)).toBeVisible();
 });
 
 test('a submitted application can be withdrawn back to a draft', async ({ page, request }) => {
   const { token } = await registerCandidate(request);
-  const headers = { authorization: `Bearer ${token}` };
-  const exams = await (await request.get('/api/getExamList')).json();
-  const examId = exams.data.find((e: { phase: string }) => e.phase === 'registering').id;
-  const positions = await (await request.get(`/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('行政辅助')}`)).json();
-  await request.post('/api/saveApplication', {
-    headers,
-    data: {
-      examId,
-      positionId: positions.data.list[0].id,
-      form: { education: '本科', degree: '学士', school: '某大学', major: '行政管理', graduationDate: '2018-07', pledge: true },
-    },
-  });
-  expect((await (await request.post('/api/submitApplication', { headers, data: { examId } })).json()).data.status).toBe('submitted');
+  const { status } = await applyAndSubmit(request, token);
+  expect(status).toBe('submitted');
 
   await page.goto('/notice-list');
   await page.evaluate((t) => sessionStorage.setItem('zhikaoyun-v1-token', JSON.stringify(t)), token);

@@ -1,9 +1,9 @@
-import { test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { idnoCheckChar } from '../packages/shared/src/idno';
 
 export const STORAGE_PREFIX = 'zhikaoyun-v1-';
 
-/** Every route of the spec with the path a test opens and its title (§2). */
+/** Every route of the spec with the path a test opens and its title. */
 export const ROUTE_TITLES: { path: string; title: string; isPublic: boolean; nav: boolean }[] = [
   { path: '/', title: '引导页', isPublic: true, nav: true },
   { path: '/login', title: '登录', isPublic: true, nav: true },
@@ -19,7 +19,23 @@ export const ROUTE_TITLES: { path: string; title: string; isPublic: boolean; nav
   { path: '/personal-center', title: '个人中心', isPublic: false, nav: true },
   { path: '/notice-list', title: '通知公告', isPublic: true, nav: true },
   { path: '/notice-detail/1', title: '通知公告', isPublic: true, nav: false },
+  { path: '/scores', title: '成绩查询', isPublic: false, nav: false },
+  { path: '/interview-list', title: '面试名单', isPublic: true, nav: false },
 ];
+
+/**
+ * Picks an option of an antd Select by its visible text (options have no accessible name) and
+ * waits until the select shows it: on a loaded machine a tap can land while the list is still
+ * sliding in and miss, so the pick is tried again until it took.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
+  const field = page.locator('.ant-select').filter({ has: select });
+  await expect(async () => {
+    await select.click();
+    await page.locator('.ant-select-item-option').filter({ hasText: option }).click({ timeout: 3_000 });
+    await expect(field).toContainText(option, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+}
 
 /** The e2e server accepts this captcha code (CAPTCHA_FIXED in playwright.config.ts). */
 export const CAPTCHA = '2468';
@@ -29,20 +45,36 @@ let serial = 0;
 /** A valid ID number unique to this run, worker and call. */
 export function newIdno(): string {
   serial += 1;
-  const order = String((test.info().workerIndex * 300 + serial * 2 + 1) % 1000).padStart(3, '0');
-  const region = String(330106 + (process.pid % 50));
-  const first17 = `${region}1995${String((serial % 12) + 1).padStart(2, '0')}15${order}`;
+  // Unique within a run: the region tells the worker, the birthday and order the worker's serial
+  // (a worker restarted after a failure gets a new index). Born in 1995, as the tests expect.
+  const region = String(330106 + (test.info().workerIndex % 90));
+  const month = String((Math.floor(serial / 28) % 12) + 1).padStart(2, '0');
+  const day = String((serial % 28) + 1).padStart(2, '0');
+  const order = String((Math.floor(serial / 336) * 2 + 1) % 1000).padStart(3, '0');
+  const first17 = `${region}1995${month}${day}${order}`;
   return first17 + idnoCheckChar(first17);
 }
 
 /** Registers a candidate through the API and gives back the token. */
+let addressSeq = 0;
+/** Addresses of the documentation range (RFC 5737), never reached: only a header's value. */
+function nextCandidateAddress(): string {
+  addressSeq += 1;
+  return `203.0.113.${((process.pid + addressSeq) % 250) + 1}`;
+}
+
 export async function registerCandidate(
   request: APIRequestContext,
   idno = newIdno(),
   password = 'e2e candidate password',
 ): Promise<{ idno: string; password: string; token: string }> {
-  const code = await (await request.get('/api/getCode')).json();
+  // Each from an address of its own (the e2e server trusts the loopback proxy's X-Forwarded-For),
+  // as real candidates are: one address for a whole suite's registrations would meet the
+  // per-address registration limit, which the suites are not testing here.
+  const headers = { 'x-forwarded-for': nextCandidateAddress() };
+  const code = await (await request.get('/api/getCode', { headers })).json();
   const res = await request.post('/api/register', {
+    headers,
     data: {
       idno,
       name: '测试考生',
@@ -68,4 +100,42 @@ export async function withSession(page: Page, request: APIRequestContext): Promi
   await page.goto('/notice-list');
   await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
   return token;
+}
+
+/** A staff login through the API (the e2e server's fixed captcha): the token and the staff profile. */
+export async function apiLogin(request: APIRequestContext, username: string, password: string) {
+  const code = await (await request.get('/api/getCode')).json();
+  const res = await request.post('/api/admin/login', { data: { username, password, captchaId: code.data.captchaId, captcha: CAPTCHA } });
+  const body = await res.json();
+  if (!body.success) throw new Error(`staff login failed: ${body.msg}`);
+  return body.data as { token: string; staff: unknown };
+}
+
+/** A staff session in the page, as signing in would leave it. */
+export async function withStaffSession(page: Page, request: APIRequestContext, username: string, password: string) {
+  const session = await apiLogin(request, username, password);
+  await page.goto('/admin/login');
+  await page.evaluate(
+    ([prefix, s]) => {
+      sessionStorage.setItem(`${prefix}adminToken`, JSON.stringify(s.token));
+      sessionStorage.setItem(`${prefix}adminStaff`, JSON.stringify(s.staff));
+    },
+    [STORAGE_PREFIX, session] as const,
+  );
+  return session;
+}
+
+/** The demo candidates' password (the seed's DEMO_CANDIDATE_PASSWORD). */
+export const DEMO_PASSWORD = 'Demo-pay-2026';
+
+/** A seeded demo candidate signed in through the API, by the first 17 digits of the ID number: the token. */
+export async function demoCandidateToken(request: APIRequestContext, first17: string): Promise<string> {
+  const code = await (await request.get('/api/getCode')).json();
+  const body = await (
+    await request.post('/api/login', {
+      data: { idno: first17 + idnoCheckChar(first17), password: DEMO_PASSWORD, captchaId: code.data.captchaId, captcha: CAPTCHA },
+    })
+  ).json();
+  if (!body.success) throw new Error(`login: ${body.msg}`);
+  return body.data.token as string;
 }

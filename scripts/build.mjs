@@ -7,15 +7,11 @@ import { ensureDependencies, mtime, mustRun, newestMtime, root } from './lib.mjs
 
 const SHARED = ['packages/shared/src', 'packages/shared/package.json', 'package-lock.json'];
 
-export async function buildServer({ force = false } = {}) {
-  const out = 'apps/server/dist/server.js';
-  const inputs = newestMtime(['apps/server/src', 'apps/server/package.json', ...SHARED, 'scripts/build.mjs']);
-  if (!force && mtime(out) > inputs) return false;
-  console.log('› building server…');
-  const esbuild = await import('esbuild');
-  await esbuild.build({
+/** How the server is bundled, for `npm run build` and the watching build of `npm run dev`. */
+export function serverBuildOptions() {
+  return {
     entryPoints: [path.join(root, 'apps/server/src/server.ts')],
-    outfile: path.join(root, out),
+    outfile: path.join(root, SERVER_OUT),
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -33,9 +29,23 @@ export async function buildServer({ force = false } = {}) {
         },
       },
     ],
-  });
-  writeFileSync(path.join(root, 'apps/server/dist/package.json'), '{ "type": "module" }\n');
+  };
+}
+
+export const SERVER_OUT = 'apps/server/dist/server.js';
+
+export async function buildServer({ force = false } = {}) {
+  const inputs = newestMtime(['apps/server/src', 'apps/server/package.json', ...SHARED, 'scripts/build.mjs']);
+  if (!force && mtime(SERVER_OUT) > inputs) return false;
+  console.log('› building server…');
+  const esbuild = await import('esbuild');
+  await esbuild.build(serverBuildOptions());
+  markServerBundleAsModule();
   return true;
+}
+
+export function markServerBundleAsModule() {
+  writeFileSync(path.join(root, 'apps/server/dist/package.json'), '{ "type": "module" }\n');
 }
 
 export function buildWeb({ force = false } = {}) {
@@ -52,6 +62,8 @@ export function buildWeb({ force = false } = {}) {
   if (!force && mtime(stamp) > inputs) return false;
   console.log('› building web app…');
   mustRun('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'apps/web') });
+  // The server render of the public pages (dist/.ssr/entry-server.js), loaded by the server.
+  mustRun('npx', ['vite', 'build', '--ssr', 'src/entry-server.tsx', '--logLevel', 'warn'], { cwd: path.join(root, 'apps/web') });
   precompress(path.join(root, 'apps/web/dist'));
   writeFileSync(path.join(root, stamp), new Date().toISOString());
   return true;

@@ -1,4 +1,4 @@
-// The candidate site's JavaScript budget (issue 6): reads the built web app (apps/web/dist, or
+// The candidate site's JavaScript budget: reads the built web app (apps/web/dist, or
 // `--dist DIR`) and fails when a page's initial JavaScript is over budget or when code only the
 // office console needs has leaked into the candidate's chunks.
 //
@@ -11,20 +11,30 @@
 // Each file is counted once, at its gzip size (level 9, as the server's precompressed .gz).
 // Chunks loaded later (dynamic imports inside a page, other pages) are not counted.
 //
-// `node scripts/check-web-budget.mjs [--dist DIR] [--max-kib N]` (N defaults to the issue's 170);
-// `npm run check:web-budget`.
+// With the public pages rendered on the server the page is readable before any of it runs, but
+// all of it is parsed, run and hydrated before the page answers a tap, so the budget still holds.
+//
+// `node scripts/check-web-budget.mjs [--dist DIR] [--max-kib N]` (N defaults to the target, 120);
+// `npm run check:web-budget`. Routes in MEASURED_ROUTES are reported but not held to N yet.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { root } from './lib.mjs';
 
-export const BUDGET_KIB = 170;
+export const BUDGET_KIB = 120;
 
 /** The routes with a budget and the page module the router loads for each (apps/web/src/app/router.tsx). */
 export const BUDGET_ROUTES = {
   '/': 'src/features/guide/pages/GuidePage.tsx',
   '/login': 'src/features/accounts/pages/LoginPage.tsx',
   '/notice-list': 'src/features/notices/pages/NoticeListPage.tsx',
+  '/notice-detail/{id}': 'src/features/notices/pages/NoticeDetailPage.tsx',
+};
+
+/** Public routes measured and printed, not yet held to the budget (their forms and filters still carry antd's Form and Select). */
+export const MEASURED_ROUTES = {
+  '/register': 'src/features/accounts/pages/RegisterPage.tsx',
+  '/job-positions-only-read': 'src/features/positions/pages/JobPositionsReadOnlyPage.tsx',
 };
 
 /** Source folders whose code belongs to the console alone; none of it may reach a candidate chunk. */
@@ -119,7 +129,8 @@ export function checkWebBudget(dist, budgetKiB = BUDGET_KIB) {
   const initial = staticClosure(manifest, 'index.html', htmlScripts(html));
 
   const rows = [];
-  for (const [route, page] of Object.entries(BUDGET_ROUTES)) {
+  const routes = [...Object.entries(BUDGET_ROUTES).map((r) => [...r, true]), ...Object.entries(MEASURED_ROUTES).map((r) => [...r, false])];
+  for (const [route, page, guarded] of routes) {
     if (!(entry.dynamicImports ?? []).includes(page)) {
       problems.push(`${route}: ${page} is not a lazy page of index.html (router.tsx changed? update BUDGET_ROUTES)`);
       continue;
@@ -132,8 +143,8 @@ export function checkWebBudget(dist, budgetKiB = BUDGET_KIB) {
       gzip += sizeOf(file).gzip;
     }
     const over = kib(gzip) > budgetKiB;
-    if (over) problems.push(`${route}: initial JS ${kib(gzip).toFixed(1)} KiB gzip is over the ${budgetKiB} KiB budget`);
-    rows.push({ route, files: files.size, rawKiB: kib(raw), gzipKiB: kib(gzip), ok: !over });
+    if (over && guarded) problems.push(`${route}: initial JS ${kib(gzip).toFixed(1)} KiB gzip is over the ${budgetKiB} KiB budget`);
+    rows.push({ route, files: files.size, rawKiB: kib(raw), gzipKiB: kib(gzip), ok: !over, guarded });
   }
 
   // The console never ships to candidates: no chunk the candidate site can load holds a module that
@@ -176,10 +187,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(1);
   }
   console.log(`Initial JS per route (entry + modulepreloads + the route's page chunk and its static imports), budget ${budget} KiB gzip:`);
-  console.log('route          files   raw KiB  gzip KiB');
+  console.log('route                     files   raw KiB  gzip KiB');
   for (const r of result.rows) {
     console.log(
-      `${r.route.padEnd(14)} ${String(r.files).padStart(5)}  ${r.rawKiB.toFixed(1).padStart(8)}  ${r.gzipKiB.toFixed(1).padStart(8)}  ${r.ok ? 'ok' : 'OVER'}`,
+      `${r.route.padEnd(25)} ${String(r.files).padStart(5)}  ${r.rawKiB.toFixed(1).padStart(8)}  ${r.gzipKiB.toFixed(1).padStart(8)}  ${r.ok ? 'ok' : r.guarded ? 'OVER' : 'over (measured only)'}`,
     );
   }
   console.log(`${result.candidateChunks} chunks reachable from the candidate site checked for console code`);

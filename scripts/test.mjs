@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { buildServer, buildWeb } from './build.mjs';
 import { ensureDependencies, mustRun, run } from './lib.mjs';
 import { scanLogDir, TEST_LOG_DIR } from './scan-test-logs.mjs';
@@ -14,15 +15,17 @@ ensureDependencies();
 // Every server the tests start appends its log lines here; scanned after the browser tests.
 rmSync(TEST_LOG_DIR, { recursive: true, force: true });
 
-console.log('› typecheck and lint…');
+console.log('› typecheck, lint and dead code…');
 mustRun('npm', ['run', '--silent', 'typecheck']);
 mustRun('npx', ['eslint', '.', '--max-warnings=0']);
+// Dead code: unused files, exports, dependencies (knip.json says where each package starts).
+mustRun('npx', ['knip']);
 
 buildWeb();
-// Issue 6 sets 170 KiB of initial JS per route; the shell (React 19 + antd's runtime) is ≈ 190 KiB
+// The target is 170 KiB of initial JS per route; the shell (React 19 + antd's runtime) is ≈ 190 KiB
 // today, so npm test guards against regressions at 256 KiB while the bench reports the target.
 console.log('› web budget (initial JS of /, /login, /notice-list)…');
-mustRun('node', ['scripts/check-web-budget.mjs', '--max-kib', '256']);
+mustRun('node', ['scripts/check-web-budget.mjs', '--max-kib', '230']);
 await buildServer();
 
 const out = mkdtempSync(path.join(tmpdir(), 'zk-test-report-'));
@@ -62,23 +65,54 @@ function read(file) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// CI shows only the end of the output: the failures are repeated there, each with its first error line.
+const failures = [];
+/** Browser tests that failed and then passed on CI's one retry: counted as passed, named here. */
+const flaky = [];
+const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((l) => l.trim()) ?? '';
 const v = read(vitestJson);
 if (v) {
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  for (const file of v.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name ?? '');
+    const bad = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of bad) failures.push(`${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (bad.length === 0 && file.status === 'failed') failures.push(`${where}: ${firstLine(file.message)}`);
+  }
 }
 const p = read(playwrightJson);
 if (p?.stats) {
   passed += (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
   failed += p.stats.unexpected ?? 0;
   skipped += p.stats.skipped ?? 0;
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const where = `${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`;
+        if (t.status === 'flaky') flaky.push(`${where}: ${firstLine(t.results?.[0]?.error?.message)}`);
+        if (t.status !== 'unexpected') continue;
+        failures.push(`${where}: ${firstLine(t.results?.at(-1)?.error?.message)}`);
+      }
+    }
+    for (const s of suite.suites ?? []) walk(s, s.title && !s.title.endsWith('.ts') ? [...titles, s.title] : titles);
+  };
+  for (const s of p.suites ?? []) walk(s, []);
 }
 rmSync(out, { recursive: true, force: true });
 
 const seconds = Math.round((Date.now() - started) / 1000);
 const ok = unit === 0 && e2e === 0 && logScan === 0 && failed === 0;
 if (!ok && failed === 0) failed = 1; // a suite that crashed before reporting still fails the run
+if (flaky.length > 0) {
+  console.log('\nflaky (failed, then passed on the retry):');
+  for (const f of flaky.slice(0, 30)) console.log(`  ⚠ ${f.slice(0, 400)}`);
+}
+if (failures.length > 0) {
+  console.log('\nfailed:');
+  for (const f of failures.slice(0, 30)) console.log(`  ✖ ${f.slice(0, 400)}`);
+}
 console.log(`\nnpm test finished in ${seconds}s (unit/API exit ${unit}, browser exit ${e2e}, log scan ${logScan ? 'failed' : 'clean'})`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(ok ? 0 : 1);

@@ -85,25 +85,62 @@ function hasSideEffects(id: string): boolean | undefined {
   return SIDE_EFFECT_FREE.test(id) ? false : undefined;
 }
 
+/**
+ * In development, /admin and its deep links open the console's page, as the server's history
+ * fallback does in production (Vite alone would answer them with the candidate site).
+ */
+function consoleFallback(): Plugin {
+  return {
+    name: 'zk-console-fallback',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const url = req.url ?? '';
+        if (/^\/admin(\/[^.]*)?(\?.*)?$/.test(url)) req.url = '/admin.html';
+        next();
+      });
+    },
+  };
+}
+
 // Two entries: the candidate site (index.html) and the office console (admin.html). The
 // console's code is its own chunk graph and never ships in the candidate bundle.
-export default defineConfig({
-  plugins: [react(), pureSharedSchemas(), moduleMap()],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    sourcemap: false,
-    // The budget check (scripts/check-web-budget.mjs) reads which chunks each page loads from here.
-    manifest: true,
-    rollupOptions: {
-      treeshake: { moduleSideEffects: hasSideEffects },
-      input: {
-        index: resolve(here, 'index.html'),
-        admin: resolve(here, 'admin.html'),
+// `vite build --ssr` builds the server render of the public pages instead (src/entry-server.tsx)
+// into dist/.ssr/, one self-contained module the server loads (a folder starting with a dot is
+// never served).
+export default defineConfig(({ isSsrBuild }) =>
+  isSsrBuild
+    ? {
+        plugins: [react(), pureSharedSchemas()],
+        // React's production build on the server too, whatever NODE_ENV the server runs with.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        ssr: { noExternal: true },
+        build: {
+          ssr: resolve(here, 'src/entry-server.tsx'),
+          outDir: 'dist/.ssr',
+          emptyOutDir: false,
+          sourcemap: false,
+          copyPublicDir: false,
+          rollupOptions: { output: { entryFileNames: 'entry-server.js', codeSplitting: false } },
+        },
+      }
+    : {
+        plugins: [react(), pureSharedSchemas(), moduleMap(), consoleFallback()],
+        build: {
+          outDir: 'dist',
+          emptyOutDir: true,
+          sourcemap: false,
+          // The budget check (scripts/check-web-budget.mjs) reads which chunks each page loads from here.
+          manifest: true,
+          rollupOptions: {
+            treeshake: { moduleSideEffects: hasSideEffects },
+            input: {
+              index: resolve(here, 'index.html'),
+              admin: resolve(here, 'admin.html'),
+            },
+          },
+        },
+        server: {
+          proxy: { '/api': process.env.ZK_DEV_API ?? 'http://127.0.0.1:8080' },
+        },
       },
-    },
-  },
-  server: {
-    proxy: { '/api': 'http://127.0.0.1:8080' },
-  },
-});
+);

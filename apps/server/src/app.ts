@@ -15,6 +15,7 @@ import publicCachePlugin from './plugins/public-cache';
 import rateLimitPlugin from './plugins/rate-limit';
 import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
+import servicesPlugin from './plugins/services';
 import tenancyPlugin from './plugins/tenancy';
 import webPlugin from './plugins/web';
 import accountsRoutes from './modules/accounts/routes';
@@ -33,10 +34,23 @@ import documentsRoutes from './modules/documents/routes';
 import examsRoutes from './modules/exams/routes';
 import healthRoutes from './modules/health/routes';
 import noticesRoutes from './modules/notices/routes';
+import notificationsAdminRoutes from './modules/notifications/admin-routes';
+import notificationsRoutes from './modules/notifications/routes';
 import reviewRoutes from './modules/review/routes';
 import staffRoutes from './modules/staff/routes';
 import positionsRoutes from './modules/positions/routes';
 import systemRoutes from './modules/system/routes';
+import arrangementAdminRoutes, { siteCityRoutes } from './modules/arrangement/routes';
+import closeoutAdminRoutes from './modules/closeout/routes';
+import { ticketsAdminRoutes, ticketsRoutes } from './modules/tickets/routes';
+import { scoresAdminRoutes, scoresRoutes } from './modules/scores/routes';
+import { stagesAdminRoutes, stagesRoutes } from './modules/stages/routes';
+import paymentsAdminRoutes from './modules/payments/admin-routes';
+import type { SandboxKeys } from './modules/payments/providers/sandbox';
+import { paymentsCandidateRoutes, paymentsNotifyRoutes, sandboxRoutes } from './modules/payments/routes';
+import { startConfirmationSweeper } from './modules/payments/sweeper';
+import { sharedSandboxKeys } from './modules/payments/sandbox-keys';
+import { waiversAdminRoutes, waiversCandidateRoutes } from './modules/waivers/routes';
 
 export interface AppDeps {
   db: Db;
@@ -48,6 +62,8 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
   /** Admission limits (tests lower them to show shedding without a real flood). */
   loadShedding?: LoadSheddingOptions;
+  /** The sandbox payment provider's keys (lib: modules/payments/sandbox-keys.ts); made afresh when absent. */
+  sandboxKeys?: SandboxKeys;
 }
 
 /** Request bodies larger than this are refused with 413 (uploads set their own limit). */
@@ -73,10 +89,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(securityPlugin);
   await app.register(redisPlugin, { redisUrl: config.redisUrl, enabled: config.rateLimits });
   await app.register(rateLimitPlugin, { enabled: config.rateLimits });
-  await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
   await app.register(cipherPlugin, { dataKey: deps.dataKey, previousKeys: config.previousDataKeys });
+  // Every repository and service, built once; tenancy, auth and captcha below take theirs from it.
+  const wantsSandbox = config.payments.provider === 'sandbox' || config.env !== 'production';
+  await app.register(servicesPlugin, {
+    sms: config.sms,
+    payments: { config: config.payments, sandboxKeys: deps.sandboxKeys ?? (wantsSandbox ? await sharedSandboxKeys() : undefined) },
+    production: config.env === 'production',
+    captchaFixed: config.captchaFixed,
+  });
+  await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
   await app.register(authPlugin);
-  await app.register(captchaPlugin, { fixedCode: config.captchaFixed });
+  await app.register(captchaPlugin);
   await app.register(openapiPlugin);
   await app.register(publicCachePlugin);
 
@@ -91,7 +115,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(examsRoutes, { prefix: '/api' });
   await app.register(positionsRoutes, { prefix: '/api' });
   await app.register(applicationsRoutes, { prefix: '/api' });
+  await app.register(ticketsRoutes, { prefix: '/api' });
+  await app.register(siteCityRoutes, { prefix: '/api' });
+  await app.register(scoresRoutes, { prefix: '/api' });
+  await app.register(stagesRoutes, { prefix: '/api' });
   await app.register(noticesRoutes, { prefix: '/api' });
+  await app.register(notificationsRoutes, { prefix: '/api' });
   await app.register(staffRoutes, { prefix: '/api/admin' });
   await app.register(reviewRoutes, { prefix: '/api/admin' });
   await app.register(attachmentsRoutes, { prefix: '/api' });
@@ -101,6 +130,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(positionsAdminRoutes, { prefix: '/api/admin' });
   await app.register(noticesAdminRoutes, { prefix: '/api/admin' });
   await app.register(staffAdminRoutes, { prefix: '/api/admin' });
+  await app.register(notificationsAdminRoutes, { prefix: '/api/admin' });
+  await app.register(paymentsCandidateRoutes, { prefix: '/api' });
+  await app.register(waiversCandidateRoutes, { prefix: '/api' });
+  await app.register(paymentsNotifyRoutes, { prefix: '/api' });
+  await app.register(sandboxRoutes, { prefix: '/api' });
+  await app.register(paymentsAdminRoutes, { prefix: '/api/admin' });
+  await app.register(waiversAdminRoutes, { prefix: '/api/admin' });
+  await app.register(closeoutAdminRoutes, { prefix: '/api/admin' });
+  await app.register(arrangementAdminRoutes, { prefix: '/api/admin' });
+  await app.register(ticketsAdminRoutes, { prefix: '/api/admin' });
+  await app.register(scoresAdminRoutes, { prefix: '/api/admin' });
+  await app.register(stagesAdminRoutes, { prefix: '/api/admin' });
+  startConfirmationSweeper(app, config.payments.sweepMs);
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

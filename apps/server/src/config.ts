@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SMS_MESSAGE_KINDS, type SmsMessageKind } from '@zhikaoyun/shared';
 import { z } from 'zod';
+import type { AlipayConfig } from './modules/payments/providers/alipay';
+import type { WechatConfig } from './modules/payments/providers/wechat';
 
 /**
  * The only reader of process.env. Everything the server is told from outside is validated here,
@@ -29,9 +33,96 @@ const envSchema = z
       .string()
       .regex(/^(([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)(,|$))*$/, 'DATA_KEY_PREVIOUS must be 32-byte keys (hex or base64), comma separated')
       .optional(),
+    /** Who delivers SMS: `log` (records what would be sent; the default), `aliyun` or `tencent`. */
+    SMS_PROVIDER: z.enum(['log', 'aliyun', 'tencent']).default('log'),
+    SMS_SIGN_NAME: z.string().trim().max(20).optional(),
+    ALIYUN_SMS_ACCESS_KEY_ID: z.string().min(1).optional(),
+    ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+    ALIYUN_SMS_ENDPOINT: z.string().min(1).default('dysmsapi.aliyuncs.com'),
+    TENCENT_SMS_SECRET_ID: z.string().min(1).optional(),
+    TENCENT_SMS_SECRET_KEY: z.string().min(1).optional(),
+    TENCENT_SMS_SDK_APP_ID: z.string().min(1).optional(),
+    TENCENT_SMS_REGION: z.string().min(1).default('ap-guangzhou'),
+    TENCENT_SMS_ENDPOINT: z.string().min(1).default('sms.tencentcloudapi.com'),
+    /** `off`: this process queues SMS but leaves delivery to others. */
+    SMS_WORKER: z.enum(['on', 'off']).default('on'),
+    /** How long a worker holds a claimed message before another may take it over. */
+    SMS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /** Tests only: the log provider kills its process after recording this many messages. */
+    SMS_LOG_CRASH_AFTER: z.coerce.number().int().min(1).optional(),
+    /** Outside production the demo office also gets an exam in its confirmation window with candidates; off: not. */
+    SEED_CONFIRMATION_DEMO: z.enum(['on', 'off']).default('on'),
+    /** Which provider takes candidates' fees; the sandbox is for machines without a merchant account. */
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'alipay', 'wechat']).default('sandbox'),
+    /** The address candidates and providers reach us at (notify and return URLs), e.g. https://bm.example.cn. */
+    PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL, e.g. https://bm.example.cn' }).optional(),
+    /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
+    PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+    ALIPAY_APP_ID: z.string().min(1).optional(),
+    ALIPAY_PRIVATE_KEY: z.string().min(1).optional(),
+    ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
+    ALIPAY_GATEWAY: z.url().optional(),
+    WECHATPAY_MCHID: z.string().min(1).optional(),
+    WECHATPAY_APPID: z.string().min(1).optional(),
+    WECHATPAY_SERIAL: z.string().min(1).optional(),
+    WECHATPAY_PRIVATE_KEY: z.string().min(1).optional(),
+    WECHATPAY_PLATFORM_PUBLIC_KEY: z.string().min(1).optional(),
+    WECHATPAY_PLATFORM_SERIAL: z.string().min(1).optional(),
+    WECHATPAY_APIV3_KEY: z.string().length(32, 'WECHATPAY_APIV3_KEY is the 32-character APIv3 key').optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.SMS_PROVIDER === 'aliyun' && !(env.ALIYUN_SMS_ACCESS_KEY_ID && env.ALIYUN_SMS_ACCESS_KEY_SECRET && env.SMS_SIGN_NAME)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_PROVIDER'],
+        message: 'SMS_PROVIDER=aliyun needs ALIYUN_SMS_ACCESS_KEY_ID, ALIYUN_SMS_ACCESS_KEY_SECRET and SMS_SIGN_NAME',
+      });
+    }
+    if (
+      env.SMS_PROVIDER === 'tencent' &&
+      !(env.TENCENT_SMS_SECRET_ID && env.TENCENT_SMS_SECRET_KEY && env.TENCENT_SMS_SDK_APP_ID && env.SMS_SIGN_NAME)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_PROVIDER'],
+        message: 'SMS_PROVIDER=tencent needs TENCENT_SMS_SECRET_ID, TENCENT_SMS_SECRET_KEY, TENCENT_SMS_SDK_APP_ID and SMS_SIGN_NAME',
+      });
+    }
+    const need = (names: (keyof typeof env)[], why: string) => {
+      for (const name of names)
+        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required ${why}` });
+    };
+    if (env.PAYMENT_PROVIDER === 'alipay')
+      need(['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'PUBLIC_URL'], 'when PAYMENT_PROVIDER=alipay');
+    if (env.PAYMENT_PROVIDER === 'wechat')
+      need(
+        [
+          'WECHATPAY_MCHID',
+          'WECHATPAY_APPID',
+          'WECHATPAY_SERIAL',
+          'WECHATPAY_PRIVATE_KEY',
+          'WECHATPAY_PLATFORM_PUBLIC_KEY',
+          'WECHATPAY_PLATFORM_SERIAL',
+          'WECHATPAY_APIV3_KEY',
+          'PUBLIC_URL',
+        ],
+        'when PAYMENT_PROVIDER=wechat',
+      );
     if (env.NODE_ENV !== 'production') return;
+    if (env.SMS_LOG_CRASH_AFTER !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_LOG_CRASH_AFTER'],
+        message: 'SMS_LOG_CRASH_AFTER is for automated tests and is refused when NODE_ENV=production',
+      });
+    }
+    if (env.PAYMENT_PROVIDER === 'sandbox') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROVIDER'],
+        message: 'PAYMENT_PROVIDER=sandbox takes no real money and is refused when NODE_ENV=production: set alipay or wechat',
+      });
+    }
     if (env.CAPTCHA_FIXED !== undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -76,9 +167,50 @@ export interface Config {
   dataKey: Buffer | null;
   /** Earlier data keys, still accepted for decryption and lookups during a key rotation. */
   previousDataKeys: Buffer[];
+  sms: SmsConfig;
+  payments: PaymentsConfig;
+  /** Seed the demo's confirmation stage (never in production). */
+  seedConfirmationDemo: boolean;
+}
+
+export interface PaymentsConfig {
+  provider: 'sandbox' | 'alipay' | 'wechat';
+  /** Base of the notify and return URLs; null: http://127.0.0.1:PORT (the sandbox needs no more). */
+  publicUrl: string | null;
+  /** Milliseconds between sweeps; 0: no sweeper (tests sweep by hand). */
+  sweepMs: number;
+  alipay: AlipayConfig | null;
+  wechat: WechatConfig | null;
+}
+
+/** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
+function pem(value: string, cwd: string): string {
+  if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
+  return readFileSync(path.resolve(cwd, value), 'utf8');
+}
+
+export interface SmsConfig {
+  provider: 'log' | 'aliyun' | 'tencent';
+  signName: string;
+  aliyun: { accessKeyId: string; accessKeySecret: string; endpoint: string } | null;
+  tencent: { secretId: string; secretKey: string; sdkAppId: string; region: string; endpoint: string } | null;
+  /** The provider's template id per kind (SMS_TEMPLATE_REJECTED, …); a kind without one fails with that said. */
+  templates: Partial<Record<SmsMessageKind, string>>;
+  worker: boolean;
+  leaseMs: number;
+  logCrashAfter: number | null;
 }
 
 export class ConfigError extends Error {}
+
+function smsTemplates(env: Record<string, unknown>): Partial<Record<SmsMessageKind, string>> {
+  const out: Partial<Record<SmsMessageKind, string>> = {};
+  for (const kind of SMS_MESSAGE_KINDS) {
+    const v = env[`SMS_TEMPLATE_${kind.toUpperCase()}`];
+    if (typeof v === 'string' && v.trim() !== '') out[kind] = v.trim();
+  }
+  return out;
+}
 
 export function parseDatabaseUrl(url: string | undefined, cwd: string): Database {
   if (url === undefined || url === '') {
@@ -132,5 +264,61 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     defaultOfficeCode: e.DEFAULT_OFFICE_CODE,
     dataKey: e.DATA_KEY === undefined ? null : parseKey(e.DATA_KEY),
     previousDataKeys: (e.DATA_KEY_PREVIOUS ?? '').split(',').filter(Boolean).map(parseKey),
+    sms: {
+      provider: e.SMS_PROVIDER,
+      signName: e.SMS_SIGN_NAME ?? '',
+      aliyun:
+        e.ALIYUN_SMS_ACCESS_KEY_ID && e.ALIYUN_SMS_ACCESS_KEY_SECRET
+          ? { accessKeyId: e.ALIYUN_SMS_ACCESS_KEY_ID, accessKeySecret: e.ALIYUN_SMS_ACCESS_KEY_SECRET, endpoint: e.ALIYUN_SMS_ENDPOINT }
+          : null,
+      tencent:
+        e.TENCENT_SMS_SECRET_ID && e.TENCENT_SMS_SECRET_KEY && e.TENCENT_SMS_SDK_APP_ID
+          ? {
+              secretId: e.TENCENT_SMS_SECRET_ID,
+              secretKey: e.TENCENT_SMS_SECRET_KEY,
+              sdkAppId: e.TENCENT_SMS_SDK_APP_ID,
+              region: e.TENCENT_SMS_REGION,
+              endpoint: e.TENCENT_SMS_ENDPOINT,
+            }
+          : null,
+      templates: smsTemplates(env),
+      worker: e.SMS_WORKER === 'on',
+      leaseMs: e.SMS_LEASE_SECONDS * 1000,
+      logCrashAfter: e.SMS_LOG_CRASH_AFTER ?? null,
+    },
+    seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production',
+    payments: {
+      provider: e.PAYMENT_PROVIDER,
+      publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+      sweepMs: (e.PAYMENT_SWEEP_SECONDS ?? (e.NODE_ENV === 'test' ? 0 : 30)) * 1000,
+      alipay:
+        e.PAYMENT_PROVIDER === 'alipay' && e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
+          ? {
+              appId: e.ALIPAY_APP_ID,
+              privateKey: pem(e.ALIPAY_PRIVATE_KEY, cwd),
+              alipayPublicKey: pem(e.ALIPAY_PUBLIC_KEY, cwd),
+              gateway: e.ALIPAY_GATEWAY,
+            }
+          : null,
+      wechat:
+        e.PAYMENT_PROVIDER === 'wechat' &&
+        e.WECHATPAY_MCHID &&
+        e.WECHATPAY_APPID &&
+        e.WECHATPAY_SERIAL &&
+        e.WECHATPAY_PRIVATE_KEY &&
+        e.WECHATPAY_PLATFORM_PUBLIC_KEY &&
+        e.WECHATPAY_PLATFORM_SERIAL &&
+        e.WECHATPAY_APIV3_KEY
+          ? {
+              mchid: e.WECHATPAY_MCHID,
+              appid: e.WECHATPAY_APPID,
+              serial: e.WECHATPAY_SERIAL,
+              privateKey: pem(e.WECHATPAY_PRIVATE_KEY, cwd),
+              platformPublicKey: pem(e.WECHATPAY_PLATFORM_PUBLIC_KEY, cwd),
+              platformSerial: e.WECHATPAY_PLATFORM_SERIAL,
+              apiV3Key: e.WECHATPAY_APIV3_KEY,
+            }
+          : null,
+    },
   };
 }

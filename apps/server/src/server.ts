@@ -6,7 +6,9 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './db/seed';
+import { createDataCipher } from './lib/crypto';
 import { resolveDataKey } from './lib/data-key';
+import { resolveSandboxKeys } from './modules/payments/sandbox-keys';
 
 /** The built web app sits beside the built server in the repository: apps/web/dist. */
 function defaultWebDist(): string | null {
@@ -27,7 +29,12 @@ async function main(): Promise<void> {
 
   const db = openDatabase(config.database);
   await migrateToLatest(db);
-  const seed = await seedDemo(db, { adminPassword: config.seedAdminPassword });
+  const dataKey = resolveDataKey(config);
+  // Outside production the demo also shows the confirmation stage (approved candidates who can pay).
+  const seed = await seedDemo(db, {
+    adminPassword: config.seedAdminPassword,
+    ...(config.seedConfirmationDemo ? { confirmationDemo: { cipher: createDataCipher(dataKey, config.previousDataKeys) } } : {}),
+  });
   if (seed.generatedAdminPassword) {
     // Printed once, on the run that created the account; it is stored only as an argon2id hash.
     console.log(
@@ -35,7 +42,8 @@ async function main(): Promise<void> {
     );
   }
 
-  const app = await buildApp(config, { db, dataKey: resolveDataKey(config) });
+  const sandboxKeys = config.payments.provider === 'sandbox' || config.env !== 'production' ? resolveSandboxKeys(config) : undefined;
+  const app = await buildApp(config, { db, dataKey, ...(sandboxKeys ? { sandboxKeys } : {}) });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -53,10 +61,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Every process may deliver: workers lease rows, so two never send the same message.
+  if (config.sms.worker) app.services.smsWorker.start();
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   console.log(
     `zhikaoyun serving http://${shown}:${config.port} (${config.database.kind}${config.webDist ? '' : ', API only: web app not built'})`,
   );
+  // A parent that started us with an IPC channel (tests, the dev loop) learns we are ready
+  // from this message instead of polling.
+  process.send?.({ type: 'listening', port: config.port });
 }
 
 main().catch((err: unknown) => {

@@ -239,7 +239,7 @@ for (const kind of DATABASES) {
           ['A02', '技术', '市档案馆', 0, '', '专科', '', '', '', '', '', ''],
           ['A01', '重复', '市档案馆', 1, '', '', '', '', '', '', '', ''],
           ['', '', '', '', '', '', '', '', '', '', '', ''],
-          ['A04', '', '市档案馆', 1, '', '', '', 'abc', '', '', '', ''],
+          ['A04', '', '市档案馆', 1, '', '', '', 'abc', '男女', '', '', ''],
         ]);
         const res = await upload(url, admin, 'positions.xlsx', bad);
         const result = res.json().data;
@@ -247,7 +247,8 @@ for (const kind of DATABASES) {
         expect(result.errors).toEqual(
           expect.arrayContaining([
             { row: 3, msg: '招聘人数：招聘人数至少为 1' },
-            { row: 3, msg: expect.stringMatching(/^最低学历：应为.*或不限$/) },
+            { row: 3, msg: expect.stringMatching(/^最低学历应为.*或不限$/) },
+            { row: 6, msg: '性别要求应为 不限、男 或 女' },
             { row: 4, msg: '岗位代码：A01 与第 2 行重复' },
             { row: 6, msg: '岗位名称：请输入岗位名称' },
             { row: 6, msg: expect.stringMatching(/^最高年龄：/) },
@@ -312,7 +313,8 @@ for (const kind of DATABASES) {
         const up = await upload('/api/admin/uploadAttachment', admin, '岗位表说明.pdf', pdf, 'application/pdf');
         const attachment = up.json().data;
         expect(attachment.name).toBe('岗位表说明.pdf');
-        expect(attachment.url).toMatch(/^\/api\/getAttachment\?id=\d+&officeCode=demo$/);
+        expect(attachment.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+        expect(attachment.url).toBe(`/api/getAttachment?id=${attachment.id}&officeCode=demo`);
         const fake = await upload(
           '/api/admin/uploadAttachment',
           admin,
@@ -325,13 +327,16 @@ for (const kind of DATABASES) {
         expect(exe.json().success).toBe(false);
         expect((await upload('/api/admin/uploadAttachment', reviewer, 'a.pdf', pdf)).json().errorCode).toBe(ErrorCode.Forbidden);
 
-        const download = await t.app.inject({ method: 'GET', url: attachment.url });
-        expect(download.statusCode).toBe(200);
-        expect(download.headers['content-type']).toBe('application/pdf');
-        expect(String(download.headers['content-disposition'])).toContain("filename*=UTF-8''");
-        expect(download.rawPayload.equals(pdf)).toBe(true);
-        const id = /id=(\d+)/.exec(attachment.url)![1];
-        expect((await get(t, `/api/getAttachment?id=${id}&officeCode=elsewhere`)).body.errorCode).toBe(ErrorCode.NotFound);
+        // Nothing published links to it yet: staff can open it, nobody else.
+        expect((await get(t, attachment.url)).body.errorCode).toBe(ErrorCode.NotFound);
+        const staffCopy = await t.app.inject({
+          method: 'GET',
+          url: `/api/admin/getAttachment?id=${attachment.id}`,
+          headers: bearer(reviewer),
+        });
+        expect(staffCopy.headers['content-type']).toBe('application/pdf');
+        expect(staffCopy.headers['cache-control']).toBe('no-store');
+        expect(staffCopy.rawPayload.equals(pdf)).toBe(true);
 
         const input = {
           title: '关于资格复审的通知',
@@ -353,7 +358,13 @@ for (const kind of DATABASES) {
         const shown = (await get(t, `/api/getNoticeDetail?id=${noticeId}`)).body.data;
         expect(shown.summary).toBe('复审安排请携带原件。点我');
         expect(shown.content).not.toContain('javascript:');
-        expect(shown.attachments).toEqual([attachment]);
+        expect(shown.attachments).toEqual([{ name: attachment.name, url: attachment.url }]);
+        const download = await t.app.inject({ method: 'GET', url: attachment.url });
+        expect(download.statusCode).toBe(200);
+        expect(download.headers['content-type']).toBe('application/pdf');
+        expect(String(download.headers['content-disposition'])).toContain("filename*=UTF-8''");
+        expect(download.rawPayload.equals(pdf)).toBe(true);
+        expect((await get(t, `/api/getAttachment?id=${attachment.id}&officeCode=elsewhere`)).body.errorCode).toBe(ErrorCode.NotFound);
 
         const badLink = await post(
           t,
@@ -478,7 +489,7 @@ for (const kind of DATABASES) {
               method,
               url,
               headers: token ? bearer(token) : {},
-              ...(body ? { payload: body as object } : {}),
+              ...(body ? { payload: body } : {}),
             });
             expect(res.json().errorCode, `${who} ${method} ${url}`).toBe(401);
           }
@@ -514,6 +525,14 @@ for (const kind of DATABASES) {
         ]) {
           expect(actions, a).toContain(a);
         }
+        // Each entry names what it touched as it is now, or says it was deleted.
+        const entries = log as unknown as { action: string; target: string; targetLabel: string }[];
+        const labelOf = (action: string) => entries.find((e) => e.action === action)!.targetLabel;
+        expect(labelOf('新建考试')).toMatch(/^考试「.+」$/);
+        expect(labelOf('新建岗位')).toMatch(/^岗位 \S+ .+|^岗位 #\d+（已删除）$/);
+        expect(labelOf('删除公告')).toMatch(/^公告 #\d+（已删除）$/);
+        expect(labelOf('新建人员')).toMatch(/^人员 \S+（.+）$/);
+        expect(labelOf('修改系统设置')).toBe('本机构设置');
       });
     },
   );

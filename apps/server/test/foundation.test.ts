@@ -1,6 +1,6 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../src/lib/time';
+import { nowIso } from '../src/lib/clock';
 import { createTestApp, insertOffice, TEST_CAPTCHA, type TestApp } from './helpers/app';
 import { DATABASES } from './helpers/databases';
 
@@ -78,22 +78,22 @@ for (const kind of DATABASES) {
       expect(body.data.image).toMatch(/^data:image\/svg\+xml;base64,/);
       expect(body.data.captchaId).toMatch(/^[0-9a-f]{32}$/);
       const office = (await get('/api/getWSystem')).body.data.officeId as number;
-      expect(await t.app.captcha.verify(office, body.data.captchaId, TEST_CAPTCHA)).toBe(true);
-      expect(await t.app.captcha.verify(office, body.data.captchaId, TEST_CAPTCHA)).toBe(false);
+      expect(await t.app.services.captcha.verify(office, body.data.captchaId, TEST_CAPTCHA)).toBe(true);
+      expect(await t.app.services.captcha.verify(office, body.data.captchaId, TEST_CAPTCHA)).toBe(false);
 
       const wrong = (await get('/api/getCode')).body.data.captchaId as string;
-      expect(await t.app.captcha.verify(office, wrong, 'nope')).toBe(false);
-      expect(await t.app.captcha.verify(office, wrong, TEST_CAPTCHA)).toBe(false);
+      expect(await t.app.services.captcha.verify(office, wrong, 'nope')).toBe(false);
+      expect(await t.app.services.captcha.verify(office, wrong, TEST_CAPTCHA)).toBe(false);
 
       const expiring = (await get('/api/getCode')).body.data.captchaId as string;
       await t.db.kysely.updateTable('captcha').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('id', '=', expiring).execute();
-      expect(await t.app.captcha.verify(office, expiring, TEST_CAPTCHA)).toBe(false);
+      expect(await t.app.services.captcha.verify(office, expiring, TEST_CAPTCHA)).toBe(false);
 
       await t.db.kysely
         .insertInto('captcha')
         .values({ id: 'old', office_id: office, answer_hash: 'x', expires_at: '2000-01-01T00:00:00.000Z', created_at: nowIso() })
         .execute();
-      await t.app.captcha.sweep();
+      await t.app.services.captcha.sweep();
       expect(await t.db.kysely.selectFrom('captcha').select('id').where('id', '=', 'old').executeTakeFirst()).toBeUndefined();
     });
 
@@ -193,7 +193,7 @@ for (const kind of DATABASES) {
 
     it('publishes the OpenAPI document with the spec’s calls, and its UI', async () => {
       const doc = await get('/api/docs/json');
-      const paths = Object.keys((doc.res.json() as { paths: object }).paths);
+      const paths = Object.keys(doc.res.json<{ paths: object }>().paths);
       for (const p of ['/api/getWSystem', '/api/getCode', '/api/getMenu', '/api/getDoc', '/api/getTreatyDesc', '/api/health']) {
         expect(paths).toContain(p);
       }

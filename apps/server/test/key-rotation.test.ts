@@ -83,7 +83,14 @@ for (const kind of DATABASES) {
         const body = await login(app, people[0]!.idno, people[0]!.password);
         expect(body.success, body.msg).toBe(true);
         expect(body.data?.userInfo.idno).toBe(people[0]!.idno);
-        expect(body.data?.userInfo.answer).toBe('答案0');
+        // The hint answer the old key encrypted, shown after the password.
+        const shown = await app.inject({
+          method: 'POST',
+          url: '/api/revealHintAnswer',
+          headers: { authorization: `Bearer ${body.data?.token ?? ''}` },
+          payload: { password: people[0]!.password },
+        });
+        expect(shown.json<{ data?: { answer: string } }>().data?.answer).toBe('答案0');
         // A taken ID number stays taken although its stored index is the old key's.
         const again = await app.inject({
           method: 'POST',

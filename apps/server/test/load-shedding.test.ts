@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -5,6 +6,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase, type Db } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed';
+import { createLagJudge, type LoadSheddingOptions } from '../src/plugins/load-shedding';
 import type { FastifyInstance } from 'fastify';
 import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY } from './helpers/app';
 import { newIdno, registration } from './helpers/candidates';
@@ -23,6 +25,22 @@ let db: Db;
 let app: FastifyInstance;
 let base: string;
 const idno = newIdno();
+let config: ReturnType<typeof loadConfig>;
+
+/** Another server on the same database, with its own shedding settings. */
+async function startServer(loadShedding: LoadSheddingOptions): Promise<{ app: FastifyInstance; base: string }> {
+  const other = await buildApp(config, { db, dataKey: TEST_DATA_KEY, loadShedding });
+  await other.listen({ port: 0, host: '127.0.0.1' });
+  return { app: other, base: `http://127.0.0.1:${(other.server.address() as AddressInfo).port}` };
+}
+
+/** Blocks this process's event loop (the server's too: it runs here), as a slow synchronous query does. */
+function blockEventLoop(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // spin
+  }
+}
 
 interface Answer {
   status: number;
@@ -33,7 +51,7 @@ interface Answer {
 
 async function call(path: string, init?: RequestInit): Promise<Answer> {
   const t0 = performance.now();
-  const res = await fetch(`${base}${path}`, init);
+  const res = await fetch(path.startsWith('http') ? path : `${base}${path}`, init);
   const body = (await res.json()) as Answer['body'];
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body, ms: performance.now() - t0 };
 }
@@ -46,7 +64,7 @@ const captchaId = async () => {
 
 beforeAll(async () => {
   database = await sqlite.create();
-  const config = {
+  config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', CAPTCHA_FIXED: TEST_CAPTCHA, RATE_LIMITS: 'off' }),
     database: database.config,
   };
@@ -105,5 +123,107 @@ describe('load shedding', () => {
     const after = await call('/api/getWSystem');
     expect(after.status).toBe(200);
     expect(after.body.success).toBe(true);
+  });
+});
+
+describe('load shedding sheds only real overload', () => {
+  it('slow staff work blocking the event loop again and again does not turn candidates away', async () => {
+    // A reviewer paging through a huge queue with 1.2 s synchronous queries, back to back.
+    let blocking = true;
+    const hog = (async () => {
+      while (blocking) {
+        blockEventLoop(1_200);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const statuses: number[] = [];
+    try {
+      const until = performance.now() + 8_000;
+      while (performance.now() < until) statuses.push((await call('/api/getCode')).status);
+    } finally {
+      blocking = false;
+      await hog;
+    }
+    // Slow, as the loop was busy, but served: the few candidates in flight are not the overload.
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(statuses.filter((x) => x !== 200)).toEqual([]);
+  });
+
+  it('a loop late sample after sample is overload: requests are refused until it recovers', async () => {
+    const server = await startServer({ maxEventLoopDelayMs: 20, sampleIntervalMs: 50, sustainedSamples: 3, minQueueForLag: 0 });
+    try {
+      // Late again and again: every millisecond a 60 ms task.
+      const hog = setInterval(() => blockEventLoop(60), 1);
+      let refused: Answer | undefined;
+      // About 5 s on an idle machine (every call crosses a loop blocked 60 ms at a time); the
+      // deadline allows for a machine busy with other suites.
+      const deadline = performance.now() + 30_000;
+      try {
+        while (!refused && performance.now() < deadline) {
+          const a = await call(`${server.base}/api/getWSystem`);
+          if (a.status === 503) refused = a;
+        }
+      } finally {
+        clearInterval(hog);
+      }
+      expect(refused?.body).toEqual({ success: false, errorCode: 503, msg: '系统繁忙，请稍后再试' });
+      let recovered = false;
+      const until = performance.now() + 30_000;
+      while (!recovered && performance.now() < until) {
+        const res = await fetch(`${server.base}/api/getWSystem`);
+        recovered = res.status === 200;
+        await res.arrayBuffer();
+      }
+      expect(recovered).toBe(true);
+    } finally {
+      await server.app.close();
+    }
+  }, 90_000);
+
+  it('staff calls have their own places: console requests holding every staff place never refuse candidates', async () => {
+    const server = await startServer({ maxInFlight: 4, maxStaffInFlight: 4 });
+    const { port } = server.app.server.address() as AddressInfo;
+    // Staff requests that stay in flight: headers sent, body never finished.
+    const held = Array.from({ length: 4 }, () => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/admin/login',
+        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+      });
+      req.on('error', () => undefined);
+      req.write('{"username":');
+      return req;
+    });
+    try {
+      // Until the places are taken, a further staff call is still admitted.
+      let full = false;
+      const deadline = performance.now() + 30_000;
+      while (!full && performance.now() < deadline) {
+        full = (await call(`${server.base}/api/admin/getProfile`)).status === 503;
+      }
+      expect(full).toBe(true);
+      const candidates = await Promise.all(Array.from({ length: 6 }, () => call(`${server.base}/api/getCode`)));
+      expect(candidates.map((a) => a.status)).toEqual(Array(6).fill(200));
+    } finally {
+      for (const req of held) req.destroy();
+      await server.app.close();
+    }
+  });
+});
+
+describe('the event-loop judge', () => {
+  it('takes a window that recorded nothing as no evidence, never as an infinite delay', () => {
+    const judge = createLagJudge({ maxDelayMs: 100, sustainedSamples: 2 });
+    for (let i = 0; i < 5; i++) judge.sample(0, Number.NaN);
+    expect(judge.overloaded).toBe(false);
+    judge.sample(3, 500);
+    judge.sample(0, Number.NaN);
+    expect(judge.overloaded).toBe(false);
+    judge.sample(4, 500);
+    expect(judge.overloaded).toBe(true);
+    judge.sample(10, 12);
+    expect(judge.overloaded).toBe(false);
   });
 });

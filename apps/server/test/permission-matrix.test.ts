@@ -1,8 +1,10 @@
-import { ErrorCode, maskIdno } from '@zhikaoyun/shared';
+import { ERROR_TEXT, ErrorCode, maskIdno, maskMobile } from '@zhikaoyun/shared';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REVEAL_LIMIT } from '../src/modules/review/routes';
 import { addStaff, adminToken, staffToken, submittedApplication } from './helpers/actors';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
-import { bearer, captcha, get, post, registered } from './helpers/candidates';
+import { bearer, captcha, COMPLETE_FORM, get, post, registered, withPhoto } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 import { apiRoutes, type ApiRoute } from './helpers/routes';
 
@@ -37,6 +39,22 @@ export function expectation(route: ApiRoute, actor: ActorName): Expectation {
   }
 }
 
+/** The unit of the demo exam's 财务会计 position (submittedApplication applies there). */
+const FINANCE = '市财政局财政投资评审中心';
+
+/** The rows of an exported sheet, header first, as plain text. */
+async function exportedRows(t: TestApp, token: string, examId: number): Promise<string[][]> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/admin/exportApplications?examId=${examId}`, headers: bearer(token) });
+  expect(res.headers['content-type']).toContain('spreadsheetml');
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const rows: string[][] = [];
+  book.getWorksheet('报名信息')!.eachRow((row) => {
+    rows.push((row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v as string | number))));
+  });
+  return rows;
+}
+
 for (const kind of DATABASES) {
   describe.skipIf(kind.skipped !== null)(`permission matrix on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
     let t: TestApp;
@@ -46,6 +64,10 @@ for (const kind of DATABASES) {
     let otherA: Awaited<ReturnType<typeof registered>>;
     let foreignCandidate: Awaited<ReturnType<typeof registered>>;
     let app: { id: number; examId: number };
+    /** Another unit's application (市大数据发展管理中心), and a draft never submitted (财务会计's unit). */
+    let dataApp: { id: number; name: string; idno: string };
+    let draft: { id: number; name: string };
+    let emptyReviewer: string;
     let markers: string[];
 
     async function login(actor: ActorName): Promise<string> {
@@ -74,14 +96,40 @@ for (const kind of DATABASES) {
       routes = apiRoutes(t.routes);
       const office = (await get(t, '/api/getWSystem')).body.data.officeId as number;
       const other = await insertOffice(t, 'mxother');
-      await addStaff(t, office, 'mx-reviewer', 'reviewer');
+      await addStaff(t, office, 'mx-reviewer', 'reviewer', [FINANCE]);
+      await addStaff(t, office, 'mx-empty', 'reviewer', []);
       await addStaff(t, office, 'mx-limited', 'reviewer', ['某个不存在的单位']);
       await addStaff(t, other, 'mx-foreign', 'admin');
       candidateA = await registered(t, { name: '甲机构考生', mobile: '13566667777' });
       otherA = await registered(t, { name: '另一考生' });
       foreignCandidate = await registered(t, { name: '乙机构考生' }, '?officeCode=mxother');
       app = await submittedApplication(t, candidateA.token);
+      const positions = (await get(t, `/api/getPositionList?examId=${app.examId}&pageSize=50`)).body.data.list as {
+        id: number;
+        name: string;
+      }[];
+      const third = await registered(t, { name: '数据中心考生', mobile: '13600001111' });
+      await withPhoto(t, third.token);
+      const software = positions.find((p) => p.name === '软件开发')!.id;
+      await post(t, '/api/saveApplication', { examId: app.examId, positionId: software, form: COMPLETE_FORM }, bearer(third.token));
+      const submitted = await post(t, '/api/submitApplication', { examId: app.examId }, bearer(third.token));
+      expect(submitted.body.success, submitted.body.msg).toBe(true);
+      dataApp = {
+        id: (await get(t, `/api/getApplication?examId=${app.examId}`, bearer(third.token))).body.data.id,
+        name: '数据中心考生',
+        idno: third.idno,
+      };
+      const drafter = await registered(t, { name: '草稿考生' });
+      const finance = positions.find((p) => p.name === '财务会计')!.id;
+      const saved = await post(
+        t,
+        '/api/saveApplication',
+        { examId: app.examId, positionId: finance, form: { school: '某大学' } },
+        bearer(drafter.token),
+      );
+      draft = { id: saved.body.data.id, name: '草稿考生' };
       for (const a of ACTORS) tokens[a] = await login(a);
+      emptyReviewer = await staffToken(t, 'mx-empty');
       const exam = (await get(t, '/api/getCurrentExam')).body.data;
       const officeName = (await get(t, '/api/getWSystem')).body.data.webname as string;
       markers = [candidateA.idno, maskIdno(candidateA.idno), '甲机构考生', '13566667777', exam.name, officeName].filter(Boolean);
@@ -139,22 +187,127 @@ for (const kind of DATABASES) {
       expect((await get(t, `/api/getApplication?${q}`, bearer(tokens.candidate))).body.data.status).toBe('submitted');
     });
 
-    it('object level: a reviewer limited to other units cannot open, list or decide the application', async () => {
+    const list = async (token: string, body: Record<string, unknown> = {}) =>
+      (await post(t, '/api/admin/getApplicationList', { examId: app.examId, pageSize: 50, ...body }, token ? bearer(token) : {})).body;
+    const ids = (body: { data?: { list: { id: number }[] } }) => (body.data?.list ?? []).map((i) => i.id).sort((a, b) => a - b);
+    const auditActions = async (target: string) =>
+      (await t.db.kysely.selectFrom('audit_log').select(['action', 'staff_name']).where('target', '=', target).orderBy('id').execute()).map(
+        (r) => `${r.staff_name}:${r.action}`,
+      );
+
+    it('object level: a reviewer limited to other units cannot open, list, reveal or decide the application', async () => {
       const full = await get(t, `/api/admin/getApplicationDetail?id=${app.id}`, bearer(tokens.reviewer));
       expect(full.body.success, full.body.msg).toBe(true);
-      expect(JSON.stringify(full.body)).toContain(candidateA.idno);
       const detail = await get(t, `/api/admin/getApplicationDetail?id=${app.id}`, bearer(tokens.limitedReviewer));
-      expect(detail.body.success).toBe(false);
-      expect([ErrorCode.Forbidden, ErrorCode.NotFound]).toContain(detail.body.errorCode);
-      const list = await get(t, `/api/admin/getApplicationList?examId=${app.examId}`, bearer(tokens.limitedReviewer));
-      expect(JSON.stringify(list.body)).not.toContain('甲机构考生');
+      expect(detail.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden, msg: '该报名不属于您负责审核的单位' });
+      const listed = await list(tokens.limitedReviewer);
+      expect(listed.data.total).toBe(0);
+      expect(JSON.stringify(listed)).not.toContain('甲机构考生');
+      const reveal = await post(t, '/api/admin/revealApplication', { id: app.id }, bearer(tokens.limitedReviewer));
+      expect(reveal.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
       const decide = await post(
         t,
         '/api/admin/reviewApplication',
         { applicationId: app.id, decision: 'reject', reason: '越权' },
         bearer(tokens.limitedReviewer),
       );
-      expect(decide.body.success).toBe(false);
+      expect(decide.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      const bulk = await post(t, '/api/admin/bulkApprove', { applicationIds: [app.id, dataApp.id] }, bearer(tokens.limitedReviewer));
+      expect(bulk.body.data).toEqual({ approved: 0, skipped: 2 });
+      const rows = await t.db.kysely.selectFrom('application').select('status').where('id', 'in', [app.id, dataApp.id]).execute();
+      expect(rows.map((r) => r.status)).toEqual(['submitted', 'submitted']);
+    });
+
+    it('unit scope: a reviewer limited to one unit sees only that unit in list, detail, statistics and export', async () => {
+      // The admin sees both units' applications.
+      expect(ids(await list(tokens.admin))).toEqual([app.id, dataApp.id].sort((a, b) => a - b));
+      // The reviewer of 财务会计's unit: only that unit, whatever the filters ask for.
+      expect(ids(await list(tokens.reviewer))).toEqual([app.id]);
+      expect((await list(tokens.reviewer, { unit: '市大数据发展管理中心' })).data.total).toBe(0);
+      expect((await list(tokens.reviewer, { keyword: dataApp.idno })).data.total).toBe(0);
+      expect((await list(tokens.reviewer, { keyword: '数据中心' })).data.total).toBe(0);
+      const other = await get(t, `/api/admin/getApplicationDetail?id=${dataApp.id}`, bearer(tokens.reviewer));
+      expect(other.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+
+      const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(tokens.reviewer))).body.data;
+      expect(new Set(stats.positions.map((p: { unit: string }) => p.unit))).toEqual(new Set([FINANCE]));
+      // The draft is in the unit too: counted, never shown.
+      expect(stats.totals).toEqual({ draft: 1, submitted: 1, approved: 0, rejected: 0, confirmed: 0, expired: 0, cancelled: 0 });
+      expect(stats.perDay.reduce((n: number, d: { count: number }) => n + d.count, 0)).toBe(1);
+      const adminStats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(tokens.admin))).body.data;
+      expect(adminStats.totals).toEqual({ draft: 1, submitted: 2, approved: 0, rejected: 0, confirmed: 0, expired: 0, cancelled: 0 });
+      expect(new Set(adminStats.positions.map((p: { unit: string }) => p.unit)).size).toBeGreaterThan(2);
+
+      const reviewerSheet = await exportedRows(t, tokens.reviewer, app.examId);
+      expect(reviewerSheet.map((r) => r[0])).toEqual(['报名序号', String(app.id)]);
+      expect(reviewerSheet[1]![4]).toBe(maskIdno(candidateA.idno));
+      expect(reviewerSheet[1]![5]).toBe(maskMobile('13566667777'));
+      expect(reviewerSheet[1]![8]).toBe(FINANCE);
+      // Admins keep the full ID numbers (they print tickets from it), of every unit.
+      const adminSheet = await exportedRows(t, tokens.admin, app.examId);
+      expect(
+        adminSheet
+          .slice(1)
+          .map((r) => r[4])
+          .sort(),
+      ).toEqual([candidateA.idno, dataApp.idno].sort());
+    });
+
+    it('a reviewer whose unit list is empty sees and decides nothing', async () => {
+      expect((await list(emptyReviewer)).data).toEqual({ list: [], total: 0 });
+      expect((await list(emptyReviewer, { keyword: candidateA.idno })).data.total).toBe(0);
+      for (const id of [app.id, dataApp.id]) {
+        const d = await get(t, `/api/admin/getApplicationDetail?id=${id}`, bearer(emptyReviewer));
+        expect(d.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+        const r = await post(t, '/api/admin/revealApplication', { id }, bearer(emptyReviewer));
+        expect(r.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      }
+      const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(emptyReviewer))).body.data;
+      expect(stats).toEqual({
+        totals: { draft: 0, submitted: 0, approved: 0, rejected: 0, confirmed: 0, expired: 0, cancelled: 0 },
+        positions: [],
+        emptyPositions: 0,
+        perDay: [],
+      });
+      expect(await exportedRows(t, emptyReviewer, app.examId)).toHaveLength(1);
+      const decide = await post(t, '/api/admin/reviewApplication', { applicationId: app.id, decision: 'approve' }, bearer(emptyReviewer));
+      expect(decide.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      const bulk = await post(t, '/api/admin/bulkApprove', { applicationIds: [app.id, dataApp.id] }, bearer(emptyReviewer));
+      expect(bulk.body.data).toEqual({ approved: 0, skipped: 2 });
+    });
+
+    it('staff never read a draft the candidate has not submitted', async () => {
+      for (const token of [tokens.admin, tokens.reviewer]) {
+        expect(ids(await list(token))).not.toContain(draft.id);
+        expect(await list(token, { status: 'draft' })).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '状态有误' });
+        const d = await get(t, `/api/admin/getApplicationDetail?id=${draft.id}`, bearer(token));
+        expect(d.body).toMatchObject({ success: false, errorCode: ErrorCode.NotFound });
+        const r = await post(t, '/api/admin/revealApplication', { id: draft.id }, bearer(token));
+        expect(r.body).toMatchObject({ success: false, errorCode: ErrorCode.NotFound });
+        expect(JSON.stringify(await exportedRows(t, token, app.examId))).not.toContain(draft.name);
+      }
+    });
+
+    it('detail is masked for every role; the full ID number and phone come one at a time, audited', async () => {
+      for (const token of [tokens.admin, tokens.reviewer]) {
+        const d = await get(t, `/api/admin/getApplicationDetail?id=${app.id}`, bearer(token));
+        expect(d.body.data).toMatchObject({ idnoMasked: maskIdno(candidateA.idno), mobileMasked: maskMobile('13566667777') });
+        expect(d.body.data).not.toHaveProperty('idno');
+        expect(d.body.data).not.toHaveProperty('mobile');
+        expect(JSON.stringify(d.body)).not.toContain(candidateA.idno);
+        expect(JSON.stringify(d.body)).not.toContain('13566667777');
+      }
+      const before = await auditActions(`application:${app.id}`);
+      const r = await post(t, '/api/admin/revealApplication', { id: app.id }, bearer(tokens.reviewer));
+      expect(r.body).toEqual({ success: true, data: { idno: candidateA.idno, mobile: '13566667777' } });
+      expect(await auditActions(`application:${app.id}`)).toEqual([...before, 'mx-reviewer姓名:查看完整身份信息']);
+      // Nothing of it in the audit log's text, and nothing in any log line.
+      const entries = await t.db.kysely.selectFrom('audit_log').select(['detail', 'target']).execute();
+      expect(JSON.stringify(entries)).not.toContain(candidateA.idno);
+      expect(t.logs()).not.toContain(candidateA.idno);
+      expect((await post(t, '/api/admin/revealApplication', { id: 99999999 }, bearer(tokens.admin))).body.errorCode).toBe(
+        ErrorCode.NotFound,
+      );
     });
 
     it('office isolation: nothing of office A in any answer to office B’s staff or candidates', async () => {
@@ -196,4 +349,53 @@ for (const kind of DATABASES) {
       expect(cross.body.errorCode).toBe(ErrorCode.Unauthorized);
     });
   });
+}
+
+/** The reveal's throttle needs rate limits on (the matrix above runs with them off). */
+for (const kind of DATABASES) {
+  describe.skipIf(kind.skipped !== null)(
+    `identity reveal throttle on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => {
+        t = await createTestApp(kind);
+      });
+      afterAll(async () => {
+        await t?.close();
+      });
+
+      it(`allows ${REVEAL_LIMIT.max} reveals per staff member in ${REVEAL_LIMIT.timeWindow}, whichever session or address they use`, async () => {
+        const office = (await get(t, '/api/getWSystem')).body.data.officeId as number;
+        await addStaff(t, office, 'rl-reviewer', 'reviewer', [FINANCE]);
+        const candidate = await registered(t);
+        const { id } = await submittedApplication(t, candidate.token);
+        const first = await staffToken(t, 'rl-reviewer');
+        const reveal = (token: string, remoteAddress = '127.0.0.1') =>
+          post(t, '/api/admin/revealApplication', { id }, bearer(token), remoteAddress);
+        for (let i = 0; i < REVEAL_LIMIT.max; i += 1) {
+          const r = await reveal(first, `10.9.0.${(i % 5) + 1}`);
+          expect(r.body.success, r.body.msg).toBe(true);
+        }
+        const over = await reveal(first);
+        expect(over.res.statusCode).toBe(429);
+        expect(over.body).toMatchObject({ success: false, errorCode: ErrorCode.TooManyRequests });
+        expect(over.body.msg).toContain(ERROR_TEXT[ErrorCode.TooManyRequests]);
+        expect(over.res.headers['retry-after']).toBeDefined();
+        // A fresh session of the same person is still counted.
+        const second = await staffToken(t, 'rl-reviewer');
+        expect((await reveal(second, '10.9.9.9')).res.statusCode).toBe(429);
+        // Someone else is not held back by it.
+        expect((await reveal(await adminToken(t))).body.success).toBe(true);
+        // Every reveal that answered is in the audit log; the refused ones are not.
+        const audited = await t.db.kysely
+          .selectFrom('audit_log')
+          .select('staff_name')
+          .where('action', '=', '查看完整身份信息')
+          .where('target', '=', `application:${id}`)
+          .execute();
+        expect(audited.filter((a) => a.staff_name === 'rl-reviewer姓名')).toHaveLength(REVEAL_LIMIT.max);
+        expect(audited).toHaveLength(REVEAL_LIMIT.max + 1);
+      });
+    },
+  );
 }

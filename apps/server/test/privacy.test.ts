@@ -1,31 +1,14 @@
-import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, myDataSchema } from '@zhikaoyun/shared';
+import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, HINT_ANSWER_MASK, idnoCheckChar, myDataSchema } from '@zhikaoyun/shared';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLOSEOUT_DEMO_CANDIDATES } from '../src/db/seed-closeout';
+import { DEMO_CANDIDATE_PASSWORD } from '../src/db/seed-confirmation';
+import { SCORE_DEMO_CANDIDATES } from '../src/db/seed-scores';
 import { adminToken, submittedApplication } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
-import { bearer, captcha, get, post, registered } from './helpers/candidates';
+import { bearer, captcha, get, post, registered, withPhoto } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
-
-async function uploadPhoto(t: TestApp, token: string) {
-  const jpeg = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#88aacc' } })
-    .jpeg()
-    .toBuffer();
-  const boundary = '----zkprivacy';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
-    jpeg,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/uploadPhoto',
-    headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload,
-  });
-  expect(res.json<{ success: boolean }>().success).toBe(true);
-}
 
 async function counts(t: TestApp, candidateId: number) {
   const n = async (table: 'photo' | 'application' | 'session', column: 'candidate_id' | 'subject_id') =>
@@ -47,6 +30,57 @@ async function counts(t: TestApp, candidateId: number) {
   };
 }
 
+/** The copy of a demo candidate at a later stage: fees, waivers, tickets and published scores are in it. */
+for (const kind of DATABASES) {
+  describe.skipIf(kind.skipped !== null)(`the personal data copy at later stages on ${kind.name}`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind, {}, { demoStages: true });
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+    const copyOf = async (c: { first17: string }) => {
+      const login = await post(t, '/api/login', {
+        idno: c.first17 + idnoCheckChar(c.first17),
+        password: DEMO_CANDIDATE_PASSWORD,
+        ...(await captcha(t)),
+      });
+      expect(login.body.success, login.body.msg).toBe(true);
+      const { body } = await get(t, '/api/exportMyData', bearer(login.body.data.token as string));
+      expect(body.success, body.msg).toBe(true);
+      return myDataSchema.parse(body.data);
+    };
+
+    it('holds the seat, the ticket number and the published scores of a candidate at the scores stage', async () => {
+      const data = await copyOf(SCORE_DEMO_CANDIDATES[0]!);
+      const [app] = data.applications;
+      expect(app?.ticket).toMatchObject({ site: '示范市第二中学考点', room: '01', ticketNo: expect.stringMatching(/^\d+$/) });
+      expect(app?.score).toEqual({
+        status: 'score',
+        total: 84,
+        bonus: 0,
+        subjects: [
+          { name: '公共基础知识', mark: 'score', score: 41 },
+          { name: '专业知识', mark: 'score', score: 43 },
+        ],
+      });
+    });
+
+    it('holds the paid order of one candidate and the waiver, with its proof, of another', async () => {
+      const paid = await copyOf(CLOSEOUT_DEMO_CANDIDATES.find((c) => c.standing === 'paid')!);
+      expect(paid.applications[0]?.payments).toEqual([
+        expect.objectContaining({ amount: 5000, status: 'paid', orderNo: expect.stringMatching(/^ZK/) }),
+      ]);
+      const waived = await copyOf(CLOSEOUT_DEMO_CANDIDATES.find((c) => c.standing === 'waived')!);
+      expect(waived.applications[0]?.waivers).toEqual([
+        expect.objectContaining({ category: 'dibao', status: 'approved', proof: expect.stringMatching(/^data:image\/png;base64,/) }),
+      ]);
+      expect(waived.applications[0]?.payments).toEqual([]);
+    });
+  });
+}
+
 for (const kind of DATABASES) {
   describe.skipIf(kind.skipped !== null)(`personal data rights on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
     let t: TestApp;
@@ -60,7 +94,7 @@ for (const kind of DATABASES) {
     it('exportMyData gives the candidate everything held about them, full ID number included, and nothing of others', async () => {
       const me = await registered(t, { answer: '我的答案', email: 'me@example.com' });
       const other = await registered(t);
-      await uploadPhoto(t, me.token);
+      await withPhoto(t, me.token);
       const app = await submittedApplication(t, me.token);
       await submittedApplication(t, other.token);
 
@@ -72,7 +106,8 @@ for (const kind of DATABASES) {
       expect(data.account).toMatchObject({
         idno: me.idno,
         name: '张小明',
-        answer: '我的答案',
+        // Whether a hint answer is set, not the answer: that needs the password (revealHintAnswer).
+        answer: HINT_ANSWER_MASK,
         email: 'me@example.com',
         mobile: '13812345678',
       });
@@ -83,8 +118,12 @@ for (const kind of DATABASES) {
       expect(data.applications[0]!.form).toMatchObject({ school: '浙江大学' });
       expect(data.applications[0]!.history.map((h) => h.status)).toContain('submitted');
       expect(data.sessions.length).toBeGreaterThanOrEqual(1);
+      // Under review: no fee, ticket or score yet; the message of the submission is there.
+      expect(data.applications[0]).toMatchObject({ payments: [], waivers: [], ticket: null, score: null, scoreReviews: [] });
+      expect(data.messages.map((m) => m.title).join()).toContain('报名');
       const text = JSON.stringify(data);
       expect(text).not.toContain(other.idno);
+      expect(text).not.toContain('我的答案');
       expect(text).not.toContain('password_hash');
       expect(text).not.toMatch(/\$argon2/);
 
@@ -109,9 +148,52 @@ for (const kind of DATABASES) {
       expect(anonymous.body).toMatchObject({ success: false, errorCode: ErrorCode.Unauthorized });
     });
 
+    it('deleteAccount is refused for a confirmed application too, as for every state that counts as applied', async () => {
+      const me = await registered(t);
+      const app = await submittedApplication(t, me.token);
+      const approve = await post(
+        t,
+        '/api/admin/reviewApplication',
+        { applicationId: app.id, decision: 'approve' },
+        bearer(await adminToken(t)),
+      );
+      expect(approve.body.success, approve.body.msg).toBe(true);
+      // The confirmation window open and the exam free: one click confirms. Restored afterwards.
+      const before = await t.db.kysely.selectFrom('exam').selectAll().where('id', '=', app.examId).executeTakeFirstOrThrow();
+      const now = Date.now();
+      const at = (days: number) => new Date(now + days * 86_400_000).toISOString();
+      try {
+        await t.db.kysely
+          .updateTable('exam')
+          .set({ registration_end: at(-2), review_end: at(-1), confirmation_start: at(-1), confirmation_end: at(3), fee: 0 })
+          .where('id', '=', app.examId)
+          .execute();
+        const officeId = (await get(t, '/api/getWSystem')).body.data.officeId as number;
+        await t.app.publicCache.invalidate(officeId);
+        const confirmed = await post(t, '/api/confirmApplication', { examId: app.examId }, bearer(me.token));
+        expect(confirmed.body.data?.status, confirmed.body.msg).toBe('confirmed');
+        const blocked = await post(t, '/api/deleteAccount', { password: me.password, confirm: true }, bearer(me.token));
+        expect(blocked.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden, msg: DELETE_ACCOUNT_BLOCKED_TEXT });
+        expect((await counts(t, me.userInfo.id)).application).toBe(1);
+      } finally {
+        await t.db.kysely
+          .updateTable('exam')
+          .set({
+            registration_end: before.registration_end,
+            review_end: before.review_end,
+            confirmation_start: before.confirmation_start,
+            confirmation_end: before.confirmation_end,
+            fee: before.fee,
+          })
+          .where('id', '=', app.examId)
+          .execute();
+        await t.app.publicCache.invalidate((await get(t, '/api/getWSystem')).body.data.officeId as number);
+      }
+    });
+
     it('deletes the account with photo, drafts and sessions, keeps one audit line without personal data, frees the ID number', async () => {
       const me = await registered(t);
-      await uploadPhoto(t, me.token);
+      await withPhoto(t, me.token);
       const examId = (await get(t, '/api/getCurrentExam')).body.data.id as number;
       await post(t, '/api/saveApplication', { examId, form: { school: '草稿学校' } }, bearer(me.token));
       // A second session on another device goes too.
@@ -231,7 +313,7 @@ describe('edges: headers, CORS, limits, client addresses, methods', () => {
     const res = await post(
       t,
       '/api/updateUserInfo',
-      { mobile: '13812345678', email: '', question: '问题\u0000', answer: '答案' },
+      { mobile: '13812345678', email: '', question: '我的出生地？', answer: '答案\u0000', password: me.password },
       bearer(me.token),
     );
     expect(res.res.statusCode).toBe(200);

@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, EXAM_NOT_PUBLISHED } from '@zhikaoyun/shared';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/database';
 import { VERSION_CHECK_MS } from '../src/plugins/public-cache';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
-import { bearer, get, registered } from './helpers/candidates';
+import { bearer, get, post, registered } from './helpers/candidates';
+import { adminToken } from './helpers/actors';
 import { DATABASES } from './helpers/databases';
 import { redisProblem, TEST_REDIS_URL } from './helpers/server-process';
 
@@ -113,6 +115,37 @@ for (const kind of DATABASES) {
       expect(unknown.body.success).toBe(false);
     });
 
+    it('answers positions of an exam taken off the site exactly like getDoc, cached answers and 304s included', async () => {
+      const admin = await adminToken(t);
+      const positionId = (await get(t, `/api/getPositionList?examId=${examId}&page=1&pageSize=1`)).body.data.list[0].id as number;
+      const urls = [`/api/getPositionList?examId=${examId}&page=1&pageSize=5`, `/api/getPositionDetail?id=${positionId}`];
+      const etags = new Map<string, string>();
+      for (const url of urls) {
+        const first = await t.app.inject({ url });
+        expect(first.json<{ success: boolean }>().success, url).toBe(true);
+        etags.set(url, first.headers.etag as string);
+        // Asked twice, so the next answer would come from the cache's fast paths.
+        expect((await t.app.inject({ url, headers: { 'if-none-match': etags.get(url) ?? '' } })).statusCode, url).toBe(304);
+      }
+      expect((await post(t, '/api/admin/setExamPublished', { examId, published: false }, bearer(admin))).body.success).toBe(true);
+      try {
+        const doc = (await get(t, `/api/getDoc?examId=${examId}`)).body;
+        expect(doc).toMatchObject({ success: false, errorCode: ErrorCode.NotFound, msg: EXAM_NOT_PUBLISHED });
+        const candidate = await registered(t);
+        for (const url of urls) {
+          const plain = await t.app.inject({ url });
+          expect(plain.json(), url).toEqual(doc);
+          const revalidated = await t.app.inject({ url, headers: { 'if-none-match': etags.get(url) ?? '' } });
+          expect(revalidated.statusCode, url).toBe(200);
+          expect(revalidated.json(), url).toEqual(doc);
+          expect((await get(t, url, bearer(candidate.token))).body, url).toEqual(doc);
+        }
+      } finally {
+        await post(t, '/api/admin/setExamPublished', { examId, published: true }, bearer(admin));
+      }
+      expect((await get(t, urls[0] ?? '')).body.success).toBe(true);
+    });
+
     it('answers a repeated anonymous read on a listening server with the same headers and bytes, and honours invalidation', async () => {
       const lines: string[] = [];
       const logStream = new Writable({
@@ -161,7 +194,7 @@ for (const kind of DATABASES) {
       }
     });
 
-    it.skipIf(noRedis !== null)(`shows an invalidation made in another process within ${VERSION_CHECK_MS} ms (Redis)`, async () => {
+    it.skipIf(noRedis !== null)('shows an invalidation made in another process through the version check (Redis)', async () => {
       const redisUrl = REDIS_URL;
       const a = await buildApp({ ...t.config, redisUrl }, { db: t.db, dataKey: TEST_DATA_KEY, logStream: quiet() });
       const second = openDatabase(t.config.database);
@@ -176,13 +209,11 @@ for (const kind of DATABASES) {
         await setWebname(t, officeId, '缓存测试二');
         await a.publicCache.invalidate(officeId);
         expect(await webname(a)).toBe('缓存测试二');
-        const deadline = Date.now() + VERSION_CHECK_MS + 500;
-        let seen = await webname(b);
-        while (seen !== '缓存测试二' && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 25));
-          seen = await webname(b);
-        }
-        expect(seen).toBe('缓存测试二');
+        // Within VERSION_CHECK_MS on an idle machine; the wait allows for a loaded one.
+        await vi.waitFor(async () => expect(await webname(b)).toBe('缓存测试二'), {
+          timeout: VERSION_CHECK_MS + 10_000,
+          interval: 25,
+        });
       } finally {
         await a.close();
         await b.close();

@@ -1,18 +1,24 @@
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Providers, queryClient } from './app/providers';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { guardRedirect } from './app/guard';
 import { navigateOutside } from './app/navigation';
 import { rememberOffice } from './app/office-from-url';
-import { AppRouter } from './app/router';
-import { loadSystemSetting } from './lib/system-api';
+import { Providers, queryClient } from './app/providers';
+import { AppRouter, preloadPage } from './app/router';
 import { loadHttp } from './lib/lazy-http';
-import { useSysStore } from './lib/store';
+import { ssrData, takeSsrCaptcha } from './lib/ssr-data';
+import { writeStored } from './lib/storage';
+import { isLoggedIn, ssrStoreFields, useSysStore } from './lib/store';
+import { loadSystemSetting } from './lib/system-api';
 import './styles/global.css';
 
 // zod's Chinese messages are set by lib/form-rules.ts, the one place the site validates with
-// zod: the entry stays free of zod, which only pages with forms download (issue 6 budget).
+// zod: the entry stays free of zod, which only pages with forms download. Those pages' schemas
+// would probe for `new Function` (zod's compiled parsers), which the CSP forbids and the browser
+// reports as a violation: zod reads this global configuration, set before any of its modules runs.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
-// An expired or revoked session: forget it and show login (issue 3).
+// An expired or revoked session: forget it and show login.
 // The handler is set as soon as the HTTP client loads, before any request it makes can answer.
 void loadHttp().then(({ setUnauthorizedHandler }) =>
   setUnauthorizedHandler(() => {
@@ -24,17 +30,52 @@ void loadHttp().then(({ setUnauthorizedHandler }) =>
 
 // The office a link names (`?code=` or `#/?code=`) is known before the first settings load.
 rememberOffice(window.location);
-void loadSystemSetting();
 
-// The first render as a transition: React renders it in slices of a few milliseconds, yielding
-// to the browser between them, instead of one long task that blocks input on a slow phone.
-const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <Providers>
-        <AppRouter />
-      </Providers>
-    </StrictMode>,
-  ),
+const app = (
+  <StrictMode>
+    <Providers>
+      <AppRouter />
+    </Providers>
+  </StrictMode>
 );
+const container = document.getElementById('root')!;
+
+/**
+ * The page came rendered from the server (its data block is there) and this browser would render
+ * the same: a guest (the server renders for guests) on the page it was rendered for, and no other
+ * office chosen in this tab than the one the HTML shows.
+ */
+function canHydrate(): boolean {
+  const data = ssrData();
+  const setting = data?.sysSetting;
+  if (!data || !setting || container.firstChild === null) return false;
+  if (new URL(data.url, window.location.origin).pathname !== window.location.pathname) return false;
+  if (isLoggedIn() || guardRedirect(window.location.pathname, false) !== null) return false;
+  const { officeId, officeCode } = useSysStore.getState();
+  const otherOffice = (officeId !== null && officeId !== setting.officeId) || (officeCode !== null && officeCode !== setting.officeCode);
+  return !otherOffice;
+}
+
+if (canHydrate()) {
+  const data = ssrData()!;
+  // The rendered page's settings and menu are the start-up load: into session storage and the
+  // store, as a load would put them, with no request.
+  useSysStore.setState(ssrStoreFields(data));
+  writeStored('sysSetting', data.sysSetting);
+  for (const [key, value] of data.queries) queryClient.setQueryData(key, value);
+  // The page's chunk first, so that hydration renders it in one pass instead of suspending.
+  // Hydration as a transition, like the first render below: React hydrates in slices of a few
+  // milliseconds, yielding to the browser between them, instead of one long task.
+  void preloadPage(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
+} else {
+  // A page the server rendered for someone else (a candidate who is logged in, another office):
+  // the browser renders its own, over the HTML it was sent.
+  void loadSystemSetting();
+  // The HTML's captcha was made for the page as the server rendered it (its office): a form
+  // rendered here asks for its own.
+  takeSsrCaptcha();
+  const root = createRoot(container);
+  // The first render as a transition: React renders it in slices of a few milliseconds, yielding
+  // to the browser between them, instead of one long task that blocks input on a slow phone.
+  startTransition(() => root.render(app));
+}

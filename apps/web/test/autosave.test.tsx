@@ -1,18 +1,25 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const calls: { examId: number; form: Record<string, unknown> }[] = [];
+const calls: { examId: number; form: Record<string, unknown>; version?: number }[] = [];
 let failNext = 0;
+let conflictNext = 0;
+class Conflict extends Error {}
 
 vi.mock('../src/features/applications/api', () => ({
-  saveApplication: vi.fn(async (examId: number, form: Record<string, unknown>) => {
-    calls.push({ examId, form });
+  saveApplication: vi.fn(async (examId: number, form: Record<string, unknown>, _p: unknown, _s: unknown, version?: number) => {
+    calls.push(version === undefined ? { examId, form } : { examId, form, version });
+    if (conflictNext > 0) {
+      conflictNext -= 1;
+      throw new Conflict('newer elsewhere');
+    }
     if (failNext > 0) {
       failNext -= 1;
       throw new Error('network');
     }
-    return { form };
+    return { form, version: (version ?? 0) + 1 };
   }),
+  isConflict: (err: unknown) => err instanceof Conflict,
 }));
 
 const { useAutosave } = await import('../src/features/applications/autosave');
@@ -22,6 +29,7 @@ describe('application form autosave', () => {
     vi.useFakeTimers();
     calls.length = 0;
     failNext = 0;
+    conflictNext = 0;
   });
   afterEach(() => vi.useRealTimers());
 
@@ -69,7 +77,35 @@ describe('application form autosave', () => {
     await act(async () => {
       await Promise.resolve();
     });
-    expect(calls.at(-1)).toEqual({ examId: 7, form: { address: '杭州市' } });
+    // On top of the version the first save answered.
+    expect(calls.at(-1)).toEqual({ examId: 7, form: { address: '杭州市' }, version: 1 });
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+  });
+
+  it('saves on top of the version it was based on, and stops at a newer one from elsewhere', async () => {
+    conflictNext = 0;
+    const onConflict = vi.fn();
+    const { result } = renderHook(() => useAutosave(7, { onConflict }));
+    act(() => result.current.rebase(4));
+    act(() => result.current.schedule({ school: 'A' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(900);
+    });
+    expect(calls.at(-1)).toEqual({ examId: 7, form: { school: 'A' }, version: 4 });
+    // The next save is based on what the server answered.
+    conflictNext = 1;
+    act(() => result.current.schedule({ school: 'AB' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(900);
+    });
+    expect(calls.at(-1)).toEqual({ examId: 7, form: { school: 'AB' }, version: 5 });
+    expect(result.current.state.kind).toBe('conflict');
+    expect(onConflict).toHaveBeenCalledTimes(1);
+    // Refused, not retried: the newer form is not overwritten.
+    const made = calls.length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
+    expect(calls).toHaveLength(made);
   });
 });

@@ -2,9 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { guardRedirect, officeCodeFromUrl } from '../src/app/guard';
 import { metaFor, ROUTES } from '../src/app/route-table';
 
-describe('route guard (§2)', () => {
+describe('route guard', () => {
   it('lets a guest open the public paths and the notices', () => {
-    for (const p of ['/', '/login', '/register', '/job-positions-only-read', '/guide-page', '/notice-list', '/notice-detail/7']) {
+    for (const p of [
+      '/',
+      '/login',
+      '/register',
+      '/job-positions-only-read',
+      '/guide-page',
+      '/notice-list',
+      '/notice-detail/7',
+      '/interview-list',
+    ]) {
       expect(guardRedirect(p, false), p).toBeNull();
     }
   });
@@ -19,6 +28,7 @@ describe('route guard (§2)', () => {
       '/confirm-info',
       '/current-exam',
       '/personal-center',
+      '/scores',
     ]) {
       expect(guardRedirect(p, false), p).toBe('/');
     }
@@ -38,8 +48,11 @@ describe('route guard (§2)', () => {
     expect(officeCodeFromUrl('', '')).toBeNull();
   });
 
-  it('has the 14 routes with the spec’s titles and bottom-nav visibility', () => {
-    expect(ROUTES).toHaveLength(14);
+  it('has the 14 routes of the spec (and the inbox, scores and interview list) with their titles and bottom-nav visibility', () => {
+    expect(ROUTES).toHaveLength(17);
+    expect(metaFor('/scores')?.title).toBe('成绩查询');
+    expect(metaFor('/interview-list')?.title).toBe('面试名单');
+    expect(metaFor('/messages')?.title).toBe('我的消息');
     const byPath = Object.fromEntries(ROUTES.map((r) => [r.path, r]));
     expect(byPath['/']?.title).toBe('引导页');
     expect(byPath['/register']).toMatchObject({ title: '注册账号', nav: false });

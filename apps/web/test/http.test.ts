@@ -65,7 +65,7 @@ async function failure(path: string, config: object = {}): Promise<RequestError>
   throw new Error(`${path} did not fail`);
 }
 
-describe('HTTP client (§7)', () => {
+describe('HTTP client', () => {
   it('times out after 15 seconds by default', () => {
     expect(client().defaults.timeout).toBe(15_000);
   });
@@ -97,7 +97,7 @@ describe('HTTP client (§7)', () => {
   });
 });
 
-describe('error catalogue (§8), word for word', () => {
+describe('error catalogue , word for word', () => {
   it('body success:false shows 请求失败: {msg}', async () => {
     const err = await failure('/fail');
     expect(toasts).toEqual(['请求失败: 手机号格式不正确']);

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { persistOptions } from '../src/lib/persist';
+import { SAMPLE_USER } from '../src/lib/sample-user';
 
 const PREFIX = 'zhikaoyun-v1-';
 
@@ -11,7 +12,7 @@ async function freshStore() {
   return (await import('../src/lib/store')).useSysStore;
 }
 
-describe('sysStore (§3)', () => {
+describe('sysStore', () => {
   beforeEach(() => {
     sessionStorage.clear();
     localStorage.clear();
@@ -41,24 +42,26 @@ describe('sysStore (§3)', () => {
   it('logout clears the token and user info and removes the stored token', async () => {
     const store = await freshStore();
     store.getState().setToken('tok');
-    store.getState().setUserInfo({
-      id: 1,
-      idno: '11010519491231002X',
-      name: '张三',
-      photo: '',
-      mobile: '',
-      email: '',
-      question: '',
-      answer: '',
-      birthday: '1949-12-31',
-      sex: '女',
-    });
+    store.getState().setUserInfo({ ...SAMPLE_USER, id: 1, name: '张三', question: '', answer: '' });
     store.getState().logout();
     expect(store.getState().token).toBe('');
     expect(store.getState().userInfo).toBeNull();
     expect(sessionStorage.getItem(`${PREFIX}token`)).toBeNull();
     const { isLoggedIn } = await import('../src/lib/store');
     expect(isLoggedIn()).toBe(false);
+  });
+
+  it('never keeps a hint answer: set or restored, only its mask stays', async () => {
+    const store = await freshStore();
+    const info = { ...SAMPLE_USER, id: 1, name: '张三' };
+    store.getState().setUserInfo(info);
+    expect(store.getState().userInfo?.answer).toBe('••••••');
+    expect(sessionStorage.getItem(`${PREFIX}${SYS_STORE_KEY}`)).not.toContain('实验小学');
+    // What an earlier version left in session storage is masked when the store is created.
+    sessionStorage.setItem(`${PREFIX}${SYS_STORE_KEY}`, JSON.stringify({ state: { userInfo: info }, version: 0 }));
+    const restored = await freshStore();
+    expect(restored.getState().userInfo).toMatchObject({ name: '张三', answer: '••••••' });
+    expect(sessionStorage.getItem(`${PREFIX}${SYS_STORE_KEY}`)).not.toContain('实验小学');
   });
 
   it('counts a non-blank token in session storage as logged in, a blank one not', async () => {
@@ -70,7 +73,7 @@ describe('sysStore (§3)', () => {
   });
 });
 
-describe('store persistence option (§3)', () => {
+describe('store persistence option', () => {
   beforeEach(() => {
     sessionStorage.clear();
     localStorage.clear();

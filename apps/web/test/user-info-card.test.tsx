@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { UserInfo } from '@zhikaoyun/shared';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { HINT_ANSWER_MASK, type UserInfo } from '@zhikaoyun/shared';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MobileBaseInfoCard } from '../src/components/MobileBaseInfoCard';
 import { MobileUserInfoCard } from '../src/components/MobileUserInfoCard';
 import { useSysStore } from '../src/lib/store';
@@ -19,7 +19,7 @@ const user: UserInfo = {
   sex: '女',
 };
 
-describe('mobile user info card (§2)', () => {
+describe('mobile user info card', () => {
   beforeEach(() => useSysStore.setState({ examName: '' }));
 
   it('hides the hint answer behind 6 dots and toggles it', async () => {
@@ -30,6 +30,28 @@ describe('mobile user info card (§2)', () => {
     expect(answer.textContent).toBe('王芳');
     await userEvent.click(screen.getByRole('button', { name: /隐藏/ }));
     expect(answer.textContent).toBe('••••••');
+  });
+
+  it('with only the mask from the server, asks for the answer on 显示 and forgets it on 隐藏', async () => {
+    const reveal = vi.fn<() => Promise<string | null>>().mockResolvedValueOnce(null).mockResolvedValue('王芳');
+    render(<MobileUserInfoCard userInfo={{ ...user, answer: HINT_ANSWER_MASK }} revealAnswer={reveal} />);
+    const answer = screen.getByTestId('hint-answer');
+    expect(answer.textContent).toBe('••••••');
+    // Cancelled (no password given): still masked.
+    await userEvent.click(screen.getByRole('button', { name: /显示/ }));
+    expect(answer.textContent).toBe('••••••');
+    await userEvent.click(screen.getByRole('button', { name: /显示/ }));
+    expect(await screen.findByText('王芳')).toBe(answer);
+    await userEvent.click(screen.getByRole('button', { name: /隐藏/ }));
+    expect(answer.textContent).toBe('••••••');
+    await userEvent.click(screen.getByRole('button', { name: /显示/ }));
+    expect(reveal).toHaveBeenCalledTimes(3);
+  });
+
+  it('offers no 显示 for a mask it cannot resolve', () => {
+    render(<MobileUserInfoCard userInfo={{ ...user, answer: HINT_ANSWER_MASK }} />);
+    expect(screen.getByTestId('hint-answer').textContent).toBe('••••••');
+    expect(screen.queryByRole('button', { name: /显示/ })).toBeNull();
   });
 
   it('says 未设置 for an empty phone and hint answer, shows a labelled avatar and the title', () => {

@@ -50,11 +50,29 @@ export const emailSchema = z
   .refine((v) => v === '' || z.email().safeParse(v).success, { message: '请输入正确的电子邮箱，或留空' })
   .default('');
 
+/**
+ * The only security questions an account may have. A fixed list (no free text) is what lets
+ * recovery answer an unknown ID number with a question from the same list, so that an existing
+ * and a non-existing account look alike.
+ */
+export const SECURITY_QUESTIONS = [
+  '我的小学校名？',
+  '我母亲的姓名？',
+  '我父亲的姓名？',
+  '我的出生地？',
+  '我最喜欢的老师？',
+  '我的初中班主任姓名？',
+  '我的第一个宠物叫什么？',
+  '我最好的朋友的姓名？',
+] as const;
+export type SecurityQuestion = (typeof SECURITY_QUESTIONS)[number];
+
+export const isSecurityQuestion = (value: string): value is SecurityQuestion => (SECURITY_QUESTIONS as readonly string[]).includes(value);
+
 export const questionSchema = z
-  .string({ message: '请输入密保问题' })
+  .string({ message: '请选择密保问题' })
   .trim()
-  .min(2, { message: '密保问题至少 2 个字' })
-  .max(50, { message: '密保问题不能超过 50 个字' });
+  .refine(isSecurityQuestion, { message: '请从列表中选择密保问题' });
 
 export const answerSchema = z
   .string({ message: '请输入提示答案' })
@@ -66,6 +84,9 @@ export const captchaFieldsSchema = z.object({
   captchaId: z.string({ message: '请先获取验证码' }).min(1, { message: '请先获取验证码' }).max(64),
   captcha: z.string({ message: '请输入验证码' }).trim().min(1, { message: '请输入验证码' }).max(32, { message: '验证码有误' }),
 });
+
+/** Optional here: whether it is needed is the office's setting, checked by the server. */
+const smsCodeFieldSchema = z.string({ message: '请输入短信验证码' }).trim().max(6, { message: '请输入 6 位短信验证码' }).optional();
 
 export const registerSchema = z
   .object({
@@ -79,6 +100,8 @@ export const registerSchema = z
     agree: z.literal(true, { message: '请阅读并同意注册协议' }),
     // PIPL art. 29: separate consent for sensitive personal information (ID number), with its purpose.
     consent: z.literal(true, { message: '请阅读并单独同意处理身份证号码等敏感个人信息' }),
+    /** The code sent to `mobile` (sendSmsCode), when the office asks for phone verification. */
+    smsCode: smsCodeFieldSchema,
   })
   .extend(captchaFieldsSchema.shape)
   .refine((v) => v.password.toUpperCase() !== v.idno, { message: '密码不能与身份证号码相同', path: ['password'] });
@@ -92,13 +115,34 @@ export const loginSchema = z
   .extend(captchaFieldsSchema.shape);
 export type LoginInput = z.input<typeof loginSchema>;
 
+/** The current password, asked again before a change to the recovery factor or contact details
+ * and before the hint answer is shown. */
+export const currentPasswordSchema = z
+  .string({ message: '请输入当前密码' })
+  .min(1, { message: '请输入当前密码' })
+  .max(PASSWORD_MAX, { message: '密码有误' });
+
+/**
+ * 修改联系方式与密保. Every field here is a recovery factor (question, answer) or a contact the
+ * office uses to reach the candidate (mobile, e-mail), so each change needs the current password.
+ * The hint answer is never sent to the browser: leave `answer` empty to keep the current one; a
+ * new question needs a new answer.
+ */
 export const updateUserInfoSchema = z.object({
   mobile: mobileSchema,
   email: emailSchema,
   question: questionSchema,
-  answer: answerSchema,
+  /** Empty or left out: the current answer stays. */
+  answer: z.string().trim().max(50, { message: '提示答案不能超过 50 个字' }).default(''),
+  password: currentPasswordSchema,
 });
 export type UpdateUserInfoInput = z.input<typeof updateUserInfoSchema>;
+
+/** 显示提示答案: the password again, then the answer once, never stored by the browser. */
+export const revealHintAnswerSchema = z.object({ password: currentPasswordSchema });
+export type RevealHintAnswerInput = z.input<typeof revealHintAnswerSchema>;
+export const revealedHintAnswerSchema = z.object({ answer: z.string() });
+export type RevealedHintAnswer = z.infer<typeof revealedHintAnswerSchema>;
 
 export const changePasswordSchema = z
   .object({
@@ -119,6 +163,8 @@ export const resetPasswordSchema = z
     idno: z.string({ message: '请输入身份证号码' }).trim().min(1, { message: '请输入身份证号码' }).max(32).transform(normalizeIdno),
     answer: z.string({ message: '请输入提示答案' }).trim().min(1, { message: '请输入提示答案' }).max(50),
     newPassword: passwordSchema,
+    /** The code sent to the account's phone (sendSmsCode), when the office asks for phone verification. */
+    smsCode: smsCodeFieldSchema,
   })
   .extend(captchaFieldsSchema.shape);
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
@@ -133,6 +179,23 @@ export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 export const PHOTO_MIN_WIDTH = 150;
 export const PHOTO_MIN_HEIGHT = 200;
 export const PHOTO_MAX_PIXELS = 40_000_000;
+
+/**
+ * The ID photo the office asks for: a portrait 一寸 photo, 295×413 pixels at 300 dpi, light
+ * background. The browser crops a chosen picture to this ratio and scales it down before upload.
+ */
+export const PHOTO_SPEC = { width: 295, height: 413 } as const;
+export const PHOTO_RULES: readonly string[] = [
+  '近期免冠正面证件照，白色或浅蓝色纯色背景，五官清晰',
+  `竖版一寸照，${PHOTO_SPEC.width}×${PHOTO_SPEC.height} 像素比例，可在下方拖动调整裁剪位置`,
+  '支持 JPG、PNG 及 iPhone 的 HEIC 照片；手机拍摄的大照片会自动压缩后上传',
+];
+/** What a submit without an ID photo is told. */
+export const PHOTO_REQUIRED_TEXT = '请先上传证件照：证件照是报名信息的一部分，将用于资格审查和准考证';
+/** Why the photo cannot change now: the reviewer is judging (or has approved) this one. */
+export function photoLockedText(examName: string, locked: string): string {
+  return `「${examName}」${locked}；证件照随报名信息一起审核，暂不能更换`;
+}
 
 /**
  * Data subject rights (PIPL art. 45, 47): the candidate downloads everything held about them and
@@ -173,8 +236,53 @@ export const myDataSchema = z.object({
       createdAt: z.string(),
       updatedAt: z.string(),
       history: z.array(z.object({ status: z.string(), reason: z.string(), actor: z.string(), at: z.string() })),
+      /** Fee orders, amounts in fen. */
+      payments: z.array(
+        z.object({
+          orderNo: z.string(),
+          amount: z.number().int(),
+          status: z.string(),
+          createdAt: z.string(),
+          paidAt: z.string().nullable(),
+          refundedAt: z.string().nullable(),
+        }),
+      ),
+      /** Fee-waiver requests, each with the proof uploaded as a data URL. */
+      waivers: z.array(
+        z.object({
+          category: z.string(),
+          status: z.string(),
+          reason: z.string(),
+          proof: z.string(),
+          createdAt: z.string(),
+          reviewedAt: z.string().nullable(),
+        }),
+      ),
+      ticket: z.object({ ticketNo: z.string(), site: z.string(), room: z.string(), seat: z.number().int() }).nullable(),
+      /** The written scores once the office has opened the query (null before, or without scores). */
+      score: z
+        .object({
+          status: z.string(),
+          total: z.number().nullable(),
+          bonus: z.number(),
+          subjects: z.array(z.object({ name: z.string(), mark: z.string(), score: z.number().nullable() })),
+        })
+        .nullable(),
+      /** 成绩复核 requests and their answers. */
+      scoreReviews: z.array(
+        z.object({
+          subject: z.string(),
+          reason: z.string(),
+          status: z.string(),
+          answer: z.string(),
+          createdAt: z.string(),
+          answeredAt: z.string().nullable(),
+        }),
+      ),
     }),
   ),
+  /** 我的消息: every message sent to the candidate. */
+  messages: z.array(z.object({ title: z.string(), content: z.string(), createdAt: z.string(), readAt: z.string().nullable() })),
   sessions: z.array(z.object({ createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string(), revoked: z.boolean() })),
 });
 export type MyData = z.infer<typeof myDataSchema>;

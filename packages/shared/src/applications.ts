@@ -1,15 +1,6 @@
 import { z } from 'zod';
+import { APPLICATION_STATUSES, HISTORY_ACTORS } from './lifecycle';
 import { DEGREES, EDUCATION_LEVELS, POLITICAL_STATUSES } from './positions';
-
-export const APPLICATION_STATUSES = ['draft', 'submitted', 'approved', 'rejected'] as const;
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
-
-export const APPLICATION_STATUS_LABEL: Readonly<Record<ApplicationStatus, string>> = {
-  draft: '草稿',
-  submitted: '待审核',
-  approved: '审核通过',
-  rejected: '审核未通过',
-};
 
 /** The application form's fields and their labels, in the order the form shows them. */
 export const FORM_FIELD_LABEL = {
@@ -91,11 +82,19 @@ export const applicationDraftSchema = z.object({
 });
 export type ApplicationDraft = z.infer<typeof applicationDraftSchema>;
 
+/**
+ * The version of the form a change is based on (0: the caller has seen no application yet). A
+ * save or submit naming another version than the saved one is refused with DRAFT_CONFLICT_TEXT:
+ * another tab or device changed the form meanwhile. Left out, no check is made (scripts).
+ */
+const basedOnVersion = z.number({ message: '版本号有误' }).int().min(0, { message: '版本号有误' }).optional();
+
 export const saveApplicationSchema = z.object({
   examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
   positionId: z.number({ message: '岗位编号有误' }).int().positive({ message: '岗位编号有误' }).nullable().optional(),
   /** The whole form as it stands (it replaces the saved one); left out, the saved form is kept. */
   form: applicationDraftSchema.optional(),
+  version: basedOnVersion,
 });
 export type SaveApplicationInput = z.input<typeof saveApplicationSchema>;
 
@@ -103,10 +102,18 @@ export const examIdBodySchema = z.object({
   examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
 });
 
+/** Submit names the version the candidate confirmed: a form changed since is not submitted. */
+export const submitApplicationSchema = examIdBodySchema.extend({ version: basedOnVersion });
+
+/** What a save based on an older version is told; the browser then shows the newer form. */
+export const DRAFT_CONFLICT_TEXT = '报考信息已在其他页面或设备上修改，已为您显示最新内容，请核对后继续';
+/** What a submit of a form changed after the candidate confirmed it is told. */
+export const SUBMIT_CONFLICT_TEXT = '报考信息在您核对之后又有修改（可能在其他页面或设备上），请重新核对后再提交';
+
 export const historyEntrySchema = z.object({
   status: z.enum(APPLICATION_STATUSES),
   reason: z.string(),
-  actor: z.enum(['candidate', 'staff']),
+  actor: z.enum(HISTORY_ACTORS),
   at: z.string(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
@@ -118,6 +125,8 @@ export const applicationSchema = z.object({
   status: z.enum(APPLICATION_STATUSES),
   reason: z.string(),
   form: applicationDraftSchema,
+  /** Raised by every save: what the next save or submit names as the version it is based on. */
+  version: z.number().int(),
   submittedAt: z.string().nullable(),
   updatedAt: z.string(),
 });
@@ -132,6 +141,51 @@ export const applyStatusSchema = z.object({
   canEdit: z.boolean(),
 });
 export type ApplyStatus = z.infer<typeof applyStatusSchema>;
+
+/**
+ * The latest graduation month accepted on `today` (yyyy-mm-dd, the office's day): the coming
+ * summer's, so this year's graduates can apply before they graduate, and no later.
+ */
+export function latestGraduationMonth(today: string): string {
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  return `${month > 8 ? year + 1 : year}-08`;
+}
+
+/** Why a graduation month (yyyy-mm) cannot be right on `today`, or null. */
+export function graduationDateProblem(value: string | undefined, today: string): string | null {
+  if (!value || !/^\d{4}-\d{2}$/.test(value)) return null;
+  const latest = latestGraduationMonth(today);
+  if (value > latest) return `毕业时间不能晚于 ${latest}（应届毕业生请填写预计毕业时间）`;
+  if (value < '1950-01') return '毕业时间有误';
+  return null;
+}
+
+/**
+ * What a candidate's next application starts from: the fields about the person (education,
+ * work, contact), not the choices of one exam (position, pledge).
+ */
+export const PROFILE_FIELDS = [
+  'education',
+  'degree',
+  'school',
+  'major',
+  'graduationDate',
+  'workYears',
+  'workExperience',
+  'politicalStatus',
+  'contactPhone',
+  'address',
+] as const satisfies readonly FormField[];
+
+export function profileOf(form: ApplicationDraft): ApplicationDraft {
+  const out: Record<string, unknown> = {};
+  for (const f of PROFILE_FIELDS) {
+    const v = form[f];
+    if (v !== undefined && v !== null && v !== '') out[f] = v;
+  }
+  return out;
+}
 
 /** The fields an exam requires that a form leaves empty, by label. */
 export function missingRequired(form: ApplicationDraft, required: readonly string[]): string[] {

@@ -1,20 +1,20 @@
-/** Constants from the specification, §9. Exact values; change only with the spec. */
+/** Constants from the product specification: exact values, checked by the conformance tests. */
 
 import type { MenuItem } from './system';
 
 export const DEFAULT_SITE_NAME = '智考云系统';
 export const DEFAULT_SITE_NAME_EN = 'zhikaoyun exam system';
 
-/** API timeout, in milliseconds (§9: 15 seconds). */
+/** API timeout, in milliseconds . */
 export const API_TIMEOUT_MS = 15_000;
 
-/** Session store key (§3, §9). */
+/** Session store key . */
 export const SYS_STORE_KEY = 'sysStore';
 
-/** Hint-answer mask on the user info card (§9: 6 dots). */
+/** Hint-answer mask on the user info card (6 dots). */
 export const HINT_ANSWER_MASK = '••••••';
 
-/** Product-and-version prefix carried by every browser storage key (§3). */
+/** Product-and-version prefix carried by every browser storage key. */
 export const STORAGE_PREFIX = 'zhikaoyun-v1-';
 
 export const THEME = {
@@ -42,7 +42,7 @@ export const NOTIFICATION_CONFIG = {
 
 export const DIALOG_WIDTH = 446;
 
-/** Container card max width (§9: about 80%). */
+/** Container card max width (about 80%). */
 export const CONTAINER_MAX_WIDTH = '80%';
 
 /** The office a request that names none is served by, in the demo seed. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from './constants';
 
-/** The answer of every /api call (DESIGN §5). */
+/** The answer of every /api call (a business answer is not a transport failure, so proxies and monitors see 200). */
 export interface Envelope<T = unknown> {
   success: boolean;
   errorCode?: number | string;

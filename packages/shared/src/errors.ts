@@ -1,5 +1,5 @@
 /**
- * The error catalogue. `CLIENT_ERROR_TEXT` is §8 of the spec, word for word: what the browser
+ * The error catalogue. `CLIENT_ERROR_TEXT` is the specification's catalogue, word for word: what the browser
  * shows. `ErrorCode` and `ERROR_TEXT` are the server's business and validation failures; each
  * text tells the user what to do.
  */
@@ -30,6 +30,8 @@ export const ErrorCode = {
   Forbidden: 403,
   NotFound: 404,
   Validation: 1001,
+  /** Someone else changed it first (another tab or device): shown the newer version, try again. */
+  Conflict: 1009,
   UnknownOffice: 1002,
   CaptchaInvalid: 1003,
   TooManyRequests: 1029,
@@ -47,6 +49,7 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.Forbidden]: '没有权限执行此操作',
   [ErrorCode.NotFound]: '请求的内容不存在或已删除',
   [ErrorCode.Validation]: '提交的信息有误，请检查后重试',
+  [ErrorCode.Conflict]: '内容已在其他页面或设备上修改，请刷新后再试',
   [ErrorCode.UnknownOffice]: '未找到该考试机构，请检查访问链接是否正确',
   [ErrorCode.CaptchaInvalid]: '验证码错误或已过期，请刷新后重新输入',
   [ErrorCode.TooManyRequests]: '操作过于频繁，请稍后再试',

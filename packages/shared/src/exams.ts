@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { FORM_FIELD_LABEL, type FormField } from './applications';
+import { MAX_FEE_FEN, WAIVER_CATEGORIES } from './payments';
+import { examCodeSchema, ticketTemplateSchema } from './arrangement';
 
 /** Every field an exam may ask for, in the form's order. */
 export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
@@ -33,6 +35,15 @@ export const examSchema = z.object({
   confirmationStart: z.string(),
   confirmationEnd: z.string(),
   config: examConfigSchema,
+  /** The fee in fen; 0: none, the candidate confirms with one click. */
+  fee: z.number().int(),
+  /** Applicants per post a position needs to open; 0: no check. */
+  openingRatio: z.number().int(),
+  /** The fee-waiver categories the exam accepts (empty: no waivers). */
+  waiverCategories: z.array(z.enum(WAIVER_CATEGORIES)),
+  /** When candidates of a cancelled position may switch to another one (null: not set yet). */
+  switchStart: z.string().nullable(),
+  switchEnd: z.string().nullable(),
 });
 export type Exam = z.infer<typeof examSchema>;
 
@@ -65,6 +76,8 @@ export const examIdQuerySchema = z.object({
 const windowTime = (label: string) =>
   z.iso.datetime({ offset: true, message: `请选择${label}` }).transform((v) => new Date(v).toISOString());
 
+export const MAX_EXAM_RULES = 3000;
+
 /** An exam as the console writes it. Windows must follow each other; required fields must be asked. */
 export const examInputSchema = z
   .object({
@@ -81,6 +94,35 @@ export const examInputSchema = z
       required: z.array(z.enum(FORM_FIELDS, { message: '报名表字段有误' })).max(FORM_FIELDS.length),
     }),
     published: z.boolean().default(false),
+    fee: z
+      .number({ message: '报名费须为整数（分）' })
+      .int({ message: '报名费须为整数（分）' })
+      .min(0, { message: '报名费不能为负数' })
+      .max(MAX_FEE_FEN, { message: '报名费不能超过 1000 元' })
+      .default(0),
+    openingRatio: z
+      .number({ message: '开考比例须为整数' })
+      .int({ message: '开考比例须为整数' })
+      .min(0, { message: '开考比例不能为负数' })
+      .max(50, { message: '开考比例不能超过 50' })
+      .default(0),
+    waiverCategories: z
+      .array(z.enum(WAIVER_CATEGORIES, { message: '减免类别有误' }))
+      .max(WAIVER_CATEGORIES.length)
+      .default([]),
+    switchStart: windowTime('改报开始时间').nullable().default(null),
+    switchEnd: windowTime('改报截止时间').nullable().default(null),
+    /** 考生须知 printed on the admission ticket, one rule a line; left out: unchanged; empty: the default rules. */
+    examRules: z
+      .string()
+      .trim()
+      .max(MAX_EXAM_RULES, { message: `考生须知最多 ${MAX_EXAM_RULES} 个字` })
+      .optional(),
+    /** Ticket numbers: the two-digit exam code and the template; left out: unchanged; fixed once tickets are published. */
+    examCode: examCodeSchema.optional(),
+    ticketTemplate: ticketTemplateSchema.optional(),
+    /** 考点城市: candidates choose the city of their exam site; left out: unchanged. */
+    siteCityChoice: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     const order = (a: string, b: string, path: string, message: string) => {
@@ -92,6 +134,13 @@ export const examInputSchema = z
     order(v.confirmationStart, v.confirmationEnd, 'confirmationEnd', '确认截止时间应晚于确认开始时间');
     if (v.confirmationStart < v.reviewEnd)
       ctx.addIssue({ code: 'custom', path: ['confirmationStart'], message: '确认开始时间不能早于审核截止时间' });
+    if ((v.switchStart === null) !== (v.switchEnd === null))
+      ctx.addIssue({ code: 'custom', path: ['switchEnd'], message: '改报开始与截止时间须同时填写' });
+    if (v.switchStart !== null && v.switchEnd !== null) {
+      order(v.switchStart, v.switchEnd, 'switchEnd', '改报截止时间应晚于改报开始时间');
+      if (v.switchStart < v.confirmationEnd)
+        ctx.addIssue({ code: 'custom', path: ['switchStart'], message: '改报开始时间不能早于确认截止时间' });
+    }
     const asked = new Set(v.config.fields);
     if (v.config.required.some((f) => !asked.has(f))) ctx.addIssue({ code: 'custom', path: ['config'], message: '必填字段必须在报名表中' });
   });
@@ -100,6 +149,14 @@ export type ExamInput = z.input<typeof examInputSchema>;
 /** The console's view of an exam: drafts too, with how much hangs on it. */
 export const adminExamSchema = examSchema.extend({
   published: z.boolean(),
+  /** 考生须知 of the admission ticket (empty: the default rules are printed). */
+  examRules: z.string(),
+  examCode: z.string(),
+  ticketTemplate: z.string(),
+  /** When admission tickets were published (numbers fixed); null: not yet. */
+  ticketsPublishedAt: z.string().nullable(),
+  /** Candidates choose the city of their exam site. */
+  siteCityChoice: z.boolean(),
   positions: z.number().int(),
   applications: z.number().int(),
 });
@@ -109,3 +166,9 @@ export const examPublishSchema = z.object({
   examId: z.number({ message: '考试编号有误' }).int().positive({ message: '考试编号有误' }),
   published: z.boolean({ message: '请选择发布或撤回' }),
 });
+
+/**
+ * What a candidate is told for an exam that does not exist or is not (or no longer) published:
+ * the same for the exam itself, its documents and its positions, so none of them tells more.
+ */
+export const EXAM_NOT_PUBLISHED = '该考试不存在或尚未发布';

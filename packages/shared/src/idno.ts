@@ -1,3 +1,5 @@
+import { officeToday } from './clock';
+
 /**
  * Resident ID numbers (GB 11643-1999): 17 digits and a MOD 11-2 check character.
  * The spec derives birthday from digits 7-14 and sex from digit 17 (odd 男, even 女).
@@ -41,8 +43,11 @@ export function sexFromIdno(idno: string): '男' | '女' | null {
 
 export type IdnoProblem = 'format' | 'birthday' | 'future' | 'checksum';
 
-/** Why an ID number is impossible, or null when it is valid. `today` is yyyy-mm-dd. */
-export function idnoProblem(raw: string, today: string = new Date().toISOString().slice(0, 10)): IdnoProblem | null {
+/**
+ * Why an ID number is impossible, or null when it is valid. `today` is yyyy-mm-dd, the office's
+ * day: by default the shared clock's today in the default office time zone.
+ */
+export function idnoProblem(raw: string, today: string = officeToday()): IdnoProblem | null {
   const idno = normalizeIdno(raw);
   if (!/^\d{17}[\dX]$/.test(idno)) return 'format';
   const birthday = birthdayFromIdno(idno);

@@ -58,3 +58,38 @@ export const noticePublishSchema = z.object({
 /** Files a notice may carry: documents, sheets, archives and images, at most 10 MB each. */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const ATTACHMENT_EXTENSIONS = ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'zip', 'jpg', 'jpeg', 'png', 'txt'] as const;
+
+/**
+ * An attachment's id in its URL: 128 random bits as base64url (22 characters), so a file cannot
+ * be found by counting. Links written before these ids existed carry the row number instead;
+ * such a link still opens a file that something published links to, and nothing else.
+ */
+export const ATTACHMENT_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const LEGACY_ATTACHMENT_ID = /^[1-9]\d{0,8}$/;
+
+export const attachmentIdQuerySchema = z.object({
+  id: z
+    .string({ message: '附件编号有误' })
+    .refine((id) => ATTACHMENT_ID_PATTERN.test(id) || LEGACY_ATTACHMENT_ID.test(id), { message: '附件编号有误' }),
+});
+
+/** What the console's upload answers: the id and the link candidates open once it is published. */
+export const attachmentUploadSchema = attachmentSchema.extend({ id: z.string() });
+export type AttachmentUpload = z.infer<typeof attachmentUploadSchema>;
+
+/** The candidate site's link to an attachment (served once something published links to it). */
+export const attachmentUrl = (id: string, officeCode: string) =>
+  `/api/getAttachment?id=${encodeURIComponent(id)}&officeCode=${encodeURIComponent(officeCode)}`;
+
+/**
+ * The attachment ids that `/api/getAttachment` links in a text name (rich text, where `&` is
+ * written `&amp;`, or a bare URL), in order of appearance, without repeats.
+ */
+export function attachmentIdsIn(text: string): string[] {
+  const ids = new Set<string>();
+  for (const m of text.matchAll(/\/api\/getAttachment\?([^"'\s<>]*)/g)) {
+    const id = new URLSearchParams((m[1] ?? '').replace(/&amp;/g, '&')).get('id');
+    if (id && (ATTACHMENT_ID_PATTERN.test(id) || LEGACY_ATTACHMENT_ID.test(id))) ids.add(id);
+  }
+  return [...ids];
+}

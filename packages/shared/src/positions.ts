@@ -15,9 +15,9 @@ export const positionRequirementsSchema = z.object({
   majors: z.array(z.string()),
   /** Oldest age accepted on the day of the check; null: no limit. */
   maxAge: z.number().int().nullable(),
-  sex: z.enum(['不限', '男', '女']),
+  sex: z.enum(['不限', '男', '女'], { message: '应为 不限、男 或 女' }),
   /** '中共党员' accepts full and probationary members; '不限' accepts anyone. */
-  politicalStatus: z.enum(['不限', '中共党员']),
+  politicalStatus: z.enum(['不限', '中共党员'], { message: '应为 不限 或 中共党员' }),
   /** Years of work experience required; 0: none. */
   workYears: z.number().int().min(0),
   /** Anything else, in the office's words. */
@@ -47,9 +47,13 @@ export const positionSchema = z.object({
   requirements: positionRequirementsSchema,
   /** Applications submitted or approved for the position, live. */
   applicants: z.number().int(),
+  /** Present (true) once close-out cancelled the position: nobody can apply or switch to it. */
+  cancelled: z.literal(true).optional(),
   /** For a logged-in candidate: whether they qualify, and why not. */
   eligible: z.boolean().optional(),
   reasons: z.array(z.string()).optional(),
+  /** In the console: the subjects (科目) the position sits; empty: all of the exam's. */
+  subjectIds: z.array(z.number().int()).optional(),
 });
 export type Position = z.infer<typeof positionSchema>;
 
@@ -58,6 +62,8 @@ export const positionListQuerySchema = pageQuerySchema.extend({
   keyword: z.string().trim().max(40, { message: '关键词不能超过 40 个字' }).optional(),
   unit: z.string().trim().max(60).optional(),
   education: z.enum(EDUCATION_LEVELS, { message: '学历选项有误' }).optional(),
+  /** For a logged-in candidate: only the positions they qualify for. */
+  eligibleOnly: z.enum(['true', 'false'], { message: '筛选条件有误' }).optional(),
 });
 
 export const positionIdQuerySchema = z.object({
@@ -87,8 +93,15 @@ export function ageOn(birthday: string, onDate: string): number {
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
 }
 
+/** One reason in one wording: what the position asks, then the candidate's own value (or that it is missing). */
+function reason(what: string, required: string, yours: string | null | undefined): string {
+  const own = yours === null || yours === undefined || yours === '' ? `您尚未填写${what}` : `您的${what}：${yours}`;
+  return `${what}要求：${required}；${own}`;
+}
+
 /**
- * Whether a candidate qualifies for a position, and each reason why not, in plain words.
+ * Whether a candidate qualifies for a position, and each reason why not, in one wording that
+ * names the candidate's own value ("专业要求：会计学；您的专业：计算机科学与技术").
  * One function for the browser (to explain) and the server (to decide at submit).
  */
 export function checkEligibility(
@@ -99,21 +112,36 @@ export function checkEligibility(
   const reasons: string[] = [];
   if (req.minEducation) {
     const have = EDUCATION_LEVELS.indexOf(p.education as Education);
-    if (have < 0) reasons.push(`学历要求${req.minEducation}及以上，请先填写学历`);
-    else if (have < EDUCATION_LEVELS.indexOf(req.minEducation)) reasons.push(`学历要求${req.minEducation}及以上`);
+    if (have < EDUCATION_LEVELS.indexOf(req.minEducation)) reasons.push(reason('学历', `${req.minEducation}及以上`, p.education));
   }
   if (req.majors.length > 0) {
     const major = p.major?.trim() ?? '';
-    if (!major) reasons.push(`专业要求：${req.majors.join('、')}，请先填写专业`);
-    else if (!req.majors.some((m) => major === m || major.includes(m))) reasons.push(`专业要求：${req.majors.join('、')}`);
+    if (!major || !req.majors.some((m) => major === m || major.includes(m))) reasons.push(reason('专业', req.majors.join('、'), major));
   }
-  if (req.maxAge !== null && p.birthday && ageOn(p.birthday, onDate) > req.maxAge) reasons.push(`年龄要求${req.maxAge}周岁以下`);
-  if (req.sex !== '不限' && p.sex !== req.sex) reasons.push(`性别要求：${req.sex}`);
+  if (req.maxAge !== null && p.birthday) {
+    const age = ageOn(p.birthday, onDate);
+    if (age > req.maxAge) reasons.push(reason('年龄', `${req.maxAge}周岁以下`, `${age}周岁`));
+  }
+  if (req.sex !== '不限' && p.sex !== req.sex) reasons.push(reason('性别', req.sex, p.sex));
   if (req.politicalStatus === '中共党员' && p.politicalStatus !== '中共党员' && p.politicalStatus !== '中共预备党员') {
-    reasons.push('政治面貌要求：中共党员（含预备党员）');
+    reasons.push(reason('政治面貌', '中共党员（含预备党员）', p.politicalStatus));
   }
-  if (req.workYears > 0 && (p.workYears ?? 0) < req.workYears) reasons.push(`要求${req.workYears}年以上工作经历`);
+  if (req.workYears > 0 && (p.workYears ?? 0) < req.workYears) {
+    reasons.push(reason('工作年限', `${req.workYears}年以上`, `${p.workYears ?? 0}年`));
+  }
   return { eligible: reasons.length === 0, reasons };
+}
+
+/**
+ * Whether a position matches a candidate's search: its name, code, unit or one of the majors it
+ * accepts (candidates search by their 专业: "计算机" finds 计算机科学与技术, and "计算机科学与技术"
+ * finds a position asking for 计算机).
+ */
+export function positionMatches(p: Pick<Position, 'name' | 'code' | 'unit' | 'requirements'>, keyword: string): boolean {
+  const k = keyword.trim().toLowerCase();
+  if (!k) return true;
+  if ([p.name, p.code, p.unit].some((v) => v.toLowerCase().includes(k))) return true;
+  return p.requirements.majors.some((m) => m.includes(k) || k.includes(m));
 }
 
 const short = (label: string, max: number) =>
@@ -150,6 +178,11 @@ export const positionInputSchema = z.object({
     workYears: z.number({ message: '工作年限应为数字' }).int().min(0).max(40, { message: '工作年限有误' }),
     note: z.string().trim().max(300, { message: '其他条件不能超过 300 个字' }),
   }),
+  /** The exam subjects the position's candidates sit; left out or empty: all of the exam's. */
+  subjectIds: z
+    .array(z.number().int().positive({ message: '科目有误' }))
+    .max(50, { message: '科目最多 50 个' })
+    .optional(),
 });
 export type PositionInput = z.input<typeof positionInputSchema>;
 

@@ -1,13 +1,29 @@
 import { z } from 'zod';
 import { captchaFieldsSchema, passwordSchema } from './accounts';
-import { APPLICATION_STATUSES, applicationDraftSchema, historyEntrySchema } from './applications';
+import { applicationDraftSchema, historyEntrySchema } from './applications';
 import { pageQuerySchema } from './envelope';
+import { APPLICATION_STATUSES, isStaffVisible } from './lifecycle';
 
 /** The office console: staff, review, statistics, audit. */
 
 export const STAFF_ROLES = ['admin', 'reviewer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export const STAFF_ROLE_LABEL: Readonly<Record<StaffRole, string>> = { admin: '管理员', reviewer: '审核员' };
+
+/**
+ * Which units' applications a staff member may see and decide: an admin every unit of the office,
+ * a reviewer only the units listed. An empty list means none: clearing a reviewer's units must
+ * narrow their access, never widen it to the whole office.
+ */
+export type UnitScope = { all: true } | { all: false; units: readonly string[] };
+
+export function staffUnitScope(role: StaffRole, units: readonly string[]): UnitScope {
+  return role === 'admin' ? { all: true } : { all: false, units };
+}
+
+export function unitInScope(scope: UnitScope, unit: string | null | undefined): boolean {
+  return scope.all || (unit !== null && unit !== undefined && scope.units.includes(unit));
+}
 
 export const staffLoginSchema = z
   .object({
@@ -22,9 +38,11 @@ export const staffProfileSchema = z.object({
   username: z.string(),
   name: z.string(),
   role: z.enum(STAFF_ROLES),
-  /** Units a reviewer is limited to; empty: all. */
+  /** Units a reviewer may see and review; empty: none (see staffUnitScope). */
   units: z.array(z.string()),
   officeName: z.string(),
+  /** The office's wall clock, in which the console shows every time. */
+  timeZone: z.string(),
 });
 export type StaffProfile = z.infer<typeof staffProfileSchema>;
 
@@ -33,9 +51,18 @@ export type StaffAuthResult = z.infer<typeof staffAuthResultSchema>;
 
 const examIdParam = z.coerce.number({ message: '请选择考试' }).int().positive({ message: '请选择考试' });
 
+/** The queue's filters, sent as a JSON body: a keyword may be an ID number, which never goes in a URL. */
+/**
+ * The queue's and the audit log's page numbers reach the last page of a provincial exam (a
+ * million applications at 20 a page): those pages are walked from the nearer end of an index.
+ */
+const deepPage = z.coerce.number().int().min(1, { message: '页码有误' }).max(1_000_000, { message: '页码有误' }).default(1);
+export const deepPageQuerySchema = pageQuerySchema.extend({ page: deepPage });
+
 export const reviewListQuerySchema = pageQuerySchema.extend({
+  page: deepPage,
   examId: examIdParam,
-  status: z.enum(APPLICATION_STATUSES, { message: '状态有误' }).optional(),
+  status: z.enum(APPLICATION_STATUSES, { message: '状态有误' }).refine(isStaffVisible, { message: '状态有误' }).optional(),
   unit: z.string().trim().max(60).optional(),
   positionId: z.coerce.number().int().positive().optional(),
   keyword: z.string().trim().max(40, { message: '关键词不能超过 40 个字' }).optional(),
@@ -60,9 +87,8 @@ export const reviewItemSchema = z.object({
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
+/** The full record, ID number and phone still masked: `revealApplication` shows them, audited. */
 export const reviewDetailSchema = reviewItemSchema.extend({
-  idno: z.string(),
-  mobile: z.string(),
   email: z.string(),
   photo: z.string(),
   form: applicationDraftSchema,
@@ -71,6 +97,12 @@ export const reviewDetailSchema = reviewItemSchema.extend({
 export type ReviewDetail = z.infer<typeof reviewDetailSchema>;
 
 export const idQuerySchema = z.object({ id: z.coerce.number({ message: '编号有误' }).int().positive({ message: '编号有误' }) });
+
+export const revealApplicationSchema = z.object({
+  id: z.number({ message: '报名编号有误' }).int({ message: '报名编号有误' }).positive({ message: '报名编号有误' }),
+});
+export const revealedIdentitySchema = z.object({ idno: z.string(), mobile: z.string() });
+export type RevealedIdentity = z.infer<typeof revealedIdentitySchema>;
 
 export const reviewDecisionSchema = z
   .object({
@@ -96,15 +128,20 @@ export const positionStatSchema = z.object({
   name: z.string(),
   unit: z.string(),
   headcount: z.number().int(),
+  /** Applicants (submitted, approved and confirmed): the live count the candidate site shows. */
+  applied: z.number().int(),
   submitted: z.number().int(),
   approved: z.number().int(),
   rejected: z.number().int(),
-  /** Applicants (submitted + approved) per place. */
+  /** Confirmed (paid, waived or confirmed free). */
+  confirmed: z.number().int(),
+  /** Applicants (submitted, approved and confirmed) per place. */
   ratio: z.number(),
 });
 
 export const statisticsSchema = z.object({
-  totals: z.object({ draft: z.number().int(), submitted: z.number().int(), approved: z.number().int(), rejected: z.number().int() }),
+  /** Applications per status (every status, drafts included: a count reveals no draft's content). */
+  totals: z.record(z.enum(APPLICATION_STATUSES), z.number().int()),
   positions: z.array(positionStatSchema),
   emptyPositions: z.number().int(),
   perDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
@@ -115,7 +152,10 @@ export const auditEntrySchema = z.object({
   id: z.number().int(),
   staffName: z.string(),
   action: z.string(),
+  /** What was touched, as the log keeps it (`kind:id`). */
   target: z.string(),
+  /** The same by name, as it is now ("考试「…」", "岗位 A01 综合文字", "报名：张三"). */
+  targetLabel: z.string(),
   detail: z.string(),
   ip: z.string(),
   at: z.string(),

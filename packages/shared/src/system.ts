@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE, isTimeZone } from './clock';
 
 /** The office's own settings (kept as JSON on the office row). The spec names only webname. */
 export const officeSettingsSchema = z.object({
@@ -9,6 +10,8 @@ export const officeSettingsSchema = z.object({
   workHours: z.string().trim().max(80),
   icp: z.string().trim().max(60),
   announcement: z.string().trim().max(500),
+  /** The office's wall clock: its days, windows and deadlines are counted in this zone. */
+  timeZone: z.string().trim().refine(isTimeZone, { message: '时区有误，请选择如 Asia/Shanghai 的时区' }).default(DEFAULT_TIME_ZONE),
 });
 export type OfficeSettings = z.infer<typeof officeSettingsSchema>;
 
@@ -48,7 +51,7 @@ export const captchaSchema = z.object({
 });
 export type Captcha = z.infer<typeof captchaSchema>;
 
-/** How every call names its office (DESIGN §1). */
+/** How every call names its office (every row belongs to an office, so every call must say which). */
 export const officeQuerySchema = z.object({
   officeId: z.coerce.number({ message: '考试机构编号有误' }).int().positive().optional(),
   officeCode: z

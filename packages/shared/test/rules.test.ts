@@ -27,12 +27,12 @@ describe('eligibility', () => {
     );
     expect(r.eligible).toBe(false);
     expect(r.reasons).toEqual([
-      '学历要求硕士研究生及以上',
-      '专业要求：心理学',
-      '年龄要求35周岁以下',
-      '性别要求：男',
-      '政治面貌要求：中共党员（含预备党员）',
-      '要求2年以上工作经历',
+      '学历要求：硕士研究生及以上；您的学历：本科',
+      '专业要求：心理学；您的专业：会计学',
+      '年龄要求：35周岁以下；您的年龄：46周岁',
+      '性别要求：男；您的性别：女',
+      '政治面貌要求：中共党员（含预备党员）；您的政治面貌：群众',
+      '工作年限要求：2年以上；您的工作年限：1年',
     ]);
   });
 
@@ -48,7 +48,7 @@ describe('eligibility', () => {
 
   it('asks for the education and major when they are not filled in yet', () => {
     const r = checkEligibility({ ...open, minEducation: '大专', majors: ['护理学'] }, { birthday: '2000-01-01', sex: '女' }, '2026-11-22');
-    expect(r.reasons).toEqual(['学历要求大专及以上，请先填写学历', '专业要求：护理学，请先填写专业']);
+    expect(r.reasons).toEqual(['学历要求：大专及以上；您尚未填写学历', '专业要求：护理学；您尚未填写专业']);
   });
 });
 

@@ -87,9 +87,15 @@ function sqliteGroup(db: Db): CommitGroup {
   return {
     run<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+        queue.push({ work, resolve: resolve, reject });
         schedule();
       });
     },
   };
+}
+
+/** A repository's `commit(work)`: its writes in a transaction of the database's commit group. */
+export function committer(db: Db): <T>(work: (trx: Kysely<DB>) => Promise<T>) => Promise<T> {
+  const group = commitGroupFor(db);
+  return (work) => group.run(work);
 }

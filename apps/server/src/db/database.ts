@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -15,10 +15,27 @@ export interface Db {
   destroy(): Promise<void>;
 }
 
+/**
+ * The database file holds every candidate's personal data: it is created readable by the server's
+ * user only (like the data key), before SQLite opens it, because SQLite gives the -wal and -shm
+ * files it creates the database file's mode. Files an earlier version left readable by others are
+ * tightened.
+ */
+function ownerOnly(filename: string): void {
+  mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
+  closeSync(openSync(filename, 'a', 0o600));
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`, `${filename}-journal`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, statSync(file).mode & 0o700);
+  }
+}
+
 export function openDatabase(config: DatabaseConfig): Db {
   if (config.kind === 'sqlite') {
-    if (config.filename !== ':memory:') mkdirSync(path.dirname(config.filename), { recursive: true });
+    if (config.filename !== ':memory:') ownerOnly(config.filename);
     const sqlite = new SQLite(config.filename);
+    // Deleted rows (a closed account's name, ID-number ciphertext, photo) are overwritten with
+    // zeros, not left in free pages of the file where anyone with a copy could read them back.
+    sqlite.pragma('secure_delete = ON');
     // WAL lets readers run beside the one writer; synchronous=FULL makes an acknowledged commit
     // survive a power cut, which an applicant's submit must.
     sqlite.pragma('journal_mode = WAL');

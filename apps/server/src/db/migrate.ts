@@ -1,33 +1,55 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database';
+import type { Db, Dialect } from './database';
 import { init } from './migrations/0001_init';
 import { accounts } from './migrations/0002_accounts';
 import { registration } from './migrations/0003_registration';
 import { console_ } from './migrations/0004_console';
 import { content } from './migrations/0005_content';
 import { appeals } from './migrations/0006_appeals';
+import { attachments } from './migrations/0008_attachments';
+import { notifications } from './migrations/0011_notifications';
+import { candidateJourney } from './migrations/0012_candidate_journey';
+import { scale } from './migrations/0013_scale';
+import { confirmation } from './migrations/0010_confirmation';
+import { arrangement } from './migrations/0014_arrangement';
+import { scores } from './migrations/0015_scores';
+import { siteCity } from './migrations/0016_site_city';
+import { scoreStages } from './migrations/0017_score_stages';
+import { laterStages } from './migrations/0018_later_stages';
 
 /**
- * Migrations are listed here, not read from a folder, so that the bundled server carries them.
- * Each is written once with Kysely's schema builder and runs on SQLite and PostgreSQL alike.
+ * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
+ * from a folder, so that the bundled server carries them; each is written once with Kysely's
+ * schema builder and runs on SQLite and PostgreSQL alike.
  */
-function provider(db: Db): MigrationProvider {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
-    getMigrations: () =>
-      Promise.resolve<Record<string, Migration>>({
-        '0001_init': init(db.dialect),
-        '0002_accounts': accounts(db.dialect),
-        '0003_registration': registration(db.dialect),
-        '0004_console': console_(db.dialect),
-        '0005_content': content(db.dialect),
-        '0006_appeals': appeals(db.dialect),
-      }),
+    '0001_init': init(dialect),
+    '0002_accounts': accounts(dialect),
+    '0003_registration': registration(dialect),
+    '0004_console': console_(dialect),
+    '0005_content': content(dialect),
+    '0006_appeals': appeals(dialect),
+    '0008_attachments': attachments(dialect),
+    '0011_notifications': notifications(dialect),
+    '0012_candidate_journey': candidateJourney(dialect),
+    '0013_scale': scale(dialect),
+    '0010_confirmation': confirmation(dialect),
+    '0014_arrangement': arrangement(dialect),
+    '0015_scores': scores(dialect),
+    '0016_site_city': siteCity(dialect),
+    '0017_score_stages': scoreStages(dialect),
+    '0018_later_stages': laterStages(dialect),
   };
+}
+
+function provider(db: Db): MigrationProvider {
+  return { getMigrations: () => Promise.resolve(migrations(db.dialect)) };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db: db.kysely, provider: provider(db) });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : JSON.stringify(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,3 +1,19 @@
+import type {
+  AnnouncementAudience,
+  AppealStatus,
+  ApplicationStatus,
+  HistoryActor,
+  LaterStage,
+  NotificationKind,
+  OrderStatus,
+  PaymentProviderName,
+  SmsCodePurpose,
+  SmsMessageKind,
+  SmsStatus,
+  StageOutcome,
+  WaiverCategory,
+  WaiverStatus,
+} from '@zhikaoyun/shared';
 import type { Generated } from 'kysely';
 
 /**
@@ -36,6 +52,171 @@ export interface ExamTable {
   config: string;
   created_at: string;
   updated_at: string;
+  /** Fen; 0: no fee. */
+  fee: Generated<number>;
+  /** Applicants per post a position needs to open; 0: no check. */
+  opening_ratio: Generated<number>;
+  /** JSON: WaiverCategory[]. */
+  waiver_categories: Generated<string>;
+  switch_start: Generated<string | null>;
+  switch_end: Generated<string | null>;
+  /** Two digits: the exam part of a ticket number. */
+  exam_code: Generated<string>;
+  /** Ticket number template: {YY} {EXAM} {SITE} {ROOM} {SEAT}. */
+  ticket_template: Generated<string>;
+  /** 考生须知, printed on the ticket. */
+  exam_rules: Generated<string>;
+  print_start: Generated<string | null>;
+  print_end: Generated<string | null>;
+  tickets_published_at: Generated<string | null>;
+  /** The seed of the last arrangement (also in the audit log). */
+  arrangement_seed: Generated<string | null>;
+  /** 1: candidates choose the city of their exam site. */
+  site_city_choice: Generated<number>;
+}
+
+export interface ExamSubjectTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  name: string;
+  start_at: string;
+  end_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PositionSubjectTable {
+  position_id: number;
+  subject_id: number;
+}
+
+export interface ExamSiteTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  code: string;
+  name: string;
+  address: string;
+  city: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExamRoomTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  site_id: number;
+  code: string;
+  seats: number;
+}
+
+export interface ExamSeatTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  sitting: string;
+  subject_id: number;
+  application_id: number;
+  site_id: number;
+  room_id: number;
+  seat: number;
+}
+
+export interface AdmissionTicketTable {
+  application_id: number;
+  office_id: number;
+  exam_id: number;
+  ticket_no: string;
+  site_id: number;
+  room_id: number;
+  seat: number;
+  updated_at: string;
+}
+
+/** Score rules of an exam. Points in hundredths, ratios in thousandths (see migration 0015). */
+export interface ScoreRuleTable {
+  exam_id: number;
+  office_id: number;
+  pass_line: number;
+  interview_ratio: number;
+  /** JSON: InterviewRatioRow[] (ratio as a plain number), or null. */
+  interview_ratio_table: string | null;
+  bonus_enabled: number;
+  query_start: string | null;
+  published_at: string | null;
+  imported_at: string | null;
+  /** 成绩复核 window (see migration 0017); null: none offered. */
+  review_start: Generated<string | null>;
+  review_end: Generated<string | null>;
+  /** Percent of the combined score the interview counts for. */
+  interview_weight: Generated<number>;
+  updated_at: string;
+}
+
+export interface ScoreSubjectTable {
+  subject_id: number;
+  office_id: number;
+  exam_id: number;
+  /** Hundredths of a point. */
+  full_marks: number;
+  /** Thousandths. */
+  weight: number;
+  /** Hundredths; null: no line for this subject. */
+  pass_line: number | null;
+}
+
+export type ScoreMarkKind = 'score' | 'absent' | 'void';
+
+export interface ScoreTotalTable {
+  application_id: number;
+  office_id: number;
+  exam_id: number;
+  position_id: number;
+  ticket_no: string;
+  status: ScoreMarkKind;
+  /** Hundredths. */
+  bonus: number;
+  /** Hundredths; null when absent or void. */
+  total: number | null;
+  qualified: number;
+  /** 放弃: recorded by staff; the candidate leaves the list. */
+  gave_up_at: Generated<string | null>;
+  gave_up_reason: Generated<string>;
+  /** 递补: added to the list after someone gave up. */
+  filled_at: Generated<string | null>;
+  updated_at: string;
+}
+
+export interface ScoreMarkTable {
+  application_id: number;
+  subject_id: number;
+  exam_id: number;
+  mark: ScoreMarkKind;
+  /** Hundredths; null unless mark is 'score'. */
+  score: number | null;
+}
+
+export type ScoreReviewStatus = 'pending' | 'unchanged' | 'corrected';
+
+/** 成绩复核 requests: one per ticket and subject (0: the scores as a whole). */
+export interface ScoreReviewTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  application_id: number;
+  subject_id: number;
+  reason: string;
+  status: Generated<ScoreReviewStatus>;
+  /** The subject a correction changed, and its score before and after (hundredths). */
+  corrected_subject_id: Generated<number | null>;
+  old_score: Generated<number | null>;
+  new_score: Generated<number | null>;
+  answer: Generated<string>;
+  answered_by: Generated<number | null>;
+  answered_at: Generated<string | null>;
+  created_at: string;
 }
 
 export interface ExamDocumentTable {
@@ -65,7 +246,7 @@ export interface StaffUserTable {
   password_hash: string;
   name: string;
   role: string;
-  /** JSON: unit names a reviewer is limited to; [] means every unit. */
+  /** JSON: the unit names a reviewer may see and review; [] means none (admins see every unit). */
   units: Generated<string>;
   disabled: number;
   created_at: string;
@@ -131,6 +312,8 @@ export interface PositionTable {
   requirements: string;
   created_at: string;
   updated_at: string;
+  /** Set when close-out cancelled the position (its candidates may switch or take a refund). */
+  cancelled_at: Generated<string | null>;
 }
 
 export interface ApplicationTable {
@@ -139,22 +322,27 @@ export interface ApplicationTable {
   exam_id: number;
   candidate_id: number;
   position_id: number | null;
-  status: string;
+  /** Written only by modules/applications/lifecycle.ts, as the machine in packages/shared allows. */
+  status: ApplicationStatus;
   /** JSON: ApplicationForm. */
   form: string;
+  /** Raised by every save of the form: a save or submit based on another version is refused. */
+  version: Generated<number>;
   reason: string;
   submitted_at: string | null;
   reviewed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 考点城市 the candidate chose (null: none; seated anywhere). */
+  site_city: Generated<string | null>;
 }
 
 export interface ApplicationHistoryTable {
   id: Generated<number>;
   application_id: number;
-  status: string;
+  status: ApplicationStatus;
   reason: string;
-  actor: string;
+  actor: HistoryActor;
   actor_id: number | null;
   at: string;
 }
@@ -176,6 +364,8 @@ export interface NoticeTable {
 
 export interface AttachmentTable {
   id: Generated<number>;
+  /** The id in its URL: 128 random bits, base64url. */
+  public_id: string;
   office_id: number;
   name: string;
   mime: string;
@@ -183,6 +373,15 @@ export interface AttachmentTable {
   data: Buffer;
   staff_id: number;
   created_at: string;
+}
+
+/** Which published-or-not thing links to an attachment; an attachment nothing links to is deleted. */
+export interface AttachmentRefTable {
+  attachment_id: number;
+  office_id: number;
+  /** 'notice' (owner_id: notice.id), 'document' (exam_document.id) or 'agreement' (office.id). */
+  owner_type: string;
+  owner_id: number;
 }
 
 export interface AuditLogTable {
@@ -205,12 +404,212 @@ export interface AppealTable {
   idno_enc: string;
   mobile: string;
   description: string;
-  /** 'pending', 'reset' or 'rejected'. */
-  status: string;
+  status: AppealStatus;
   reason: Generated<string>;
   handled_by: number | null;
   handled_at: string | null;
   created_at: string;
+}
+
+/** The candidate's inbox: one row per message, written in the transaction of the step that causes it. */
+export interface MessageTable {
+  id: Generated<number>;
+  office_id: number;
+  candidate_id: number;
+  kind: NotificationKind;
+  application_id: number | null;
+  exam_id: number | null;
+  title: string;
+  content: string;
+  read_at: string | null;
+  created_at: string;
+}
+
+/** SMS waiting for, in or past delivery (modules/sms/worker.ts is the only one that sends). */
+export interface SmsOutboxTable {
+  id: Generated<number>;
+  office_id: number;
+  candidate_id: number | null;
+  kind: SmsMessageKind;
+  mobile: string;
+  /** JSON: MessageParams. */
+  params: string;
+  text: string;
+  idem_key: string;
+  status: SmsStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  lease_until: string | null;
+  last_error: Generated<string>;
+  provider: Generated<string>;
+  provider_id: Generated<string>;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** What the `log` provider was asked to send; the unique key is what makes it refuse a repeat. */
+export interface SmsLogTable {
+  id: Generated<number>;
+  office_id: number;
+  idem_key: string;
+  kind: string;
+  mobile: string;
+  text: string;
+  at: string;
+}
+
+export interface SmsCodeTable {
+  id: Generated<number>;
+  office_id: number;
+  mobile: string;
+  purpose: SmsCodePurpose;
+  code_hash: string;
+  ip: string;
+  tries: Generated<number>;
+  used_at: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface NotificationSettingTable {
+  office_id: number;
+  /** JSON: NotificationSettings. */
+  settings: string;
+  updated_at: string;
+}
+
+export interface AnnouncementTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  audience: AnnouncementAudience;
+  title: string;
+  content: string;
+  sms: number;
+  recipients: number;
+  staff_id: number;
+  created_at: string;
+}
+
+/**
+ * Counts kept as data by triggers (migration 0013), in the transaction of the change they count:
+ * read them, never write them. position_id 0: an application without a position.
+ */
+export interface ApplicationTallyTable {
+  office_id: number;
+  exam_id: number;
+  position_id: number;
+  status: ApplicationStatus;
+  n: number;
+}
+
+/** As application_tally, per quarter hour (UTC, 'YYYY-MM-DDTHH:' and the minute 0/15/30/45) of submission. */
+export interface ApplicationDayTallyTable {
+  office_id: number;
+  exam_id: number;
+  bucket: string;
+  status: ApplicationStatus;
+  n: number;
+}
+
+export interface AuditTallyTable {
+  office_id: number;
+  n: number;
+}
+
+export interface PaymentOrderTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  application_id: number;
+  order_no: string;
+  provider: PaymentProviderName;
+  /** Fen, fixed from the exam's fee when the order was made. */
+  amount: number;
+  status: OrderStatus;
+  pay_url: string;
+  trade_no: string | null;
+  created_at: string;
+  expires_at: string;
+  /** The provider's time of payment (the deadline is judged on it). */
+  paid_at: string | null;
+  /** When we committed the payment. */
+  recorded_at: string | null;
+  closed_at: string | null;
+  /** Made once when the refund is decided; the provider deduplicates on it. */
+  refund_no: string | null;
+  refund_reason: Generated<string>;
+  refunded_at: string | null;
+  note: Generated<string>;
+}
+
+export interface PaymentEventTable {
+  id: Generated<number>;
+  office_id: number | null;
+  provider: string;
+  order_no: string;
+  kind: string;
+  detail: string;
+  at: string;
+}
+
+export interface FeeWaiverTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  application_id: number;
+  category: WaiverCategory;
+  status: WaiverStatus;
+  reason: Generated<string>;
+  proof_mime: string;
+  proof: Buffer;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  created_at: string;
+}
+
+/** The sandbox provider's side of a trade (what a real provider keeps). */
+export interface SandboxTradeTable {
+  order_no: string;
+  trade_no: string;
+  amount: number;
+  subject: string;
+  /** 'open', 'paid', 'closed'. */
+  status: string;
+  notify_url: string;
+  return_url: string;
+  created_at: string;
+  expires_at: string;
+  paid_at: string | null;
+  notify_attempts: Generated<number>;
+  next_notify_at: string | null;
+  acked_at: string | null;
+  refunded: Generated<number>;
+}
+
+export interface SandboxRefundTable {
+  refund_no: string;
+  order_no: string;
+  amount: number;
+  at: string;
+}
+
+export interface StageResultTable {
+  application_id: number;
+  stage: LaterStage;
+  office_id: number;
+  exam_id: number;
+  outcome: StageOutcome;
+  /** Hundredths (the interview's score); null otherwise. */
+  score: number | null;
+  updated_at: string;
+}
+
+export interface StagePublicationTable {
+  exam_id: number;
+  stage: LaterStage;
+  published_at: string;
 }
 
 export interface DB {
@@ -228,5 +627,33 @@ export interface DB {
   notice: NoticeTable;
   audit_log: AuditLogTable;
   attachment: AttachmentTable;
+  attachment_ref: AttachmentRefTable;
   appeal: AppealTable;
+  message: MessageTable;
+  sms_outbox: SmsOutboxTable;
+  sms_log: SmsLogTable;
+  sms_code: SmsCodeTable;
+  notification_setting: NotificationSettingTable;
+  announcement: AnnouncementTable;
+  application_tally: ApplicationTallyTable;
+  application_day_tally: ApplicationDayTallyTable;
+  audit_tally: AuditTallyTable;
+  payment_order: PaymentOrderTable;
+  payment_event: PaymentEventTable;
+  fee_waiver: FeeWaiverTable;
+  sandbox_trade: SandboxTradeTable;
+  sandbox_refund: SandboxRefundTable;
+  exam_subject: ExamSubjectTable;
+  position_subject: PositionSubjectTable;
+  exam_site: ExamSiteTable;
+  exam_room: ExamRoomTable;
+  exam_seat: ExamSeatTable;
+  admission_ticket: AdmissionTicketTable;
+  score_rule: ScoreRuleTable;
+  score_subject: ScoreSubjectTable;
+  score_total: ScoreTotalTable;
+  score_mark: ScoreMarkTable;
+  score_review: ScoreReviewTable;
+  stage_result: StageResultTable;
+  stage_publication: StagePublicationTable;
 }

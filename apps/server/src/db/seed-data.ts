@@ -2,7 +2,8 @@ import { OPEN_REQUIREMENTS, type PositionRequirements } from '@zhikaoyun/shared'
 
 /** The demo office's positions and notices: realistic, varied, some open to all. */
 
-type P = { name: string; unit: string; headcount: number; description: string; req: Partial<PositionRequirements> };
+export type DemoPosition = { name: string; unit: string; headcount: number; description: string; req: Partial<PositionRequirements> };
+type P = DemoPosition;
 
 const UNITS = {
   edu: '市教育局直属学校',

@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_MENU, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
+import { DEFAULT_MENU, DEFAULT_TIME_ZONE, PROFILE_FIELDS, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
 import type { Db } from './database';
 import { hashPassword } from '../lib/password';
 import { plainText, sanitizeRichText } from '../lib/rich-text';
-import { DEMO_NOTICES, DEMO_POSITIONS, positionRequirements } from './seed-data';
+import { DEMO_NOTICES, DEMO_POSITIONS } from './seed-data';
+import { insertDemoPosition, insertExamDocuments, type DemoStageOptions } from './seed-writes';
+import type { DataCipher } from '../lib/crypto';
+import { seedCloseoutDemo } from './seed-closeout';
+import { seedConfirmationDemo } from './seed-confirmation';
+import { seedTicketsDemo } from './seed-tickets';
+import { seedScoresDemo } from './seed-scores';
 
 const DAY = 86_400_000;
 
@@ -21,6 +27,7 @@ const DEMO_SETTINGS: OfficeSettings = {
   workHours: '工作日 9:00-12:00，13:30-17:00',
   icp: '浙ICP备00000000号',
   announcement: '2026 年度市属事业单位公开招聘工作人员报名进行中，请在报名截止前完成报名信息确认。',
+  timeZone: DEFAULT_TIME_ZONE,
 };
 
 const AGREEMENT = `<h3>一、总则</h3>
@@ -59,25 +66,26 @@ const GUIDE = `<p>1. 注册：使用本人身份证号码注册账号，设置�
 <p>3. 审核：提交后状态为"待审核"，审核结果以系统显示为准；未通过的可在报名期内修改后重新提交。</p>
 <p>4. 咨询：政策咨询请拨打 0571-87001234（工作日 9:00-12:00，13:30-17:00）。</p>`;
 
-/** The demo exam asks these fields and requires the education ones (issue 4). */
+/** The demo exam asks these fields and requires the education ones (the fields a typical 事业单位 exam asks). */
 const DEMO_EXAM_CONFIG = {
-  fields: [
-    'education',
-    'degree',
-    'school',
-    'major',
-    'graduationDate',
-    'workYears',
-    'workExperience',
-    'politicalStatus',
-    'contactPhone',
-    'address',
-  ],
+  fields: [...PROFILE_FIELDS],
   required: ['education', 'degree', 'school', 'major', 'graduationDate'],
 };
 
 /** Seeds the demo office (code `demo`) into an empty database; does nothing otherwise. */
-export async function seedDemo(db: Db, opts: { adminPassword: string | undefined; now?: Date }): Promise<SeedResult> {
+export async function seedDemo(
+  db: Db,
+  opts: {
+    adminPassword: string | undefined;
+    now?: Date;
+    /**
+     * Given (development machines only): also the later stages with demo candidates: an exam in its
+     * confirmation window, one at close-out (开考核定), one with admission tickets published and one
+     * with its scores published (成绩查询, 面试名单).
+     */
+    confirmationDemo?: { cipher: DataCipher };
+  },
+): Promise<SeedResult> {
   const existing = await db.kysely.selectFrom('office').select('id').limit(1).executeTakeFirst();
   if (existing) return { seeded: false };
 
@@ -141,37 +149,39 @@ export async function seedDemo(db: Db, opts: { adminPassword: string | undefined
       // The open exam gets the full position table; the others a few, so each list has content.
       const positions = index === 0 ? DEMO_POSITIONS : DEMO_POSITIONS.filter((_, i) => i % 6 === index);
       for (const [i, p] of positions.entries()) {
-        await trx
-          .insertInto('position')
-          .values({
-            office_id: office.id,
-            exam_id: exam.id,
-            code: `${2026 + (index === 1 ? 1 : 0)}${String(index + 1).padStart(2, '0')}${String(i + 1).padStart(3, '0')}`,
-            name: p.name,
-            unit: p.unit,
-            headcount: p.headcount,
-            description: p.description,
-            requirements: JSON.stringify(positionRequirements(p)),
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .execute();
+        await insertDemoPosition(
+          trx,
+          office.id,
+          exam.id,
+          `${2026 + (index === 1 ? 1 : 0)}${String(index + 1).padStart(2, '0')}${String(i + 1).padStart(3, '0')}`,
+          p,
+          stamp,
+        );
       }
-      for (const [sort, d] of docs.entries()) {
-        await trx
-          .insertInto('exam_document')
-          .values({
-            office_id: office.id,
-            exam_id: exam.id,
-            type: d.type,
-            title: d.title,
-            content: d.content,
-            sort,
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .execute();
-      }
+      await insertExamDocuments(trx, office.id, exam.id, docs, stamp);
+    }
+
+    if (opts.confirmationDemo) {
+      // The later stages of an exam's life, each an exam of its own: confirmation, tickets, scores, close-out.
+      const stage: DemoStageOptions = {
+        officeId: office.id,
+        now,
+        cipher: opts.confirmationDemo.cipher,
+        config: JSON.stringify(DEMO_EXAM_CONFIG),
+        docs: [{ type: 'notice', title: '招聘公告', content: NOTICE }],
+        timeZone: DEMO_SETTINGS.timeZone,
+      };
+      await seedConfirmationDemo(trx, {
+        ...stage,
+        docs: [
+          ...stage.docs,
+          { type: 'pledge', title: '诚信报考承诺书', content: PLEDGE },
+          { type: 'guide', title: '网上报名操作指南', content: GUIDE },
+        ],
+      });
+      await seedTicketsDemo(db, trx, stage);
+      await seedScoresDemo(db, trx, stage);
+      await seedCloseoutDemo(trx, stage);
     }
 
     for (const n of DEMO_NOTICES) {

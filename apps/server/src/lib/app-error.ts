@@ -1,6 +1,6 @@
 import { ERROR_TEXT, type ErrorCode } from '@zhikaoyun/shared';
 
-/** A business or validation failure: answered as HTTP 200 with success:false (DESIGN §5). */
+/** A business or validation failure: answered as HTTP 200 with success:false (a business answer is not a transport failure, so proxies and monitors see 200). */
 export class AppError extends Error {
   readonly errorCode: ErrorCode;
   /** Set only for transport-level answers (404 route, 413, 429); business failures stay 200. */

@@ -1,63 +1,34 @@
 import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** One counter family: `points` failures per `duration` seconds, per key. */
+export interface CounterOptions {
+  /** Keeps the families apart in the shared store (`login:pair`, `login:ip`, …). */
+  name: string;
+  points: number;
+  /** Seconds. */
+  duration: number;
+}
 
 /**
- * Counters of failed attempts in a time window, for throttles that count failures rather than
- * requests (logins, password recovery). In Redis when configured, so that several API processes
- * share them; otherwise in this process.
+ * Where failure counters live (rate-limiter-flexible): in Redis when REDIS_URL is set, so that
+ * every API process sees every failure; otherwise in this process. A Redis outage falls back to
+ * counting in this process (the insurance limiter) rather than refusing everyone or no one.
  */
-export interface Throttle {
-  /** Adds one failure and returns the count in the current window. */
-  hit(key: string, windowMs: number): Promise<number>;
-  count(key: string): Promise<number>;
-  reset(key: string): Promise<void>;
+export type CounterStore = (opts: CounterOptions) => RateLimiterAbstract;
+
+export function memoryCounters(): CounterStore {
+  return ({ name, points, duration }) => new RateLimiterMemory({ keyPrefix: name, points, duration });
 }
 
-export function memoryThrottle(now: () => number = Date.now): Throttle {
-  const counters = new Map<string, { count: number; until: number }>();
-  const live = (key: string) => {
-    const c = counters.get(key);
-    if (c && c.until <= now()) {
-      counters.delete(key);
-      return undefined;
-    }
-    return c;
-  };
-  return {
-    async hit(key, windowMs) {
-      if (counters.size > 100_000) for (const k of counters.keys()) live(k);
-      const c = live(key) ?? { count: 0, until: now() + windowMs };
-      c.count += 1;
-      counters.set(key, c);
-      return c.count;
-    },
-    async count(key) {
-      return live(key)?.count ?? 0;
-    },
-    async reset(key) {
-      counters.delete(key);
-    },
-  };
+export function redisCounters(redis: Redis, prefix = 'zky-fg'): CounterStore {
+  return ({ name, points, duration }) =>
+    new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${prefix}:${name}`,
+      points,
+      duration,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${prefix}:${name}`, points, duration }),
+    });
 }
-
-export function redisThrottle(redis: Redis, prefix = 'zky-th-'): Throttle {
-  return {
-    async hit(key, windowMs) {
-      const k = prefix + key;
-      const [[, count]] = (await redis.multi().incr(k).pexpire(k, windowMs, 'NX').exec()) as [[unknown, number]];
-      return count;
-    },
-    async count(key) {
-      return Number((await redis.get(prefix + key)) ?? 0);
-    },
-    async reset(key) {
-      await redis.del(prefix + key);
-    },
-  };
-}
-
-/** A throttle that never holds anyone back (RATE_LIMITS=off, load tests only). */
-export const noThrottle: Throttle = {
-  hit: async () => 0,
-  count: async () => 0,
-  reset: async () => undefined,
-};

@@ -4,8 +4,7 @@ import { parseJsonColumn } from '../lib/json';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import { createSessionsRepository } from '../modules/sessions/repository';
-import { createSessionsService, type SessionPrincipal, type SessionsService } from '../modules/sessions/service';
+import type { SessionPrincipal } from '../modules/sessions/service';
 
 export interface StaffPrincipal {
   id: number;
@@ -14,14 +13,11 @@ export interface StaffPrincipal {
   username: string;
   name: string;
   role: StaffRole;
-  /** Units a reviewer may review; empty: all. */
+  /** Units a reviewer may see and review; empty: none (see review/scope.ts). */
   units: string[];
 }
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    sessions: SessionsService;
-  }
   interface FastifyRequest {
     /** The candidate's session, set on routes with `config.auth: 'candidate'` (and on
      * 'optional' ones when a valid candidate token came; null otherwise). */
@@ -52,7 +48,7 @@ export function tokenOf(request: FastifyRequest): string {
  */
 export default fp(
   async (app: FastifyInstance) => {
-    app.decorate('sessions', createSessionsService(createSessionsRepository(app.db)));
+    const { sessions, repos } = app.services;
     app.decorateRequest('candidate', null as unknown as SessionPrincipal);
     app.decorateRequest('staff', null as unknown as StaffPrincipal);
 
@@ -60,7 +56,7 @@ export default fp(
     app.addHook('preValidation', async (request) => {
       const needed = request.routeOptions.config.auth;
       if (!needed) return;
-      const session = await app.sessions.resolve(tokenOf(request));
+      const session = await sessions.resolve(tokenOf(request));
       if (needed === 'optional') {
         const ok = session && session.kind === 'candidate' && session.officeId === request.office.id;
         request.candidate = (ok ? session : null) as SessionPrincipal;
@@ -71,12 +67,7 @@ export default fp(
       }
       if (needed === 'candidate') request.candidate = session;
       if (needed === 'staff') {
-        const row = await app.db.kysely
-          .selectFrom('staff_user')
-          .select(['id', 'username', 'name', 'role', 'units', 'disabled'])
-          .where('id', '=', session.subjectId)
-          .where('office_id', '=', session.officeId)
-          .executeTakeFirst();
+        const row = await repos.staff.findForSession(session.officeId, session.subjectId);
         const role = STAFF_ROLES.find((r) => r === row?.role);
         if (!row || row.disabled || !role) throw new AppError(ErrorCode.Unauthorized);
         request.staff = {
@@ -93,5 +84,5 @@ export default fp(
       }
     });
   },
-  { name: 'auth', dependencies: ['db', 'tenancy'] },
+  { name: 'auth', dependencies: ['services', 'tenancy'] },
 );

@@ -1,4 +1,4 @@
-import underPressure from '@fastify/under-pressure';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ERROR_TEXT, ErrorCode, fail } from '@zhikaoyun/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,66 +8,125 @@ import fp from 'fastify-plugin';
  * Retry-After and the usual Chinese envelope) instead of letting a queue grow until every
  * request times out. What it admits it still serves in full.
  *
- * Two signals:
- * - an admission limit on API requests in flight (waiting on the database, on password hashing
- *   in the thread pool, or on the event loop): a bounded queue means a bounded wait;
- * - the event loop's delay (@fastify/under-pressure): when the process itself is saturated, even
- *   counting requests costs too much, and the socket backlog is where the queue would grow.
+ * Two signals, each meant to fire only on real overload:
+ * - admission limits on API requests in flight (waiting on the database, on password hashing in
+ *   the thread pool, or on the event loop): a bounded queue means a bounded wait. Staff calls
+ *   (`/api/admin/`) have their own, smaller pool, so a pile of slow console requests can never
+ *   take the places candidates need;
+ * - the event loop's delay, sustained and with candidates queueing: shedding starts only when
+ *   several consecutive samples are all late and enough candidate requests are waiting for it to
+ *   be their load. One long task (a slow staff query, a garbage collection) delays one sample and
+ *   is over by the time anyone could be refused for it; refusing candidates then would only turn
+ *   a past pause into present errors. A sample window in which the loop recorded nothing says
+ *   nothing about the loop (it is not "infinitely late"), so it is skipped.
  * Health checks are never shed: a load balancer must tell "busy" from "dead".
  */
 export interface LoadSheddingOptions {
-  /** API requests admitted at once; the next ones are refused until some finish. */
+  /** Candidate and public API requests admitted at once; the next ones are refused until some finish. */
   maxInFlight?: number;
-  /** Mean event-loop delay (ms) over the last sample beyond which requests are refused. */
+  /** Staff (console) API requests admitted at once, counted apart from the candidates'. */
+  maxStaffInFlight?: number;
+  /** Mean event-loop delay (ms) within a sample beyond which that sample counts as late. */
   maxEventLoopDelayMs?: number;
+  /** How often the event loop's delay is sampled (ms). */
+  sampleIntervalMs?: number;
+  /** How many consecutive late samples mean overload (so the delay must last this many intervals). */
+  sustainedSamples?: number;
+  /**
+   * Candidate requests that must be in flight before a late loop sheds anything: a loop made late
+   * by something else (a slow staff query) with a handful of candidates waiting is not their
+   * overload, and refusing them would relieve nothing. Default: an eighth of maxInFlight.
+   */
+  minQueueForLag?: number;
   /** What Retry-After tells a refused caller. */
   retryAfterSeconds?: number;
 }
 
 /** Enough for a deadline-day rush on two cores: a few hundred phones waiting ~1 s at worst. */
 export const DEFAULT_MAX_IN_FLIGHT = 512;
+/** Console calls are few and may be slow (exports, statistics); they queue among themselves. */
+export const DEFAULT_MAX_STAFF_IN_FLIGHT = 64;
 const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1_000;
+const DEFAULT_SAMPLE_INTERVAL_MS = 500;
+const DEFAULT_SUSTAINED_SAMPLES = 3;
 const DEFAULT_RETRY_AFTER_SECONDS = 2;
+/** The delay histogram's own resolution: its timer fires this often, so this much delay is normal. */
+const RESOLUTION_MS = 10;
 
 const BUSY = fail(503, ERROR_TEXT[ErrorCode.Internal]);
 
-function shedsFor(request: FastifyRequest): boolean {
-  const url = request.url;
+function shedsFor(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith('/api/health');
+}
+const isStaffCall = (url: string) => url.startsWith('/api/admin/');
+
+/**
+ * Whether the event loop is overloaded, judged from sample windows: a window's delay is the
+ * histogram's mean less its resolution; an empty window (no timer fired inside it) is no evidence
+ * and leaves the verdict as it was.
+ */
+export function createLagJudge(opts: { maxDelayMs: number; sustainedSamples: number }) {
+  let lateInARow = 0;
+  return {
+    /** `mean` in ms, or NaN/undefined when the window recorded nothing. */
+    sample(count: number, meanMs: number): void {
+      if (count === 0 || !Number.isFinite(meanMs)) return;
+      const delay = Math.max(0, meanMs - RESOLUTION_MS);
+      lateInARow = delay > opts.maxDelayMs ? lateInARow + 1 : 0;
+    },
+    get overloaded(): boolean {
+      return lateInARow >= opts.sustainedSamples;
+    },
+  };
 }
 
 export default fp(
   async (app: FastifyInstance, opts: LoadSheddingOptions) => {
-    const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    const limits = {
+      public: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+      staff: opts.maxStaffInFlight ?? DEFAULT_MAX_STAFF_IN_FLIGHT,
+    };
+    const minQueueForLag = opts.minQueueForLag ?? Math.ceil(limits.public / 8);
     const retryAfter = opts.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-    let inFlight = 0;
-    const admitted = new WeakSet<FastifyRequest>();
+    const inFlight = { public: 0, staff: 0 };
+    const admitted = new WeakMap<FastifyRequest, 'public' | 'staff'>();
 
-    const refuse = (reply: FastifyReply) => reply.code(503).header('retry-after', String(retryAfter)).header('cache-control', 'no-store');
+    const judge = createLagJudge({
+      maxDelayMs: opts.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
+      sustainedSamples: opts.sustainedSamples ?? DEFAULT_SUSTAINED_SAMPLES,
+    });
+    const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    histogram.enable();
+    const sampler = setInterval(() => {
+      judge.sample(histogram.count, histogram.mean / 1e6);
+      histogram.reset();
+    }, opts.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS);
+    sampler.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sampler);
+      histogram.disable();
+    });
+
+    const refuse = (reply: FastifyReply) =>
+      reply.code(503).header('retry-after', String(retryAfter)).header('cache-control', 'no-store').send(BUSY);
 
     app.addHook('onRequest', async (request, reply) => {
-      if (!shedsFor(request)) return;
-      if (inFlight >= maxInFlight) return refuse(reply).send(BUSY);
-      inFlight += 1;
-      admitted.add(request);
+      const url = request.url;
+      if (!shedsFor(url)) return;
+      const pool = isStaffCall(url) ? 'staff' : 'public';
+      if (judge.overloaded && inFlight.public >= minQueueForLag) return refuse(reply);
+      if (inFlight[pool] >= limits[pool]) return refuse(reply);
+      inFlight[pool] += 1;
+      admitted.set(request, pool);
     });
     const release = async (request: FastifyRequest) => {
-      if (admitted.delete(request)) inFlight -= 1;
+      const pool = admitted.get(request);
+      if (pool === undefined) return;
+      admitted.delete(request);
+      inFlight[pool] -= 1;
     };
     app.addHook('onResponse', release);
     app.addHook('onRequestAbort', release);
-
-    await app.register(underPressure, {
-      maxEventLoopDelay: opts.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
-      retryAfter,
-      // The plugin sends whatever the handler returns (null/undefined: admit); its typings say
-      // void only, hence the cast.
-      pressureHandler: ((request: FastifyRequest, reply: FastifyReply) => {
-        if (!shedsFor(request)) return undefined;
-        refuse(reply);
-        return BUSY;
-      }) as unknown as () => void,
-    });
   },
   { name: 'load-shedding' },
 );

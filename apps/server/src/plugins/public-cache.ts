@@ -24,6 +24,12 @@ import type { ZodType } from 'zod';
 export interface PublicCache {
   invalidate(officeId: number): Promise<void>;
   /**
+   * Ends this process's `revalidate` entries of an office (data that moves without a staff
+   * write, like applicant counts): the next read rebuilds them, the reads meanwhile are answered
+   * from them. Other processes see the change within their time to live.
+   */
+  expireLive(officeId: number): void;
+  /**
    * Answers the request with the cached envelope of `build()`'s data (building it when missing or
    * stale), honouring If-None-Match. The key must name everything the data depends on besides the
    * office (the route and its normalised query).
@@ -37,11 +43,23 @@ export interface PublicCache {
   ): Promise<FastifyReply>;
   /** The cached data itself, for callers that add per-candidate fields to a shared base. */
   data<T>(officeId: number, key: string, build: () => Promise<T>, opts?: ServeOptions): Promise<T>;
+  /**
+   * The office's data version (moved by `invalidate`, across processes through Redis), for
+   * caches kept elsewhere; null while Redis cannot be asked: do not use a cached answer then.
+   */
+  version(officeId: number): Promise<string | null>;
 }
 
 export interface ServeOptions {
   /** How long an entry may be served without a staff write; default DEFAULT_TTL_MS. */
   ttlMs?: number;
+  /**
+   * Past its time to live (but never past a staff write), the first request rebuilds the entry
+   * and the others are answered from it meanwhile instead of queueing behind that rebuild: for
+   * data that moves all the time (applicant counts), so that one request per entry and time to
+   * live waits for a build, never a crowd.
+   */
+  revalidate?: boolean;
 }
 
 declare module 'fastify' {
@@ -68,6 +86,9 @@ interface Entry {
   body: Buffer;
   etag: string;
   data: unknown;
+  /** The entry's key, and whether it may be answered while it is being rebuilt (`revalidate`). */
+  key: string;
+  revalidate: boolean;
 }
 
 interface OfficeVersion {
@@ -148,8 +169,13 @@ export default fp(
       }
     }
 
+    /** Whether an entry may be answered now: fresh, or a `revalidate` entry another request is rebuilding. */
+    function servable(e: Entry, now: number): boolean {
+      return e.expires > now || (e.revalidate && building.has(e.key));
+    }
+
     async function entryFor(
-      request: FastifyRequest | null,
+      schema: Record<number, ZodType> | undefined,
       officeId: number,
       key: string,
       build: () => Promise<unknown>,
@@ -159,21 +185,22 @@ export default fp(
       const tag = await currentTag(officeId);
       const now = Date.now();
       const hit = entries.get(fullKey);
-      if (hit && tag !== null && hit.tag === tag && hit.expires > now) return hit;
-      // One build per key at a time: a thousand phones asking at once cost one query.
+      if (hit && tag !== null && hit.tag === tag && servable(hit, now)) return hit;
+      // One build per key at a time: a thousand phones asking at once cost one query (and with
+      // `revalidate`, the servable() check above already answered them from the old entry).
       const inFlight = building.get(fullKey);
       if (inFlight && tag !== null) {
         const e = await inFlight;
         if (e.tag === tag) return e;
       }
-      const schema = request?.routeOptions.schema?.response as Record<number, ZodType> | undefined;
       const promise = (async (): Promise<Entry> => {
         const data = await build();
         // The same check the route's serializer would make, once per build instead of per request.
         const envelope = schema?.[200] ? schema[200].parse(ok(data)) : ok(data);
         const body = Buffer.from(JSON.stringify(envelope));
         const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-        return { officeId, tag: tag ?? '', expires: Date.now() + (opts.ttlMs ?? DEFAULT_TTL_MS), body, etag, data };
+        const expires = Date.now() + (opts.ttlMs ?? DEFAULT_TTL_MS);
+        return { officeId, tag: tag ?? '', expires, body, etag, data, key: fullKey, revalidate: opts.revalidate === true };
       })();
       if (tag === null) return promise;
       building.set(fullKey, promise);
@@ -211,7 +238,7 @@ export default fp(
       const headers = sentHeaders.get(req.url);
       const known = headers && byUrl.get(req.url);
       const e = known && entries.get(known.key);
-      if (!headers || !e || e.expires <= Date.now() || freshTagNow(e.officeId) !== e.tag) return false;
+      if (!headers || !e || freshTagNow(e.officeId) !== e.tag || !servable(e, Date.now())) return false;
       if (matchesEtag(req.headers['if-none-match'], e.etag)) {
         res.writeHead(304, { ...headers, etag: e.etag }).end();
       } else {
@@ -240,7 +267,7 @@ export default fp(
     app.addHook('onRequest', (request, reply, done) => {
       const known = request.method === 'GET' ? byUrl.get(request.url) : undefined;
       const e = known && !request.headers.authorization && !request.headers.token ? entries.get(known.key) : undefined;
-      if (!known || !e || e.expires <= Date.now() || freshTagNow(e.officeId) !== e.tag) {
+      if (!known || !e || freshTagNow(e.officeId) !== e.tag || !servable(e, Date.now())) {
         done();
         return;
       }
@@ -269,8 +296,13 @@ export default fp(
         }
       },
 
+      expireLive(officeId) {
+        for (const e of entries.values()) if (e.officeId === officeId && e.revalidate) e.expires = 0;
+      },
+
       async serve(request, reply, key, build, opts = {}) {
-        const entry = await entryFor(request, request.office.id, key, build, opts);
+        const schema = request.routeOptions.schema?.response as Record<number, ZodType> | undefined;
+        const entry = await entryFor(schema, request.office.id, key, build, opts);
         if (!request.headers.authorization && !request.headers.token) {
           if (byUrl.size >= MAX_ENTRIES) byUrl.clear();
           byUrl.set(request.url, { key: `${request.office.id}|${key}`, vary: reply.hasHeader('vary') });
@@ -279,8 +311,10 @@ export default fp(
       },
 
       async data<T>(officeId: number, key: string, build: () => Promise<T>, opts: ServeOptions = {}) {
-        return (await entryFor(null, officeId, key, build, opts)).data as T;
+        return (await entryFor(undefined, officeId, key, build, opts)).data as T;
       },
+
+      version: currentTag,
     };
     app.decorate('publicCache', cache);
   },

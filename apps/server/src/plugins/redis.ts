@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import { memoryThrottle, noThrottle, redisThrottle, type Throttle } from '../lib/throttle';
+import { memoryCounters, redisCounters, type CounterStore } from '../lib/throttle';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The shared Redis connection when REDIS_URL is set, else null. */
     redis: Redis | null;
-    /** Failure counters for login and recovery throttles. */
-    throttle: Throttle;
+    /** Where the failure counters of logins, recovery and password checks live; null when
+     * RATE_LIMITS=off (load tests only). */
+    counters: CounterStore | null;
   }
 }
 
@@ -27,7 +28,7 @@ export default fp(
       });
     }
     app.decorate('redis', redis);
-    app.decorate('throttle', !opts.enabled ? noThrottle : redis ? redisThrottle(redis) : memoryThrottle());
+    app.decorate('counters', !opts.enabled ? null : redis ? redisCounters(redis) : memoryCounters());
   },
   { name: 'redis' },
 );

@@ -3,6 +3,7 @@ import { ErrorCode } from '@zhikaoyun/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { RICH_TEXT_IMG_SRC } from '../lib/rich-text';
 
 /** Calls whose success is an authentication event worth a security log line. */
 const AUTH_PATHS = new Set([
@@ -40,9 +41,14 @@ export default fp(
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
+          // Rich text's images (RICH_TEXT_IMG_SRC: own files, data: images), and blob: for files
+          // the browser itself made (downloads built in the page).
+          imgSrc: [...RICH_TEXT_IMG_SRC, 'blob:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
+          // The HEIC decoder (libheif, loaded only for an iPhone photo) runs in a worker it builds
+          // from its own code as a blob: URL; nothing else makes workers.
+          workerSrc: ["'self'", 'blob:'],
           objectSrc: ["'none'"],
           baseUri: ["'none'"],
           formAction: ["'self'"],

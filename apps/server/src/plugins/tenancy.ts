@@ -1,12 +1,17 @@
-import { ErrorCode, officeQuerySchema } from '@zhikaoyun/shared';
+import { DEFAULT_TIME_ZONE, ErrorCode, officeQuerySchema, officeSettingsSchema } from '@zhikaoyun/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { parseJsonColumn } from '../lib/json';
+
+const officeTimeZoneSchema = officeSettingsSchema.pick({ timeZone: true });
 
 export interface Office {
   id: number;
   code: string;
   name: string;
+  /** The office's wall clock (IANA name), for its days, windows and deadlines. */
+  timeZone: string;
 }
 
 declare module 'fastify' {
@@ -33,11 +38,13 @@ const MAX_REMEMBERED = 1_000;
 export default fp(
   async (app: FastifyInstance, opts: { defaultOfficeCode: string }) => {
     app.decorateRequest('office', null as unknown as Office);
+    const offices = app.services.repos.system;
     const known = new Map<string, { office: Office | null; until: number }>();
 
     async function resolve(request: FastifyRequest): Promise<Office> {
       const query = (request.query ?? {}) as Record<string, unknown>;
-      const key = `${String(query.officeId ?? '')}|${String(query.officeCode ?? '')}`;
+      const part = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+      const key = `${part(query.officeId)}|${part(query.officeCode)}`;
       const now = Date.now();
       const hit = known.get(key);
       if (hit && hit.until > now) {
@@ -60,12 +67,10 @@ export default fp(
       if (!parsed.success) {
         throw new AppError(ErrorCode.UnknownOffice);
       }
-      const { officeId, officeCode } = parsed.data;
-      let query = app.db.kysely.selectFrom('office').select(['id', 'code', 'name']);
-      if (officeId !== undefined) query = query.where('id', '=', officeId);
-      if (officeCode) query = query.where('code', '=', officeCode);
-      if (officeId === undefined && !officeCode) query = query.where('code', '=', opts.defaultOfficeCode);
-      return (await query.executeTakeFirst()) ?? null;
+      const row = await offices.findBySelector(parsed.data, opts.defaultOfficeCode);
+      if (!row) return null;
+      const settings = parseJsonColumn(officeTimeZoneSchema, row.settings, { timeZone: DEFAULT_TIME_ZONE });
+      return { id: row.id, code: row.code, name: row.name, timeZone: settings.timeZone };
     }
 
     app.addHook('preValidation', async (request) => {
@@ -74,5 +79,5 @@ export default fp(
       request.office = await resolve(request);
     });
   },
-  { name: 'tenancy', dependencies: ['db'] },
+  { name: 'tenancy', dependencies: ['services'] },
 );

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/database';
+import type { DB } from '../../src/db/schema';
 import { migrateToLatest } from '../../src/db/migrate';
 import { seedDemo } from '../../src/db/seed';
+import { createDataCipher } from '../../src/lib/crypto';
 import type { DatabaseKind, TestDatabase } from './databases';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-pass-2026';
@@ -30,8 +33,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A real app on a fresh, migrated and seeded database of the given kind. */
-export async function createTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * A real app on a fresh, migrated and seeded database of the given kind. `demoStages`: the demo
+ * office's later exams too (confirmation, close-out, tickets, scores), as `npm start` seeds them.
+ */
+export async function createTestApp(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  { demoStages = false }: { demoStages?: boolean } = {},
+): Promise<TestApp> {
   const database: TestDatabase = await kind.create();
   const config: Config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', CAPTCHA_FIXED: TEST_CAPTCHA, ...env }, process.cwd()),
@@ -39,7 +49,10 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
   };
   const db = openDatabase(database.config);
   await migrateToLatest(db);
-  await seedDemo(db, { adminPassword: TEST_ADMIN_PASSWORD });
+  await seedDemo(db, {
+    adminPassword: TEST_ADMIN_PASSWORD,
+    ...(demoStages ? { confirmationDemo: { cipher: createDataCipher(TEST_DATA_KEY) } } : {}),
+  });
   const stream = new PassThrough();
   const chunks: string[] = [];
   stream.on('data', (c: Buffer) => {
@@ -64,9 +77,13 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
 }
 
 /** Another office beside the demo one, for isolation tests. */
-export async function insertOffice(t: TestApp, code: string): Promise<number> {
-  const stamp = new Date().toISOString();
-  const row = await t.db.kysely
+export function insertOffice(t: TestApp, code: string): Promise<number> {
+  return insertOfficeRow(t.db.kysely, code, new Date().toISOString());
+}
+
+/** An office row written straight into a database (tests that build the schema themselves). */
+export async function insertOfficeRow(db: Kysely<DB>, code: string, stamp: string): Promise<number> {
+  const row = await db
     .insertInto('office')
     .values({
       code,

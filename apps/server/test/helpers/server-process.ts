@@ -72,9 +72,11 @@ export async function startServerProcess(entry: string, env: Record<string, stri
       DATA_KEY: TEST_DATA_KEY.toString('hex'),
       SEED_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      // These suites count every row they find: the demo's confirmation-stage candidates stay out.
+      SEED_CONFIRMATION_DEMO: 'off',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   // Its log lines also go to the test log folder, scanned after the whole suite.
   const log = createWriteStream(path.join(TEST_LOG_DIR, `server-process-${child.pid}.log`), { flags: 'a' });
@@ -97,15 +99,22 @@ export async function startServerProcess(entry: string, env: Record<string, stri
       await exited;
     },
   };
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited at start-up: ${err}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return proc;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // The server says when it listens (process.send in server.ts); an exit or 30 s of silence fails.
+  const ready = await new Promise<'listening' | 'exited' | 'timeout'>((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), 30_000);
+    child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'listening') {
+        clearTimeout(timer);
+        resolve('listening');
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve('exited');
+    });
+  });
+  if (ready === 'listening') return proc;
+  if (ready === 'exited') throw new Error(`server exited at start-up: ${err}`);
   await proc.stop('SIGKILL');
   throw new Error(`server did not come up: ${err}`);
 }
@@ -133,9 +142,28 @@ export function client(base: string) {
   return {
     get: (url: string, token?: string) => call('GET', url, undefined, token),
     post: (url: string, body: unknown, token?: string) => call('POST', url, body, token),
+    /** Uploads the ID photo a submit needs. */
+    async uploadPhoto(token: string, file: Buffer): Promise<Answer> {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(file)], { type: 'image/jpeg' }), 'p.jpg');
+      const res = await fetch(`${base}/api/uploadPhoto`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as Answer['body']) : { success: false }, headers: res.headers };
+    },
     async captcha() {
       const r = await call('GET', '/api/getCode');
       return { captchaId: r.body.data.captchaId as string, captcha: TEST_CAPTCHA };
+    },
+    /** The demo office's current exam and its open position 行政辅助, which anyone may apply for. */
+    async openPosition(): Promise<{ examId: number; positionId: number }> {
+      const exam = (await call('GET', '/api/getCurrentExam')).body.data as { id: number };
+      const positions = (await call('GET', `/api/getPositionList?examId=${exam.id}&pageSize=50`)).body.data.list as {
+        id: number;
+        name: string;
+      }[];
+      const open = positions.find((p) => p.name === '行政辅助');
+      if (!open) throw new Error('the demo office has no position 行政辅助');
+      return { examId: exam.id, positionId: open.id };
     },
   };
 }

@@ -2,7 +2,7 @@ import { setChineseZodMessages } from '@zhikaoyun/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Providers } from '../app/providers';
-import { AdminApp } from './AdminApp';
+import { ConsoleRouter } from './router';
 import '../styles/admin.css';
 
 setChineseZodMessages();
@@ -10,7 +10,7 @@ setChineseZodMessages();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers>
-      <AdminApp />
+      <ConsoleRouter />
     </Providers>
   </StrictMode>,
 );

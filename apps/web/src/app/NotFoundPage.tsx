@@ -1,6 +1,7 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { NotFoundResult } from '../components/NotFoundResult';
 
 export function NotFoundPage() {
   const navigate = useNavigate();
@@ -8,12 +9,9 @@ export function NotFoundPage() {
     document.title = '页面不存在';
   }, []);
   return (
-    <Result
-      status="404"
-      title="页面不存在"
-      subTitle="您访问的页面不存在或已移除，请检查链接是否正确。"
-      extra={
-        <Button type="primary" onClick={() => navigate('/')}>
+    <NotFoundResult
+      action={
+        <Button type="primary" onClick={() => void navigate('/')}>
           返回首页
         </Button>
       }

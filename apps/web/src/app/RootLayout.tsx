@@ -2,11 +2,13 @@ import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { matchPath, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { MobileBottomNav } from '../components/MobileBottomNav';
 import { MobileTopBar } from '../components/MobileTopBar';
+import { rememberReturnTo } from '../lib/return-to';
 import { isLoggedIn } from '../lib/store';
+import { ReplayTyped } from '../lib/typed-before-hydration';
 import { guardRedirect } from './guard';
 import { bindNavigate } from './navigation';
 import { rememberOffice } from './office-from-url';
-import { ROUTES, type RouteMeta } from './route-table';
+import { HOME_FOR_GUEST, ROUTES, type RouteMeta } from './route-table';
 
 /** The route table's entry for a path (/guide-page is the guide page); none for unknown paths. */
 function routeMeta(pathname: string): RouteMeta | undefined {
@@ -14,7 +16,7 @@ function routeMeta(pathname: string): RouteMeta | undefined {
   return ROUTES.find((r) => matchPath(r.path, pathname) !== null);
 }
 
-/** After each navigation every scroll container goes back to the top (§2). */
+/** After each navigation every scroll container goes back to the top. */
 function useScrollToTopOnNavigate(key: string): void {
   useEffect(() => {
     window.scrollTo(0, 0);
@@ -24,12 +26,12 @@ function useScrollToTopOnNavigate(key: string): void {
   }, [key]);
 }
 
-/** The one common layout every route sits under (§2): top bar, the page, bottom navigation. */
+/** The one common layout every route sits under: top bar, the page, bottom navigation. */
 export function RootLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const meta = routeMeta(location.pathname);
-  // The guard (§2), for every known page on every navigation: read, not subscribed, so that a
+  // The guard, for every known page on every navigation: read, not subscribed, so that a
   // login or logout moves the user only where the page itself sends them. Unknown paths show 404.
   const target = meta ? guardRedirect(location.pathname, isLoggedIn()) : null;
   const redirect = target !== null && target !== location.pathname ? target : null;
@@ -44,6 +46,13 @@ export function RootLayout() {
     if (meta && !redirect) document.title = meta.title;
   }, [meta, redirect]);
   useScrollToTopOnNavigate(location.key);
+  // A guest sent away from a personal page (a link from a notice, a bookmark) returns to it after
+  // logging in. Before <Navigate>'s own effect moves on.
+  const sentHome = redirect === HOME_FOR_GUEST;
+  const asked = `${location.pathname}${location.search}`;
+  useLayoutEffect(() => {
+    if (sentHome) rememberReturnTo(asked);
+  }, [sentHome, asked]);
 
   if (redirect) return <Navigate to={redirect} replace />;
   return (
@@ -53,6 +62,7 @@ export function RootLayout() {
         <main className="app-main" id="main">
           <Suspense fallback={<div className="page-loading" role="status" aria-label="加载中" />}>
             <Outlet />
+            <ReplayTyped containerId="root" />
           </Suspense>
         </main>
       </div>

@@ -4,7 +4,7 @@ function normalize(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 }
 
-/** Where the guard sends a navigation to `pathname`, or null to let it through (§2). */
+/** Where the guard sends a navigation to `pathname`, or null to let it through. */
 export function guardRedirect(pathname: string, loggedIn: boolean): string | null {
   const path = normalize(pathname);
   if (loggedIn) return ENTRY_PATHS.includes(path) ? HOME_FOR_USER : null;

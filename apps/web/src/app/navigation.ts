@@ -1,6 +1,7 @@
 import type { NavigateOptions, To } from 'react-router';
 
-type Navigate = (to: To, options?: NavigateOptions) => void;
+// The router's navigate (it may answer a promise, which the callers here never wait for).
+type Navigate = (to: To, options?: NavigateOptions) => void | Promise<void>;
 
 let current: Navigate | null = null;
 let pending: [To, NavigateOptions | undefined] | null = null;
@@ -11,7 +12,7 @@ export function bindNavigate(navigate: Navigate | null): void {
   if (navigate && pending) {
     const [to, options] = pending;
     pending = null;
-    navigate(to, options);
+    void navigate(to, options);
   }
 }
 
@@ -20,6 +21,6 @@ export function bindNavigate(navigate: Navigate | null): void {
  * mounted, the navigation waits for it.
  */
 export function navigateOutside(to: To, options?: NavigateOptions): void {
-  if (current) current(to, options);
+  if (current) void current(to, options);
   else pending = [to, options];
 }

@@ -1,14 +1,22 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
+import AppContext from 'antd/es/app/context';
+import useAppStyle from 'antd/es/app/style';
+import { ConfigContext } from 'antd/es/config-provider/context';
 // The ES module build: 'antd/locale/zh_CN' resolves to the CommonJS one, which drags in CommonJS
 // copies of the picker locales that tree-shaking cannot drop.
 import zhCN from 'antd/es/locale/zh_CN';
-import { useEffect, type ReactNode } from 'react';
-import { bindMessage } from '../lib/feedback';
+import { lazy, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
+import { deferredFeedback, onFeedbackLoadRequest } from '../lib/feedback';
 import { RequestError } from '../lib/request-error';
-import { messageConfig, notificationConfig, theme } from './theme';
+import { theme } from './theme';
 
-export const queryClient = new QueryClient({
+/** A query client with the site's defaults (the server renders each page with its own). */
+export function createQueryClient(): QueryClient {
+  return new QueryClient(QUERY_DEFAULTS);
+}
+
+const QUERY_DEFAULTS = {
   defaultOptions: {
     // A refused request (4xx, or a business failure in the envelope) will be refused again.
     queries: {
@@ -20,26 +28,47 @@ export const queryClient = new QueryClient({
     },
     mutations: { retry: 0 },
   },
-});
+} satisfies ConstructorParameters<typeof QueryClient>[0];
 
-/** Hands the themed message instance to code outside React (the HTTP client's toasts). */
-function FeedbackBridge() {
-  const { message } = AntApp.useApp();
+export const queryClient = createQueryClient();
+
+const FeedbackHolders = lazy(() => import('./feedback-holders'));
+const FIRST_USE = ['pointerdown', 'keydown', 'focusin'] as const;
+
+/**
+ * antd's App, with its message, notification and dialog holders loaded after the first paint
+ * (lib/feedback.ts): the same root element and styles, and App.useApp() gives the same API.
+ */
+function AppRoot({ children }: { children: ReactNode }) {
+  const { getPrefixCls } = useContext(ConfigContext);
+  const prefixCls = getPrefixCls('app');
+  const [hashId, cssVarCls] = useAppStyle(prefixCls);
+  const [holders, setHolders] = useState(false);
   useEffect(() => {
-    bindMessage(message);
-    return () => bindMessage(null);
-  }, [message]);
-  return null;
+    const load = () => setHolders(true);
+    onFeedbackLoadRequest(load);
+    for (const type of FIRST_USE) window.addEventListener(type, load, { once: true, capture: true, passive: true });
+    return () => {
+      for (const type of FIRST_USE) window.removeEventListener(type, load, { capture: true });
+    };
+  }, []);
+  return (
+    <AppContext.Provider value={deferredFeedback}>
+      <div className={[hashId, prefixCls, 'ant-app-root', cssVarCls].filter(Boolean).join(' ')}>
+        <Suspense fallback={null}>{holders && <FeedbackHolders />}</Suspense>
+        {children}
+      </div>
+    </AppContext.Provider>
+  );
 }
 
-/** The global providers: theme and locale, message/notification/dialog holder, data cache (§1). */
-export function Providers({ children }: { children: ReactNode }) {
+/** The global providers: theme and locale, message/notification/dialog holder, data cache. */
+export function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   return (
     <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
-      <AntApp message={messageConfig} notification={notificationConfig} className="ant-app-root">
-        <FeedbackBridge />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+      <AppRoot>
+        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      </AppRoot>
     </ConfigProvider>
   );
 }

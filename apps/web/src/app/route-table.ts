@@ -1,5 +1,5 @@
 /**
- * The spec's route table (§2): path, title, whether the mobile bottom navigation shows, and
+ * The spec's route table: path, title, whether the mobile bottom navigation shows, and
  * whether the page is open without a token. One source for the router, the guard and the tests.
  */
 export interface RouteMeta {
@@ -26,14 +26,19 @@ export const ROUTES = [
   { path: '/personal-center', title: '个人中心', nav: true, topBar: true },
   { path: '/notice-list', title: '通知公告', nav: true, topBar: true },
   { path: '/notice-detail/:id', title: '通知公告', nav: false, topBar: true },
+  // Beyond the spec's table: the candidate's inbox (review results and the office's notices to them).
+  { path: '/messages', title: '我的消息', nav: true, topBar: true },
+  // After the written exam: the candidate's score, and the public interview list (公示).
+  { path: '/scores', title: '成绩查询', nav: false, topBar: true },
+  { path: '/interview-list', title: '面试名单', nav: false, topBar: true },
 ] as const satisfies readonly RouteMeta[];
 
 export type RoutePath = (typeof ROUTES)[number]['path'];
 
-/** The guard's public paths (§2), /guide-page included: it is the guide page's other name. */
-export const PUBLIC_PATHS: readonly string[] = ['/', '/login', '/register', '/job-positions-only-read', '/guide-page'];
+/** The guard's public paths, /guide-page included: it is the guide page's other name. */
+export const PUBLIC_PATHS: readonly string[] = ['/', '/login', '/register', '/job-positions-only-read', '/guide-page', '/interview-list'];
 
-/** Opened by anyone, though not public: a guest is not sent away from them (§2, §6). */
+/** Opened by anyone, though not public: a guest is not sent away from them. */
 export const OPEN_PREFIXES: readonly string[] = ['/notice-list', '/notice-detail'];
 
 /** Where a logged-in user opening the entry pages is sent. */

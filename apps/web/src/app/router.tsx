@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, matchPath, Route, Routes } from 'react-router';
 import { RootLayout } from './RootLayout';
 import { ROUTES, type RoutePath } from './route-table';
 
@@ -21,34 +21,59 @@ const PAGES: Record<RoutePath, PageModule> = {
   '/personal-center': () => import('../features/accounts/pages/PersonalCenterPage'),
   '/notice-list': () => import('../features/notices/pages/NoticeListPage'),
   '/notice-detail/:id': () => import('../features/notices/pages/NoticeDetailPage'),
+  '/messages': () => import('../features/notifications/pages/MessagesPage'),
+  '/scores': () => import('../features/scores/pages/MyScorePage'),
+  '/interview-list': () => import('../features/scores/pages/InterviewListPage'),
 };
 
-const PAGE_COMPONENTS = Object.fromEntries(Object.entries(PAGES).map(([path, load]) => [path, lazy(load)])) as Record<
-  RoutePath,
-  LazyExoticComponent<ComponentType>
->;
+const PAGE_COMPONENTS: Record<RoutePath, ComponentType> = Object.fromEntries(
+  Object.entries(PAGES).map(([path, load]) => [path, lazy(load)]),
+) as Record<RoutePath, LazyExoticComponent<ComponentType>>;
 const NotFoundPage = lazy(() => import('./NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 
+/** The route table's page for a path (/guide-page is the guide page), or null for unknown paths. */
+export function pagePathFor(pathname: string): RoutePath | null {
+  if (matchPath('/guide-page', pathname)) return '/';
+  return ROUTES.find((r) => matchPath(r.path, pathname) !== null)?.path ?? null;
+}
+
 /**
- * The site's routes (§2) in React Router's declarative mode: its data router (loaders, route
+ * Loads the page of `pathname` and puts the loaded component in the lazy one's place, so that
+ * the first render (on the server, or hydrating its HTML) renders the page at once instead of
+ * suspending on its chunk: hydration then matches the HTML in one pass.
+ */
+export async function preloadPage(pathname: string): Promise<void> {
+  const path = pagePathFor(pathname);
+  if (path) PAGE_COMPONENTS[path] = (await PAGES[path]()).default;
+}
+
+/**
+ * The site's routes in React Router's declarative mode: its data router (loaders, route
  * objects) costs some 15 KiB gzip more on every page, and the guard needs none of it. The guard,
  * the titles and the office from the URL are run by RootLayout on every navigation, before the
  * page renders. Navigations are transitions: the old page stays until the new one has loaded.
  */
 export function AppRouter() {
-  const Guide = PAGE_COMPONENTS['/'];
   return (
     <BrowserRouter>
-      <Routes>
-        <Route element={<RootLayout />}>
-          {ROUTES.map((meta) => {
-            const Page = PAGE_COMPONENTS[meta.path];
-            return <Route key={meta.path} path={meta.path} element={<Page />} />;
-          })}
-          <Route path="/guide-page" element={<Guide />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-      </Routes>
+      <AppRoutes />
     </BrowserRouter>
+  );
+}
+
+/** The routes alone, under whichever router: the browser's, or a static one on the server. */
+export function AppRoutes() {
+  const Guide = PAGE_COMPONENTS['/'];
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        {ROUTES.map((meta) => {
+          const Page = PAGE_COMPONENTS[meta.path];
+          return <Route key={meta.path} path={meta.path} element={<Page />} />;
+        })}
+        <Route path="/guide-page" element={<Guide />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
   );
 }

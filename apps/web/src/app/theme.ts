@@ -1,7 +1,7 @@
-import { DIALOG_WIDTH, MESSAGE_CONFIG, NOTIFICATION_CONFIG, THEME } from '@zhikaoyun/shared';
+import { MESSAGE_CONFIG, NOTIFICATION_CONFIG, THEME } from '@zhikaoyun/shared';
 import type { ThemeConfig } from 'antd';
 
-/** §9's constants as antd's theme: blue primary, 6px base radius, 10px for buttons, modals and cards. */
+/** The specification's theme constants as antd's theme: blue primary, 6px base radius, 10px for buttons, modals and cards. */
 export const theme: ThemeConfig = {
   token: {
     colorPrimary: THEME.colorPrimary,
@@ -42,5 +42,3 @@ export const messageConfig = {
 export const notificationConfig = {
   placement: NOTIFICATION_CONFIG.placement,
 } as const;
-
-export { DIALOG_WIDTH };

@@ -2,6 +2,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import type { Captcha } from '@zhikaoyun/shared';
 import { Input } from 'antd';
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useState } from 'react';
+import { ssrCaptcha, takeSsrCaptcha } from '../lib/ssr-data';
 import { fetchCaptcha } from '../lib/system-api';
 
 export interface CaptchaHandle {
@@ -19,7 +20,8 @@ interface Props {
 
 /** The captcha field: code input and image; tap the image for a new one. */
 export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInput({ value, onChange, id }, ref) {
-  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  // The page's HTML may carry one (the server put it there): then it shows before any script runs.
+  const [captcha, setCaptcha] = useState<Captcha | null>(ssrCaptcha);
   const [failed, setFailed] = useState(false);
 
   const refresh = useCallback(() => {
@@ -31,7 +33,8 @@ export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInp
   useImperativeHandle(ref, () => ({ refresh, captchaId: () => captcha?.captchaId ?? '' }), [refresh, captcha]);
 
   useEffect(() => {
-    fetchCaptcha().then(setCaptcha, () => setFailed(true));
+    if (ssrCaptcha()) takeSsrCaptcha();
+    else fetchCaptcha().then(setCaptcha, () => setFailed(true));
   }, []);
 
   return (

@@ -9,7 +9,7 @@ export interface ContainerCardProps {
   className?: string;
 }
 
-/** The spec's container card: centred at about 80% width, or embedded full width (§2). */
+/** The spec's container card: centred at about 80% width, or embedded full width. */
 export function ContainerCard({ children, background = true, embedded = false, className }: ContainerCardProps) {
   const classes = ['container-card', background ? 'is-white' : '', embedded ? 'is-embedded' : '', className ?? ''];
   return <section className={classes.filter(Boolean).join(' ')}>{children}</section>;

@@ -29,7 +29,7 @@ export function ExamGate({
       <EmptyState
         text="请先在考试列表中选择要报名的考试"
         action={
-          <Button type="primary" onClick={() => navigate('/exam-list')}>
+          <Button type="primary" onClick={() => void navigate('/exam-list')}>
             选择考试
           </Button>
         }

@@ -1,6 +1,6 @@
 import { useSysStore } from '../lib/store';
 
-/** The exam's name as the page heading (§1: the exam name appears in headings). */
+/** The exam's name as the page heading (candidates must see which exam they are in). */
 export function ExamTitle({ name, subtitle }: { name?: string; subtitle?: string }) {
   const examName = useSysStore((s) => s.examName);
   const text = name ?? examName;

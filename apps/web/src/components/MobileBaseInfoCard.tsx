@@ -4,8 +4,17 @@ import { InfoRows } from './InfoRows';
 import { PERSONAL_INFO_TITLE } from './MobileUserInfoCard';
 import { UserAvatar } from './UserAvatar';
 
-/** The base-info variant: photo, the name in large type, sex, ID number, birth date, phone (§2). */
-export function MobileBaseInfoCard({ userInfo, showTitle = true }: { userInfo: UserInfo; showTitle?: boolean }) {
+/** The base-info variant: photo, the name in large type, sex, ID number, birth date, phone. */
+export function MobileBaseInfoCard({
+  userInfo,
+  showTitle = true,
+  mobileLabel = '联系电话',
+}: {
+  userInfo: UserInfo;
+  showTitle?: boolean;
+  /** Where the form has its own 联系电话 too, the account's mobile is named 账号手机. */
+  mobileLabel?: string;
+}) {
   const examName = useSysStore((s) => s.examName);
   return (
     <section className="mobile-card base-info-card" aria-label={showTitle ? undefined : PERSONAL_INFO_TITLE}>
@@ -19,7 +28,7 @@ export function MobileBaseInfoCard({ userInfo, showTitle = true }: { userInfo: U
               { label: '性别', value: userInfo.sex },
               { label: '身份证号', value: userInfo.idno },
               { label: '出生日期', value: userInfo.birthday },
-              { label: '联系电话', value: userInfo.mobile },
+              { label: mobileLabel, value: userInfo.mobile },
             ]}
           />
         </div>

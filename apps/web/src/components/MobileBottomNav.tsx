@@ -3,6 +3,7 @@ import { DEFAULT_MENU, type MenuItem } from '@zhikaoyun/shared';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { isLoggedIn, useSysStore } from '../lib/store';
+import { badgeText, useUnreadCount } from '../lib/unread';
 
 const ICONS: Record<MenuItem['icon'], ReactNode> = {
   home: <HomeOutlined />,
@@ -26,6 +27,8 @@ export function MobileBottomNav() {
   const token = useSysStore((s) => s.token);
   const loggedIn = isLoggedIn({ token });
   const items = menu.length > 0 ? menu : DEFAULT_MENU;
+  // Unread messages show on the personal center, where the inbox opens.
+  const unread = badgeText(useUnreadCount());
   return (
     <nav className="mobile-bottom-nav" aria-label="主导航">
       {items.map((item) => {
@@ -39,7 +42,9 @@ export function MobileBottomNav() {
           >
             <span className="mobile-bottom-nav__icon" aria-hidden>
               {ICONS[item.icon]}
+              {item.path === '/personal-center' && unread && <span className="zk-badge">{unread}</span>}
             </span>
+            {item.path === '/personal-center' && unread && <span className="sr-only">{`，${unread} 条未读消息`}</span>}
             <span className="mobile-bottom-nav__label">{item.title}</span>
           </NavLink>
         );

@@ -1,9 +1,10 @@
 import { LeftOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
+import { useHydrated } from '../lib/hydrated';
 
 export interface MobileTopBarProps {
   title: string;
-  /** Back arrow, on by default: one step back in history (§2). */
+  /** Back arrow, on by default: one step back in history. */
   back?: boolean;
 }
 
@@ -15,6 +16,7 @@ function canGoBack(): boolean {
 
 export function MobileTopBar({ title, back = true }: MobileTopBarProps) {
   const navigate = useNavigate();
+  const ready = useHydrated();
   return (
     <header className="mobile-top-bar">
       {back && (
@@ -22,8 +24,10 @@ export function MobileTopBar({ title, back = true }: MobileTopBarProps) {
           type="button"
           className="mobile-top-bar__back"
           aria-label="返回"
+          // Not usable until the script runs (a page rendered on the server).
+          aria-disabled={!ready}
           // A page opened from a link has no history to go back to; home is the sensible step.
-          onClick={() => (canGoBack() ? navigate(-1) : navigate('/'))}
+          onClick={() => void (canGoBack() ? navigate(-1) : navigate('/'))}
         >
           <LeftOutlined />
         </button>

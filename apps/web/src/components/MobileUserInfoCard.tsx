@@ -10,15 +10,49 @@ export const PERSONAL_INFO_TITLE = '个人信息';
 
 export interface MobileUserInfoCardProps {
   userInfo: UserInfo;
-  /** Show the title: the exam name, or else 个人信息 (§2). */
+  /** Show the title: the exam name, or else 个人信息. */
   showTitle?: boolean;
+  /**
+   * The server sends only the mask of the hint answer (6 dots when one is set). This fetches the
+   * answer itself when 显示 is pressed (asking for the password first); null when cancelled.
+   * Without it the card can show only an answer it was given.
+   */
+  revealAnswer?: () => Promise<string | null>;
 }
 
-/** The spec's mobile user info card: the hint answer hides behind 6 dots until toggled. */
-export function MobileUserInfoCard({ userInfo, showTitle = true }: MobileUserInfoCardProps) {
+/**
+ * The spec's mobile user info card: the hint answer hides behind 6 dots until toggled. An answer
+ * fetched to be shown lives in this card only (never in the store or session storage) and is
+ * forgotten when hidden again.
+ */
+export function MobileUserInfoCard({ userInfo, showTitle = true, revealAnswer }: MobileUserInfoCardProps) {
   const examName = useSysStore((s) => s.examName);
-  const [answerShown, setAnswerShown] = useState(false);
-  const answer = userInfo.answer ? (answerShown ? userInfo.answer : HINT_ANSWER_MASK) : NOT_SET;
+  const [shown, setShown] = useState<{ for: UserInfo; answer: string } | null>(null);
+  const [asking, setAsking] = useState(false);
+  const isSet = userInfo.answer !== '';
+  const given = userInfo.answer !== HINT_ANSWER_MASK ? userInfo.answer : null;
+  // An answer shown for an older userInfo (before an edit) is not this one's.
+  const visible = shown && shown.for === userInfo ? shown.answer : null;
+  const canShow = isSet && (given !== null || revealAnswer !== undefined);
+
+  async function toggle() {
+    if (visible !== null) {
+      setShown(null);
+      return;
+    }
+    if (given !== null) {
+      setShown({ for: userInfo, answer: given });
+      return;
+    }
+    if (!revealAnswer) return;
+    setAsking(true);
+    try {
+      const answer = await revealAnswer();
+      if (answer !== null) setShown({ for: userInfo, answer });
+    } finally {
+      setAsking(false);
+    }
+  }
 
   return (
     <section className="mobile-card user-info-card" aria-label={showTitle ? undefined : PERSONAL_INFO_TITLE}>
@@ -35,18 +69,19 @@ export function MobileUserInfoCard({ userInfo, showTitle = true }: MobileUserInf
                 label: '提示答案',
                 value: (
                   <span className="hint-answer">
-                    <span className={userInfo.answer ? 'hint-answer__text' : 'info-rows__empty'} data-testid="hint-answer">
-                      {answer}
+                    <span className={isSet ? 'hint-answer__text' : 'info-rows__empty'} data-testid="hint-answer">
+                      {isSet ? (visible ?? HINT_ANSWER_MASK) : NOT_SET}
                     </span>
-                    {userInfo.answer && (
+                    {canShow && (
                       <Button
                         size="small"
                         type="link"
-                        icon={answerShown ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-                        aria-pressed={answerShown}
-                        onClick={() => setAnswerShown((v) => !v)}
+                        icon={visible !== null ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+                        aria-pressed={visible !== null}
+                        loading={asking}
+                        onClick={() => void toggle()}
                       >
-                        {answerShown ? '隐藏' : '显示'}
+                        {visible !== null ? '隐藏' : '显示'}
                       </Button>
                     )}
                   </span>

@@ -1,7 +1,7 @@
 import { UserOutlined } from '@ant-design/icons';
 import { Avatar } from 'antd';
 
-/** The candidate's photo, or a placeholder labelled 头像 when there is none (§2). */
+/** The candidate's photo, or a placeholder labelled 头像 when there is none. */
 export function UserAvatar({ photo, size = 72 }: { photo?: string; size?: number }) {
   if (photo) return <Avatar src={<img src={photo} alt="头像" />} size={size} shape="square" className="user-avatar" />;
   return (

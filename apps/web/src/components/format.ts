@@ -1,18 +1,21 @@
-/** 2026-11-22T06:00:00.000Z → 2026-11-22 14:00 (China time, as candidates read it). */
+import { DEFAULT_TIME_ZONE, zonedDateTime } from '@zhikaoyun/shared';
+
+// The office's wall clock: every time the site and the console show is on it, whatever zone the
+// browser's machine is set to. The shell sets it once it knows the office.
+let displayTimeZone = DEFAULT_TIME_ZONE;
+
+export function setDisplayTimeZone(timeZone: string | undefined): void {
+  displayTimeZone = timeZone || DEFAULT_TIME_ZONE;
+}
+
+/** The office's time zone the pages show (and the console's date pickers take) times in. */
+export function officeTimeZone(): string {
+  return displayTimeZone;
+}
+
+/** 2026-11-22T06:00:00.000Z → 2026-11-22 14:00 (the office's time, as candidates and staff read it). */
 export function formatDateTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const parts = new Intl.DateTimeFormat('zh-CN', {
-    timeZone: 'Asia/Shanghai',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  }).formatToParts(d);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+  return zonedDateTime(iso, displayTimeZone);
 }
 
 export function formatDate(iso: string): string {

@@ -9,11 +9,11 @@ export { RequestError };
 
 declare module 'axios' {
   interface AxiosRequestConfig {
-    /** Resolve with the body whatever its success flag (§7). */
+    /** Resolve with the body whatever its success flag. */
     raw?: boolean;
-    /** Do not add officeId/officeCode (§7: "unless a call opts out"). */
+    /** Do not add officeId/officeCode (a call that names no office). */
     noOffice?: boolean;
-    /** Reject without a toast (the start-up settings load fails silently, §8). */
+    /** Reject without a toast (the start-up settings load fails silently). */
     silent?: boolean;
   }
 }
@@ -28,17 +28,17 @@ export function setUnauthorizedHandler(handler: () => void): void {
 function dataText(data: unknown): string {
   if (data === undefined || data === null || data === '') return '';
   if (typeof data === 'string') return data;
-  if (typeof data === 'object' && 'msg' in data && typeof (data as { msg: unknown }).msg === 'string') {
+  if (typeof data === 'object' && 'msg' in data && typeof data.msg === 'string') {
     return (data as { msg: string }).msg;
   }
   try {
     return JSON.stringify(data);
   } catch {
-    return String(data);
+    return CLIENT_ERROR_TEXT.unknown;
   }
 }
 
-/** The text of §8's catalogue for a failed transport (no envelope to read). */
+/** The text of the error catalogue for a failed transport (no envelope to read). */
 export function httpErrorText(error: AxiosError): string {
   const response = error.response;
   if (!response) {
@@ -71,7 +71,9 @@ export interface HttpClientOptions {
 }
 
 export function createHttpClient(baseURL: string = appConfig.apiBase, options: HttpClientOptions = {}): AxiosInstance {
-  const client = axios.create({ baseURL, timeout: API_TIMEOUT_MS });
+  // The fetch adapter times a call out with the page's own timers (XHR's timeout is the network
+  // stack's), so the 15-second timeout behaves like every other timer of the page, tests included.
+  const client = axios.create({ baseURL, timeout: API_TIMEOUT_MS, adapter: 'fetch' });
   const tokenOf = options.token ?? currentToken;
   const unauthorized = () => (options.onUnauthorized ?? onUnauthorized)();
 
@@ -106,7 +108,7 @@ export function createHttpClient(baseURL: string = appConfig.apiBase, options: H
       return Promise.reject(new RequestError(envelope.msg ?? text, response.status, envelope.errorCode));
     },
     (error: unknown) => {
-      if (!(error instanceof AxiosError)) return Promise.reject(error);
+      if (!(error instanceof AxiosError)) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       const text = httpErrorText(error);
       if (!error.config?.silent) toastError(text);
       if (error.response?.status === 401) unauthorized();
@@ -131,7 +133,7 @@ export async function postData<T>(url: string, body?: unknown, config?: AxiosReq
   return res.data.data as T;
 }
 
-/** GET the whole body whatever its success flag (§7's raw data). */
+/** GET the whole body whatever its success flag (raw data). */
 export async function getRaw<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
   const res = await http.get<T>(url, { ...config, raw: true });
   return res.data;

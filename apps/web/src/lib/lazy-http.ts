@@ -3,7 +3,7 @@ import type { AxiosRequestConfig } from 'axios';
 /**
  * The HTTP client (lib/http.ts, with axios) loaded on the first call instead of with the entry:
  * a page renders without it and its first request waits for it, so axios is off the critical
- * path of every page (issue 6 budget). Same signatures as the functions in lib/http.ts.
+ * path of every page (it would add to every page's first load). Same signatures as the functions in lib/http.ts.
  */
 export const loadHttp = () => import('./http');
 
@@ -15,9 +15,4 @@ export async function getData<T>(url: string, config?: AxiosRequestConfig): Prom
 /** POST and give back the envelope's data. */
 export async function postData<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
   return (await loadHttp()).postData<T>(url, body, config);
-}
-
-/** GET the whole body whatever its success flag (§7's raw data). */
-export async function getRaw<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
-  return (await loadHttp()).getRaw<T>(url, config);
 }

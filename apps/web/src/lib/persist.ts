@@ -1,7 +1,7 @@
 import { createJSONStorage, type PersistOptions } from 'zustand/middleware';
 import { prefixedStorage, type StorageKind } from './storage';
 
-/** The spec's store persistence option (§3). */
+/** The spec's store persistence option. */
 export interface StorePersistOption<S> {
   /** Defaults to the store id. */
   key?: string;

@@ -1,35 +1,53 @@
 import type { StaffProfile } from '@zhikaoyun/shared';
 import { create } from 'zustand';
-import { createHttpClient } from './http';
+import { setDisplayTimeZone } from '../components/format';
 import { readStored, removeStored, writeStored } from './storage';
 
 const TOKEN_KEY = 'adminToken';
+const STAFF_KEY = 'adminStaff';
 
 interface StaffSession {
   token: string;
   staff: StaffProfile | null;
-  signIn(token: string, staff: StaffProfile): void;
-  signOut(): void;
+  /**
+   * The staff member pressed 退出. The sign-in page then opens on the console's first page
+   * instead of the page they left: whoever signs in next may be someone else.
+   */
+  endedByUser: boolean;
+  signIn: (token: string, staff: StaffProfile) => void;
+  /** Ends the session; `byUser` for 退出, not for an expired session. */
+  signOut: (byUser?: boolean) => void;
+  /** The signed-in member's own profile changed (an admin renamed themself): same session. */
+  updateProfile: (changes: Partial<Pick<StaffProfile, 'username' | 'name'>>) => void;
 }
 
 /** The console's own session: a staff token, kept apart from any candidate's. */
+const storedStaff = readStored<StaffProfile>(STAFF_KEY);
+setDisplayTimeZone(storedStaff?.timeZone);
+
 export const useStaffSession = create<StaffSession>()((set) => ({
   token: readStored<string>(TOKEN_KEY) ?? '',
-  staff: readStored<StaffProfile>('adminStaff'),
+  staff: storedStaff,
+  endedByUser: false,
   signIn: (token, staff) => {
     writeStored(TOKEN_KEY, token);
-    writeStored('adminStaff', staff);
-    set({ token, staff });
+    writeStored(STAFF_KEY, staff);
+    setDisplayTimeZone(staff.timeZone);
+    set({ token, staff, endedByUser: false });
   },
-  signOut: () => {
+  signOut: (byUser = false) => {
     removeStored(TOKEN_KEY);
-    removeStored('adminStaff');
-    set({ token: '', staff: null });
+    removeStored(STAFF_KEY);
+    set({ token: '', staff: null, endedByUser: byUser });
   },
+  updateProfile: (changes) =>
+    set((state) => {
+      if (!state.staff) return state;
+      const staff = { ...state.staff, ...changes };
+      writeStored(STAFF_KEY, staff);
+      return { staff };
+    }),
 }));
 
-/** The console's HTTP client: the same envelope and error catalogue, the staff token. */
-export const adminHttp = createHttpClient(undefined, {
-  token: () => useStaffSession.getState().token,
-  onUnauthorized: () => useStaffSession.getState().signOut(),
-});
+/** Whether the signed-in staff member may write (admins) or only read (reviewers). */
+export const useIsAdmin = () => useStaffSession((s) => s.staff?.role === 'admin');

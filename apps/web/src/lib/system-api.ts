@@ -1,3 +1,4 @@
+import { setDisplayTimeZone } from '../components/format';
 import type { Captcha, DocumentType, ExamDocument, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
 import { useQuery } from '@tanstack/react-query';
 import { getData } from './lazy-http';
@@ -12,7 +13,7 @@ export const fetchExamDocuments = (examId: number, type?: DocumentType) =>
   getData<ExamDocument[]>('/api/getDoc', { params: { examId, ...(type ? { type } : {}) } });
 
 /**
- * Start-up load (§1): settings once, into session storage and the store; a failure shows
+ * Start-up load: settings once, into session storage and the store; a failure shows
  * nothing and the site keeps its default name. The menu comes along the same way.
  */
 let inflight: { office: string; promise: Promise<void> } | null = null;
@@ -37,6 +38,7 @@ async function doLoad(): Promise<void> {
       store.setSysSetting(setting);
       // The office the server answered for is the one later calls must name.
       store.setOffice({ officeId: setting.officeId, officeCode: setting.officeCode });
+      setDisplayTimeZone(setting.timeZone);
     }),
     fetchMenu(true).then((menu) => store.setSysMenu(menu)),
   ]);

@@ -1,12 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
+import { columnTypes } from './column-types';
 
 type AnyDb = Kysely<unknown>;
 
 /** Candidate accounts, their photos and the sessions of candidates and staff. */
 export function accounts(dialect: Dialect) {
-  const id = dialect === 'postgres' ? sql`serial` : sql`integer`;
-  const blob = dialect === 'postgres' ? sql`bytea` : sql`blob`;
+  const { id, blob } = columnTypes(dialect);
   return {
     async up(db: AnyDb): Promise<void> {
       await db.schema

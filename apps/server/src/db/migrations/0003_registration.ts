@@ -1,12 +1,12 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
+import { columnTypes } from './column-types';
 
 type AnyDb = Kysely<unknown>;
 
 /** Positions, applications with their history, and notices. */
 export function registration(dialect: Dialect) {
-  const id = dialect === 'postgres' ? sql`serial` : sql`integer`;
-  const pk = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
+  const { id, pk } = columnTypes(dialect);
   return {
     async up(db: AnyDb): Promise<void> {
       await db.schema
@@ -43,12 +43,7 @@ export function registration(dialect: Dialect) {
         // One application per candidate per exam, whatever the application code does.
         .addUniqueConstraint('application_exam_candidate_uq', ['exam_id', 'candidate_id'])
         .execute();
-      await db.schema.createIndex('application_position_status_idx').on('application').columns(['position_id', 'status']).execute();
-      await db.schema
-        .createIndex('application_office_exam_status_idx')
-        .on('application')
-        .columns(['office_id', 'exam_id', 'status'])
-        .execute();
+      await createApplicationStatusIndexes(db);
 
       await db.schema
         .createTable('application_history')
@@ -82,4 +77,10 @@ export function registration(dialect: Dialect) {
       for (const t of ['notice', 'application_history', 'application', 'position']) await db.schema.dropTable(t).execute();
     },
   };
+}
+
+/** The application indexes by position and by exam, each with the status (0013 replaces them and puts them back on the way down). */
+export async function createApplicationStatusIndexes(db: Kysely<unknown>): Promise<void> {
+  await db.schema.createIndex('application_position_status_idx').on('application').columns(['position_id', 'status']).execute();
+  await db.schema.createIndex('application_office_exam_status_idx').on('application').columns(['office_id', 'exam_id', 'status']).execute();
 }

@@ -1,12 +1,12 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
+import { columnTypes } from './column-types';
 
 type AnyDb = Kysely<unknown>;
 
 /** Staff limited to some units, and the audit log of every staff action. */
 export function console_(dialect: Dialect) {
-  const id = dialect === 'postgres' ? sql`serial` : sql`integer`;
-  const pk = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
+  const { id, pk } = columnTypes(dialect);
   return {
     async up(db: AnyDb): Promise<void> {
       // JSON list of unit names a reviewer may review; empty: every unit.

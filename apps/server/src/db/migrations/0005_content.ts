@@ -1,13 +1,12 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
+import { columnTypes } from './column-types';
 
 type AnyDb = Kysely<unknown>;
 
 /** Files attached to notices (kept in the database, like photos, so one backup holds everything). */
 export function content(dialect: Dialect) {
-  const id = dialect === 'postgres' ? sql`serial` : sql`integer`;
-  const pk = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
-  const blob = dialect === 'postgres' ? sql`bytea` : sql`blob`;
+  const { id, pk, blob } = columnTypes(dialect);
   return {
     async up(db: AnyDb): Promise<void> {
       await db.schema

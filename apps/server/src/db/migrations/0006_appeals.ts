@@ -1,5 +1,6 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
+import { columnTypes } from './column-types';
 
 type AnyDb = Kysely<unknown>;
 
@@ -8,8 +9,7 @@ type AnyDb = Kysely<unknown>;
  * like the candidate's (encrypted, with a blind index to find the account), never in plain text.
  */
 export function appeals(dialect: Dialect) {
-  const id = dialect === 'postgres' ? sql`serial` : sql`integer`;
-  const pk = (c: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
+  const { id, pk } = columnTypes(dialect);
   return {
     async up(db: AnyDb): Promise<void> {
       await db.schema

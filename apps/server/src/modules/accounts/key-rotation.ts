@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import type { DataCipher } from '../../lib/crypto';
+import { createRotationRepository } from './rotation-repository';
 
 /**
  * Re-encrypts personal data with the current data key and recomputes its blind indexes, in
@@ -27,33 +28,22 @@ export async function rotateDataKey(db: Db, cipher: DataCipher, opts: RotationOp
     appeals: { scanned: 0, rewritten: 0, conflicts: 0 },
   };
 
+  const repo = createRotationRepository(db);
   let lastId = 0;
   for (;;) {
-    const rows = await db.kysely
-      .selectFrom('candidate')
-      .select(['id', 'idno_enc', 'answer_enc'])
-      .where('id', '>', lastId)
-      .orderBy('id')
-      .limit(batchSize)
-      .execute();
+    const rows = await repo.candidatesAfter(lastId, batchSize);
     if (rows.length === 0) break;
     for (const row of rows) {
       report.candidates.scanned += 1;
       if (!cipher.needsRotation(row.idno_enc) && !cipher.needsRotation(row.answer_enc)) continue;
       const idno = cipher.decrypt(row.idno_enc);
       try {
-        const r = await db.kysely
-          .updateTable('candidate')
-          .set({
-            idno_enc: cipher.encrypt(idno),
-            idno_index: cipher.blindIndex('idno', idno),
-            answer_enc: cipher.encrypt(cipher.decrypt(row.answer_enc)),
-          })
-          .where('id', '=', row.id)
-          .where('idno_enc', '=', row.idno_enc)
-          .where('answer_enc', '=', row.answer_enc)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 1) report.candidates.rewritten += 1;
+        const rewritten = await repo.rewriteCandidate(row.id, row, {
+          idno_enc: cipher.encrypt(idno),
+          idno_index: cipher.blindIndex('idno', idno),
+          answer_enc: cipher.encrypt(cipher.decrypt(row.answer_enc)),
+        });
+        if (rewritten) report.candidates.rewritten += 1;
       } catch (err) {
         // The same ID number registered twice in one office under two keys (possible only while
         // a rotation is under way): left as it is and reported, for staff to merge.
@@ -67,25 +57,17 @@ export async function rotateDataKey(db: Db, cipher: DataCipher, opts: RotationOp
 
   lastId = 0;
   for (;;) {
-    const rows = await db.kysely
-      .selectFrom('appeal')
-      .select(['id', 'idno_enc'])
-      .where('id', '>', lastId)
-      .orderBy('id')
-      .limit(batchSize)
-      .execute();
+    const rows = await repo.appealsAfter(lastId, batchSize);
     if (rows.length === 0) break;
     for (const row of rows) {
       report.appeals.scanned += 1;
       if (!cipher.needsRotation(row.idno_enc)) continue;
       const idno = cipher.decrypt(row.idno_enc);
-      const r = await db.kysely
-        .updateTable('appeal')
-        .set({ idno_enc: cipher.encrypt(idno), idno_index: cipher.blindIndex('idno', idno) })
-        .where('id', '=', row.id)
-        .where('idno_enc', '=', row.idno_enc)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1) report.appeals.rewritten += 1;
+      const rewritten = await repo.rewriteAppeal(row.id, row.idno_enc, {
+        idno_enc: cipher.encrypt(idno),
+        idno_index: cipher.blindIndex('idno', idno),
+      });
+      if (rewritten) report.appeals.rewritten += 1;
     }
     lastId = rows[rows.length - 1]!.id;
     opts.onBatch?.('appeal', lastId, report.appeals.rewritten);

@@ -1,11 +1,10 @@
 import { deleteAccountSchema, envelopeSchema, myDataSchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createPersonalDataService } from './personal-data';
 
 /** The personal center's data rights: download my data, delete my account. */
 const personalDataRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createPersonalDataService(app.db, app.cipher);
+  const service = app.services.personalData;
   const tags = ['accounts'];
   const q = officeQuerySchema;
 
@@ -30,7 +29,8 @@ const personalDataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/deleteAccount',
     {
-      // The password is checked: a few tries only, so a borrowed session cannot guess it.
+      // The password is checked (lib/failure-guard: a few tries per session and address); per
+      // address on top, because each try is an argon2 hash.
       config: { auth: 'candidate', rateLimit: { max: 10, timeWindow: '10 minutes' } },
       schema: {
         summary: '注销账号（需输入密码；有待审核或已通过的报名时不可注销）',
@@ -41,7 +41,13 @@ const personalDataRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await service.deleteAccount(request.office.id, request.candidate.subjectId, request.body.password, request.ip);
+      await service.deleteAccount(
+        request.office.id,
+        request.candidate.subjectId,
+        request.candidate.sessionId,
+        request.body.password,
+        request.ip,
+      );
       request.log.info({ candidateId: request.candidate.subjectId }, 'candidate account deleted');
       return ok(null);
     },

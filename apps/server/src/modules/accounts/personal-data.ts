@@ -1,88 +1,49 @@
-import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, type MyData } from '@zhikaoyun/shared';
+import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, fromHundredths, HINT_ANSWER_MASK, type MyData } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import type { Db } from '../../db/database';
 import { AppError } from '../../lib/app-error';
+import { nowIso } from '../../lib/clock';
 import type { DataCipher } from '../../lib/crypto';
 import { dataUrl } from '../../lib/data-url';
 import { parseJsonColumn } from '../../lib/json';
-import { verifyPassword } from '../../lib/password';
-import { nowIso } from '../../lib/time';
+import { DeletionBlocked, type PersonalDataRepository } from './personal-data-repository';
+import type { Reauth } from './reauth';
 
-/** Applications in these states are the office's record of an exam in progress: no deletion then. */
-const BLOCKING_STATUSES = ['submitted', 'approved'];
+export interface PersonalDataDeps {
+  repo: PersonalDataRepository;
+  cipher: DataCipher;
+  reauth: Reauth;
+}
 
 /**
  * Data subject rights (PIPL art. 45 and 47): the candidate's own copy of everything we hold about
- * them, and the deletion of the account. Each query names the office and the candidate, so no
- * call can reach another person's rows.
+ * them, and the deletion of the account.
  */
-export function createPersonalDataService(db: Db, cipher: DataCipher) {
-  const k = db.kysely;
-
+export function createPersonalDataService({ repo, cipher, reauth }: PersonalDataDeps) {
   return {
     async export(officeId: number, candidateId: number): Promise<MyData> {
-      const c = await k
-        .selectFrom('candidate')
-        .selectAll()
-        .where('office_id', '=', officeId)
-        .where('id', '=', candidateId)
-        .executeTakeFirst();
+      const c = await repo.candidate(officeId, candidateId);
       if (!c) throw new AppError(ErrorCode.Unauthorized);
-      const office = await k.selectFrom('office').select(['code', 'name']).where('id', '=', officeId).executeTakeFirstOrThrow();
-      const photo =
-        c.photo_id === null
-          ? undefined
-          : await k
-              .selectFrom('photo')
-              .select(['mime', 'data'])
-              .where('office_id', '=', officeId)
-              .where('id', '=', c.photo_id)
-              .executeTakeFirst();
-      const apps = await k
-        .selectFrom('application as a')
-        .innerJoin('exam as e', 'e.id', 'a.exam_id')
-        .leftJoin('position as p', 'p.id', 'a.position_id')
-        .select([
-          'a.id',
-          'a.exam_id',
-          'e.name as exam_name',
-          'a.position_id',
-          'p.name as position_name',
-          'a.status',
-          'a.reason',
-          'a.form',
-          'a.submitted_at',
-          'a.reviewed_at',
-          'a.created_at',
-          'a.updated_at',
-        ])
-        .where('a.office_id', '=', officeId)
-        .where('a.candidate_id', '=', candidateId)
-        .orderBy('a.id')
-        .execute();
-      const history = apps.length
-        ? await k
-            .selectFrom('application_history')
-            .select(['application_id', 'status', 'reason', 'actor', 'at'])
-            .where(
-              'application_id',
-              'in',
-              apps.map((a) => a.id),
-            )
-            .orderBy('id')
-            .execute()
-        : [];
-      const sessions = await k
-        .selectFrom('session')
-        .select(['created_at', 'last_seen_at', 'expires_at', 'revoked_at'])
-        .where('kind', '=', 'candidate')
-        .where('office_id', '=', officeId)
-        .where('subject_id', '=', candidateId)
-        .orderBy('id')
-        .execute();
+      const office = await repo.office(officeId);
+      const photo = c.photo_id === null ? undefined : await repo.photo(officeId, c.photo_id);
+      const apps = await repo.applications(officeId, candidateId);
+      const ids = apps.map((a) => a.id);
+      const now = nowIso();
+      const [history, payments, waivers, tickets, scores, marks, reviews, messages, sessions] = await Promise.all([
+        repo.history(ids),
+        repo.payments(ids),
+        repo.waivers(ids),
+        repo.tickets(ids),
+        repo.scores(ids, now),
+        repo.marks(ids),
+        repo.scoreReviews(ids),
+        repo.messages(officeId, candidateId),
+        repo.sessions(officeId, candidateId),
+      ]);
+      const of = <R extends { application_id: number }>(rows: R[], id: number) => rows.filter((r) => r.application_id === id);
+      const points = (h: number | null) => (h === null ? null : fromHundredths(h));
 
       return {
-        exportedAt: nowIso(),
+        exportedAt: now,
         office: { code: office.code, name: office.name },
         account: {
           id: c.id,
@@ -92,7 +53,9 @@ export function createPersonalDataService(db: Db, cipher: DataCipher) {
           mobile: c.mobile,
           email: c.email,
           question: c.question,
-          answer: cipher.decrypt(c.answer_enc),
+          // A session alone never yields the hint answer (it resets the password): the download
+          // says one is set; the answer itself is shown after the password (revealHintAnswer).
+          answer: c.answer_enc ? HINT_ANSWER_MASK : '',
           birthday: c.birthday,
           sex: c.sex === '男' || c.sex === '女' ? c.sex : '',
           consentAt: c.consent_at,
@@ -113,10 +76,41 @@ export function createPersonalDataService(db: Db, cipher: DataCipher) {
           reviewedAt: a.reviewed_at,
           createdAt: a.created_at,
           updatedAt: a.updated_at,
-          history: history
-            .filter((h) => h.application_id === a.id)
-            .map((h) => ({ status: h.status, reason: h.reason, actor: h.actor, at: h.at })),
+          history: of(history, a.id).map((h) => ({ status: h.status, reason: h.reason, actor: h.actor, at: h.at })),
+          payments: of(payments, a.id).map((o) => ({
+            orderNo: o.order_no,
+            amount: o.amount,
+            status: o.status,
+            createdAt: o.created_at,
+            paidAt: o.paid_at,
+            refundedAt: o.refunded_at,
+          })),
+          waivers: of(waivers, a.id).map((w) => ({
+            category: w.category,
+            status: w.status,
+            reason: w.reason,
+            proof: dataUrl(w.proof_mime, w.proof),
+            createdAt: w.created_at,
+            reviewedAt: w.reviewed_at,
+          })),
+          ticket: of(tickets, a.id).map((x) => ({ ticketNo: x.ticket_no, site: x.site, room: x.room, seat: x.seat }))[0] ?? null,
+          score:
+            of(scores, a.id).map((x) => ({
+              status: x.status,
+              total: points(x.total),
+              bonus: fromHundredths(x.bonus),
+              subjects: of(marks, a.id).map((m) => ({ name: m.name, mark: m.mark, score: points(m.score) })),
+            }))[0] ?? null,
+          scoreReviews: of(reviews, a.id).map((v) => ({
+            subject: v.subject ?? '全部科目',
+            reason: v.reason,
+            status: v.status,
+            answer: v.answer,
+            createdAt: v.created_at,
+            answeredAt: v.answered_at,
+          })),
         })),
+        messages: messages.map((m) => ({ title: m.title, content: m.content, createdAt: m.created_at, readAt: m.read_at })),
         sessions: sessions.map((s) => ({
           createdAt: s.created_at,
           lastSeenAt: s.last_seen_at,
@@ -129,61 +123,19 @@ export function createPersonalDataService(db: Db, cipher: DataCipher) {
     /**
      * Deletes the account and everything personal with it: photo, applications (drafts and
      * rejected ones) with their history and sessions. (Appeals are another person's data: the
-     * appellant's, kept until staff resolve them.) What stays is one audit line without personal data (which account number, when), so the office
-     * can answer for the deletion.
+     * appellant's, kept until staff resolve them.) What stays is one audit line without personal
+     * data (which account number, when), so the office can answer for the deletion.
      */
-    async deleteAccount(officeId: number, candidateId: number, password: string, ip: string): Promise<void> {
-      const c = await k
-        .selectFrom('candidate')
-        .select(['id', 'password_hash', 'idno_index'])
-        .where('office_id', '=', officeId)
-        .where('id', '=', candidateId)
-        .executeTakeFirst();
+    async deleteAccount(officeId: number, candidateId: number, sessionId: number, password: string, ip: string): Promise<void> {
+      const c = await repo.candidate(officeId, candidateId);
       if (!c) throw new AppError(ErrorCode.Unauthorized);
-      if (!(await verifyPassword(c.password_hash, password))) {
-        throw new AppError(ErrorCode.WrongPassword, '密码不正确，账号未注销');
+      await reauth.confirm(officeId, c, sessionId, password, ip, new AppError(ErrorCode.WrongPassword, '密码不正确，账号未注销'));
+      try {
+        await repo.deleteCandidate(officeId, candidateId, { ip, at: nowIso() });
+      } catch (err) {
+        if (err instanceof DeletionBlocked) throw new AppError(ErrorCode.Forbidden, DELETE_ACCOUNT_BLOCKED_TEXT);
+        throw err;
       }
-      await k.transaction().execute(async (trx) => {
-        // Checked inside the transaction, so a submit racing the deletion cannot slip between.
-        const blocking = await trx
-          .selectFrom('application')
-          .select('id')
-          .where('office_id', '=', officeId)
-          .where('candidate_id', '=', candidateId)
-          .where('status', 'in', BLOCKING_STATUSES)
-          .executeTakeFirst();
-        if (blocking) throw new AppError(ErrorCode.Forbidden, DELETE_ACCOUNT_BLOCKED_TEXT);
-        const appIds = (
-          await trx
-            .selectFrom('application')
-            .select('id')
-            .where('office_id', '=', officeId)
-            .where('candidate_id', '=', candidateId)
-            .execute()
-        ).map((a) => a.id);
-        if (appIds.length) {
-          await trx.deleteFrom('application_history').where('application_id', 'in', appIds).execute();
-          await trx.deleteFrom('application').where('id', 'in', appIds).execute();
-        }
-        await trx.deleteFrom('session').where('kind', '=', 'candidate').where('subject_id', '=', candidateId).execute();
-        await trx.updateTable('candidate').set({ photo_id: null }).where('id', '=', candidateId).execute();
-        await trx.deleteFrom('photo').where('office_id', '=', officeId).where('candidate_id', '=', candidateId).execute();
-        await trx.deleteFrom('candidate').where('office_id', '=', officeId).where('id', '=', candidateId).execute();
-        await trx
-          .insertInto('audit_log')
-          .values({
-            office_id: officeId,
-            staff_id: 0,
-            staff_name: '考生本人',
-            action: 'candidate.deleteAccount',
-            target: `candidate#${candidateId}`,
-            detail: `注销账号，删除报名 ${appIds.length} 条及照片、登录会话`,
-            ip,
-            at: nowIso(),
-          })
-          .execute();
-      });
     },
   };
 }
-export type PersonalDataService = ReturnType<typeof createPersonalDataService>;

@@ -50,10 +50,11 @@ export function createAccountsRepository(db: Db) {
         .where('id', '=', photoId)
         .executeTakeFirst();
     },
+    /** `answer_enc` left out keeps the current hint answer. */
     async updateProfile(
       officeId: number,
       id: number,
-      fields: { mobile: string; email: string; question: string; answer_enc: string; updated_at: string },
+      fields: { mobile: string; email: string; question: string; answer_enc?: string; updated_at: string },
     ) {
       await db.kysely.updateTable('candidate').set(fields).where('office_id', '=', officeId).where('id', '=', id).execute();
     },

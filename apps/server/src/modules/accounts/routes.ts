@@ -10,28 +10,43 @@ import {
   PHOTO_MAX_BYTES,
   registerSchema,
   resetPasswordSchema,
+  revealedHintAnswerSchema,
+  revealHintAnswerSchema,
   securityQuestionQuerySchema,
   securityQuestionSchema,
   updateUserInfoSchema,
   userInfoSchema,
 } from '@zhikaoyun/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUploadedFile } from '../../lib/upload';
-import { createAccountsRepository } from './repository';
-import { createAccountsService } from './service';
 
 const done = envelopeSchema(z.null());
 
+/**
+ * Per-address limits of the calls that hash or verify a password (each an argon2id run of
+ * 19 MiB), on top of the failure counters of lib/failure-guard.ts. Generous where a school lab
+ * behind one address does the same thing at once (register, log in), tight where one person
+ * does it now and then.
+ */
+const HASHING_LIMITS = {
+  register: { max: 60, timeWindow: '10 minutes' },
+  login: { max: 300, timeWindow: '10 minutes' },
+  reauth: { max: 60, timeWindow: '10 minutes' },
+  recovery: { max: 30, timeWindow: '10 minutes' },
+} as const;
+
+const callOf = (request: FastifyRequest) => ({
+  officeId: request.office.id,
+  candidateId: request.candidate.subjectId,
+  sessionId: request.candidate.sessionId,
+  ip: request.ip,
+});
+
 /** Candidate accounts: register, log in and out, the personal center, password recovery. */
 const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createAccountsService({
-    repo: createAccountsRepository(app.db),
-    cipher: app.cipher,
-    captcha: app.captcha,
-    sessions: app.sessions,
-    throttle: app.throttle,
-  });
+  const service = app.services.accounts;
   await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
   const tags = ['accounts'];
@@ -40,8 +55,7 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/register',
     {
-      // Per address: generous, because a school lab registers a class from one address.
-      config: { rateLimit: { max: 60, timeWindow: '10 minutes' } },
+      config: { rateLimit: HASHING_LIMITS.register },
       schema: {
         summary: '注册（登录态随之建立）',
         tags,
@@ -56,6 +70,7 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     {
+      config: { rateLimit: HASHING_LIMITS.login },
       schema: {
         summary: '登录（身份证号 + 密码 + 验证码）',
         tags,
@@ -88,16 +103,39 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateUserInfo',
     {
-      config: { auth: 'candidate' },
+      config: { auth: 'candidate', rateLimit: HASHING_LIMITS.reauth },
       schema: {
-        summary: '修改联系方式与密保',
+        summary: '修改联系方式与密保（需当前密码；成功后其他登录退出）',
         tags,
         querystring: q,
         body: updateUserInfoSchema,
         response: { 200: envelopeSchema(userInfoSchema) },
       },
     },
-    async (request) => ok(await service.updateUserInfo(request.office.id, request.candidate.subjectId, request.body)),
+    async (request) => {
+      const { userInfo, changed } = await service.updateUserInfo(callOf(request), request.body);
+      if (changed.length > 0) request.log.info({ event: 'account-changed', fields: changed }, 'security event');
+      return ok(userInfo);
+    },
+  );
+
+  app.post(
+    '/revealHintAnswer',
+    {
+      config: { auth: 'candidate', rateLimit: HASHING_LIMITS.reauth },
+      schema: {
+        summary: '查看提示答案（需当前密码）',
+        tags,
+        querystring: q,
+        body: revealHintAnswerSchema,
+        response: { 200: envelopeSchema(revealedHintAnswerSchema) },
+      },
+    },
+    async (request) => {
+      const answer = await service.revealHintAnswer(callOf(request), request.body.password);
+      request.log.info({ event: 'hint-answer-shown' }, 'security event');
+      return ok(answer);
+    },
   );
 
   app.post(
@@ -127,11 +165,11 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/changePassword',
     {
-      config: { auth: 'candidate' },
+      config: { auth: 'candidate', rateLimit: HASHING_LIMITS.reauth },
       schema: { summary: '修改密码', tags, querystring: q, body: changePasswordSchema, response: { 200: done } },
     },
     async (request) => {
-      await service.changePassword(request.office.id, request.candidate.subjectId, request.candidate.sessionId, request.body);
+      await service.changePassword(callOf(request), request.body);
       return ok(null);
     },
   );
@@ -139,7 +177,7 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/getSecurityQuestion',
     {
-      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      config: { rateLimit: HASHING_LIMITS.recovery },
       schema: {
         summary: '找回密码第一步：密保问题',
         tags,
@@ -154,7 +192,7 @@ const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/resetPassword',
     {
-      config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      config: { rateLimit: HASHING_LIMITS.recovery },
       schema: { summary: '找回密码第二步：以提示答案重置密码', tags, querystring: q, body: resetPasswordSchema, response: { 200: done } },
     },
     async (request) => {

@@ -2,62 +2,91 @@ import {
   birthdayFromIdno,
   ERROR_TEXT,
   ErrorCode,
+  HINT_ANSWER_MASK,
+  isSecurityQuestion,
+  SECURITY_QUESTIONS,
   sexFromIdno,
   type AuthResult,
-  type ChangePasswordInput,
-  type UpdateUserInfoInput,
+  type RevealedHintAnswer,
   type UserInfo,
 } from '@zhikaoyun/shared';
 import type { z } from 'zod';
 import type { changePasswordSchema, loginSchema, registerSchema, resetPasswordSchema, updateUserInfoSchema } from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
-import { dataUrl } from '../../lib/data-url';
-import { failureGuard } from '../../lib/failure-guard';
+import { nowIso } from '../../lib/clock';
 import type { DataCipher } from '../../lib/crypto';
+import { dataUrl } from '../../lib/data-url';
+import { failureGuard, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../lib/failure-guard';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import type { Throttle } from '../../lib/throttle';
-import { nowIso } from '../../lib/time';
+import type { CounterStore } from '../../lib/throttle';
+import type { AuditService } from '../audit/service';
 import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
 import { processPhoto } from './photo';
+import type { Reauth } from './reauth';
 import type { AccountsRepository, CandidateRow } from './repository';
 
 type RegisterData = z.output<typeof registerSchema>;
 type LoginData = z.output<typeof loginSchema>;
 type ResetData = z.output<typeof resetPasswordSchema>;
+type UpdateData = z.output<typeof updateUserInfoSchema>;
+type ChangePasswordData = z.output<typeof changePasswordSchema>;
 
-/** Questions shown for an ID number with no account, so that the answer reveals nothing. */
-const DECOY_QUESTIONS = [
-  '我的小学校名？',
-  '我母亲的姓名？',
-  '我父亲的姓名？',
-  '我的出生地？',
-  '我最喜欢的老师？',
-  '我的第一个宠物叫什么？',
-];
+/** The signed-in candidate's request: who, which session, from where. */
+export interface CandidateCall {
+  officeId: number;
+  candidateId: number;
+  sessionId: number;
+  ip: string;
+}
+
+/** Names of the fields `updateUserInfo` changed, as the audit line shows them. */
+const FIELD_LABEL = { mobile: '手机号码', email: '电子邮箱', question: '密保问题', answer: '提示答案' } as const;
+type ChangedField = keyof typeof FIELD_LABEL;
 
 export interface AccountsDeps {
   repo: AccountsRepository;
   cipher: DataCipher;
   captcha: CaptchaService;
   sessions: SessionsService;
-  throttle: Throttle;
+  counters: CounterStore | null;
+  reauth: Reauth;
+  audit: AuditService;
+  /** Phone verification codes (modules/sms/codes.ts): checked when the office asks for them. */
+  phoneCodes?: {
+    required(officeId: number): Promise<boolean>;
+    verify(officeId: number, mobile: string, purpose: 'register' | 'reset', code: string | undefined): Promise<void>;
+  };
+  /** Why the candidate's ID photo may not change now (an application under review or approved), or null. */
+  photoLock: (officeId: number, candidateId: number) => Promise<string | null>;
 }
 
-export function createAccountsService({ repo, cipher, captcha, sessions, throttle }: AccountsDeps) {
+export function createAccountsService({ repo, cipher, captcha, sessions, counters, reauth, audit, phoneCodes, photoLock }: AccountsDeps) {
   const idnoIndex = (idno: string) => cipher.blindIndex('idno', idno);
   // Verifying against a real hash when the account does not exist keeps both answers equally slow.
   let decoyHash: Promise<string> | null = null;
   const decoy = () => (decoyHash ??= hashPassword('decoy-password-for-timing'));
 
-  async function requireCaptcha(officeId: number, captchaId: string, code: string) {
-    if (!(await captcha.verify(officeId, captchaId, code))) throw new AppError(ErrorCode.CaptchaInvalid);
+  /** Under attack from many addresses (`stepUp`), only a captcha fetched a moment ago counts. */
+  async function requireCaptcha(officeId: number, captchaId: string, code: string, stepUp = false) {
+    const fresh = stepUp ? { maxAgeMs: STEP_UP_CAPTCHA_MAX_AGE_MS } : {};
+    if (!(await captcha.verify(officeId, captchaId, code, fresh))) throw new AppError(ErrorCode.CaptchaInvalid);
   }
 
-  const loginGuard = failureGuard(throttle, 'login', '登录');
-  const registerGuard = failureGuard(throttle, 'register', '注册');
-  const resetGuard = failureGuard(throttle, 'reset', '找回密码');
+  const loginGuard = failureGuard(counters, 'login', '登录');
+  const registerGuard = failureGuard(counters, 'register', '注册');
+  const resetGuard = failureGuard(counters, 'reset', '找回密码');
+
+  /**
+   * A question for an ID number that has no account, or whose account has no question from the
+   * list (one set by staff, or typed before the list existed): picked from the same list by a
+   * keyed hash of the ID number, so it is the same on every ask and looks like a real one.
+   */
+  function decoyQuestion(idno: string): string {
+    const pick = Number.parseInt(cipher.blindIndex('decoy-question', idno).slice(0, 8), 16) % SECURITY_QUESTIONS.length;
+    return SECURITY_QUESTIONS[pick]!;
+  }
 
   async function toUserInfo(row: CandidateRow): Promise<UserInfo> {
     let photo = '';
@@ -65,16 +94,16 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       const p = await repo.findPhoto(row.office_id, row.photo_id);
       if (p) photo = dataUrl(p.mime, p.data);
     }
-    const idno = cipher.decrypt(row.idno_enc);
     return {
       id: row.id,
-      idno,
+      idno: cipher.decrypt(row.idno_enc),
       name: row.name,
       photo,
       mobile: row.mobile,
       email: row.email,
       question: row.question,
-      answer: cipher.decrypt(row.answer_enc),
+      // Only whether one is set: the answer resets the password, so no session alone gets it.
+      answer: row.answer_enc ? HINT_ANSWER_MASK : '',
       birthday: row.birthday,
       sex: row.sex === '男' || row.sex === '女' ? row.sex : '',
     };
@@ -92,6 +121,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       // Repeated attempts on a taken ID number (squatting probes) are throttled like logins.
       await registerGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
+      if (phoneCodes && (await phoneCodes.required(officeId))) await phoneCodes.verify(officeId, input.mobile, 'register', input.smsCode);
       if (await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno))) {
         await registerGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.IdnoRegistered);
@@ -127,8 +157,8 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
 
     async login(officeId: number, input: LoginData, ip: string): Promise<AuthResult> {
       const index = idnoIndex(input.idno);
-      await loginGuard.check(officeId, index, ip);
-      await requireCaptcha(officeId, input.captchaId, input.captcha);
+      const { stepUp } = await loginGuard.check(officeId, index, ip);
+      await requireCaptcha(officeId, input.captchaId, input.captcha, stepUp);
       const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
       // A one-time password from staff (appeals) past its expiry fails like a wrong one.
       const ok = row
@@ -138,7 +168,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
         await loginGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.LoginFailed);
       }
-      await loginGuard.reset(officeId, index);
+      await loginGuard.succeed(officeId, index, ip);
       const token = await sessions.open('candidate', row.id, officeId);
       return { token, userInfo: await toUserInfo(row) };
     },
@@ -151,40 +181,70 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       return toUserInfo(await candidate(officeId, id));
     },
 
-    async updateUserInfo(
-      officeId: number,
-      id: number,
-      input: z.output<typeof updateUserInfoSchema> & UpdateUserInfoInput,
-    ): Promise<UserInfo> {
-      await candidate(officeId, id);
-      await repo.updateProfile(officeId, id, {
+    /**
+     * Mobile, e-mail, security question and hint answer: each is a way into or a way to reach
+     * the account, so the current password is required, the other sessions end when anything
+     * changed, and the change is written to the office's audit log (which fields, never values).
+     */
+    async updateUserInfo(call: CandidateCall, input: UpdateData): Promise<{ userInfo: UserInfo; changed: ChangedField[] }> {
+      const { officeId, candidateId, sessionId, ip } = call;
+      const row = await candidate(officeId, candidateId);
+      await reauth.confirm(officeId, row, sessionId, input.password, ip, new AppError(ErrorCode.WrongPassword, '密码不正确，修改未保存'));
+      const email = input.email ?? '';
+      const questionChanged = input.question !== row.question;
+      if (questionChanged && !input.answer) throw new AppError(ErrorCode.Validation, '更换密保问题时请同时填写新的提示答案');
+      const answerChanged = input.answer !== '' && input.answer !== cipher.decrypt(row.answer_enc);
+      const changed: ChangedField[] = [];
+      if (input.mobile !== row.mobile) changed.push('mobile');
+      if (email !== row.email) changed.push('email');
+      if (questionChanged) changed.push('question');
+      if (answerChanged) changed.push('answer');
+      if (changed.length === 0) return { userInfo: await toUserInfo(row), changed };
+
+      await repo.updateProfile(officeId, candidateId, {
         mobile: input.mobile,
-        email: input.email ?? '',
+        email,
         question: input.question,
-        answer_enc: cipher.encrypt(input.answer),
+        ...(answerChanged ? { answer_enc: cipher.encrypt(input.answer) } : {}),
         updated_at: nowIso(),
       });
-      return toUserInfo(await candidate(officeId, id));
+      // Whoever else holds a session of this account is signed out; this device stays in.
+      await sessions.revokeAll('candidate', candidateId, sessionId);
+      const fields = changed.map((f) => FIELD_LABEL[f]).join('、');
+      await audit.record(
+        { id: 0, officeId, name: '考生本人' },
+        'candidate.updateUserInfo',
+        `candidate#${candidateId}`,
+        `修改${fields}，其他登录已退出`,
+        ip,
+      );
+      return { userInfo: await toUserInfo(await candidate(officeId, candidateId)), changed };
+    },
+
+    /** The hint answer itself, after the password: the one call that returns it. */
+    async revealHintAnswer(call: CandidateCall, password: string): Promise<RevealedHintAnswer> {
+      const { officeId, candidateId, sessionId, ip } = call;
+      const row = await candidate(officeId, candidateId);
+      await reauth.confirm(officeId, row, sessionId, password, ip, new AppError(ErrorCode.WrongPassword, '密码不正确'));
+      return { answer: row.answer_enc ? cipher.decrypt(row.answer_enc) : '' };
     },
 
     async uploadPhoto(officeId: number, id: number, file: Buffer): Promise<UserInfo> {
       await candidate(officeId, id);
+      const locked = await photoLock(officeId, id);
+      if (locked) throw new AppError(ErrorCode.PhotoInvalid, locked);
       const photo = await processPhoto(file);
       await repo.replacePhoto(officeId, id, photo, nowIso());
       return toUserInfo(await candidate(officeId, id));
     },
 
-    async changePassword(
-      officeId: number,
-      id: number,
-      sessionId: number,
-      input: z.output<typeof changePasswordSchema> & ChangePasswordInput,
-    ): Promise<void> {
-      const row = await candidate(officeId, id);
-      if (!(await verifyPassword(row.password_hash, input.oldPassword))) throw new AppError(ErrorCode.WrongPassword);
-      await repo.updatePassword(officeId, id, await hashPassword(input.newPassword), nowIso());
+    async changePassword(call: CandidateCall, input: ChangePasswordData): Promise<void> {
+      const { officeId, candidateId, sessionId, ip } = call;
+      const row = await candidate(officeId, candidateId);
+      await reauth.confirm(officeId, row, sessionId, input.oldPassword, ip, new AppError(ErrorCode.WrongPassword));
+      await repo.updatePassword(officeId, candidateId, await hashPassword(input.newPassword), nowIso());
       // Anyone else holding a session of this account is signed out; this device stays in.
-      await sessions.revokeAll('candidate', id, sessionId);
+      await sessions.revokeAll('candidate', candidateId, sessionId);
     },
 
     async getSecurityQuestion(
@@ -196,9 +256,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       await resetGuard.check(officeId, index, ip);
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
-      if (row) return { question: row.question };
-      const pick = Number.parseInt(cipher.blindIndex('decoy', input.idno).slice(0, 8), 16) % DECOY_QUESTIONS.length;
-      return { question: DECOY_QUESTIONS[pick]! };
+      return { question: row && isSecurityQuestion(row.question) ? row.question : decoyQuestion(input.idno) };
     },
 
     async resetPassword(officeId: number, input: ResetData, ip: string): Promise<void> {
@@ -207,14 +265,27 @@ export function createAccountsService({ repo, cipher, captcha, sessions, throttl
       await requireCaptcha(officeId, input.captchaId, input.captcha);
       const row = await repo.findByIndex(officeId, cipher.blindIndexes('idno', input.idno));
       const matches = row !== undefined && cipher.decrypt(row.answer_enc).trim() === input.answer.trim();
-      if (!row || !matches) {
+      // With phone verification on, the code must have gone to the account's own phone. Which of
+      // the three was wrong is not said: that would tell whether the ID number has an account.
+      const phoneChecked = phoneCodes && (await phoneCodes.required(officeId));
+      const codeOk =
+        !phoneChecked ||
+        (row !== undefined &&
+          matches &&
+          (await phoneCodes.verify(officeId, row.mobile, 'reset', input.smsCode).then(
+            () => true,
+            () => false,
+          )));
+      if (!row || !matches || !codeOk) {
         await resetGuard.fail(officeId, index, ip);
-        throw new AppError(ErrorCode.ResetFailed, ERROR_TEXT[ErrorCode.ResetFailed]);
+        throw new AppError(
+          ErrorCode.ResetFailed,
+          phoneChecked ? '身份证号码、提示答案或短信验证码不正确，无法重置密码' : ERROR_TEXT[ErrorCode.ResetFailed],
+        );
       }
       await repo.updatePassword(officeId, row.id, await hashPassword(input.newPassword), nowIso());
       await sessions.revokeAll('candidate', row.id);
-      await resetGuard.reset(officeId, index);
+      await resetGuard.succeed(officeId, index, ip);
     },
   };
 }
-export type AccountsService = ReturnType<typeof createAccountsService>;

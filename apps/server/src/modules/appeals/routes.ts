@@ -12,24 +12,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
-import { createAppealsRepository } from './repository';
-import { createAppealsService } from './service';
-
-function appealsService(app: Parameters<FastifyPluginAsyncZod>[0]) {
-  return createAppealsService({
-    db: app.db,
-    repo: createAppealsRepository(app.db),
-    cipher: app.cipher,
-    sessions: app.sessions,
-    audit: createAuditService(createAuditRepository(app.db)),
-  });
-}
 
 /** The candidate's side, under /api: file an appeal (captcha, per-address limit). */
 export const appealsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = appealsService(app);
+  const service = app.services.appeals;
   app.post(
     '/submitAppeal',
     {
@@ -43,7 +29,7 @@ export const appealsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      if (!(await app.captcha.verify(request.office.id, request.body.captchaId, request.body.captcha))) {
+      if (!(await app.services.captcha.verify(request.office.id, request.body.captchaId, request.body.captcha))) {
         throw new AppError(ErrorCode.CaptchaInvalid);
       }
       await service.submit(request.office.id, request.body);
@@ -54,7 +40,7 @@ export const appealsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {
 
 /** The console's side, under /api/admin: admins only. */
 export const appealsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = appealsService(app);
+  const service = app.services.appeals;
   const admin = { auth: 'staff' as const, roles: ['admin' as const] };
   const tags = ['console'];
   app.get(
@@ -68,12 +54,13 @@ export const appealsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(z.object({ list: z.array(appealItemSchema), total: z.number() })) },
       },
     },
-    async (request) => ok(await service.list(request.staff.officeId, request.query)),
+    async (request) => ok(await service.list(request.staff, request.query)),
   );
   app.post(
     '/resolveAppeal',
     {
-      config: admin,
+      // A reset hashes a new one-time password (argon2): a few a minute is all an admin needs.
+      config: { ...admin, rateLimit: { max: 60, timeWindow: '10 minutes' } },
       schema: {
         summary: '处理申诉：重置账号（返回一次性密码）或驳回（须写原因）',
         tags,

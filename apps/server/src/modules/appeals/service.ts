@@ -1,11 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { ErrorCode, maskIdno, type AppealItem, type AppealStatus, type ResolveAppealResult } from '@zhikaoyun/shared';
-import type { Db } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import type { DataCipher } from '../../lib/crypto';
 import { hashPassword } from '../../lib/password';
-import { nowIso } from '../../lib/time';
+import { isoIn, nowIso } from '../../lib/clock';
+import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
+import { officeAdminScope } from '../review/scope';
 import type { SessionsService } from '../sessions/service';
 import type { AppealsRepository } from './repository';
 
@@ -21,16 +22,13 @@ export function temporaryPassword(): string {
 /** How long a one-time password from staff works: time to pass it on by phone and log in (ASVS 6.4.1). */
 export const TEMPORARY_PASSWORD_HOURS = 72;
 
+const ALREADY_HANDLED = '该申诉已处理，请刷新列表';
+
 export const RESET_QUESTION = '账号已由工作人员重置，请登录后重新设置密保问题';
 
-interface StaffActor {
-  id: number;
-  officeId: number;
-  name: string;
-}
+type StaffActor = Pick<StaffPrincipal, 'id' | 'officeId' | 'name' | 'role'>;
 
 interface AppealsDeps {
-  db: Db;
   repo: AppealsRepository;
   cipher: DataCipher;
   sessions: SessionsService;
@@ -43,7 +41,7 @@ interface AppealsDeps {
  * account (every session revoked, a one-time password for the owner, the squatter's hint answer
  * and contact details replaced) or rejects the appeal with a reason. Both are audited.
  */
-export function createAppealsService({ db, repo, cipher, sessions, audit }: AppealsDeps) {
+export function createAppealsService({ repo, cipher, sessions, audit }: AppealsDeps) {
   const accountsFor = (officeId: number, idnoIndexes: string[][]) => repo.accountsByIndex(officeId, [...new Set(idnoIndexes.flat())]);
 
   return {
@@ -63,10 +61,12 @@ export function createAppealsService({ db, repo, cipher, sessions, audit }: Appe
       });
     },
 
+    /** The office's appeals, for its admins (the same scope rule as the audit log). */
     async list(
-      officeId: number,
-      q: { status?: AppealStatus; page: number; pageSize: number },
+      staff: Pick<StaffPrincipal, 'officeId' | 'role'>,
+      q: { status?: AppealStatus | undefined; page: number; pageSize: number },
     ): Promise<{ list: AppealItem[]; total: number }> {
+      const { officeId } = officeAdminScope(staff);
       const { rows, total } = await repo.page(officeId, q.status, (q.page - 1) * q.pageSize, q.pageSize);
       const idnos = rows.map((r) => cipher.decrypt(r.idno_enc));
       const indexes = idnos.map((idno) => cipher.blindIndexes('idno', idno));
@@ -80,7 +80,7 @@ export function createAppealsService({ db, repo, cipher, sessions, audit }: Appe
             idnoMasked: maskIdno(idnos[i]!),
             mobile: r.mobile,
             description: r.description,
-            status: r.status as AppealStatus,
+            status: r.status,
             reason: r.reason,
             accountExists: account !== undefined,
             accountName: account?.name ?? '',
@@ -97,65 +97,47 @@ export function createAppealsService({ db, repo, cipher, sessions, audit }: Appe
       input: { id: number; decision: 'reset' | 'reject'; reason: string },
       ip: string,
     ): Promise<ResolveAppealResult> {
-      const appeal = await repo.find(staff.officeId, input.id);
+      const { officeId } = officeAdminScope(staff);
+      const appeal = await repo.find(officeId, input.id);
       if (!appeal) throw new AppError(ErrorCode.NotFound, '申诉不存在');
-      if (appeal.status !== 'pending') throw new AppError(ErrorCode.Validation, '该申诉已处理，请刷新列表');
-      const now = nowIso();
+      if (appeal.status !== 'pending') throw new AppError(ErrorCode.Validation, ALREADY_HANDLED);
+      const outcome = { reason: input.reason, handledBy: staff.id, at: nowIso() };
 
       if (input.decision === 'reject') {
-        const r = await db.kysely
-          .updateTable('appeal')
-          .set({ status: 'rejected', reason: input.reason, handled_by: staff.id, handled_at: now })
-          .where('id', '=', appeal.id)
-          .where('office_id', '=', staff.officeId)
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1) throw new AppError(ErrorCode.Validation, '该申诉已处理，请刷新列表');
-        await audit.record(staff, 'appeal.reject', `appeal#${appeal.id}`, `驳回：${input.reason}`, ip);
+        const done = await repo.reject(officeId, appeal.id, outcome, (trx) =>
+          audit.record(staff, 'appeal.reject', `appeal#${appeal.id}`, `驳回：${input.reason}`, ip, trx),
+        );
+        if (!done) throw new AppError(ErrorCode.Validation, ALREADY_HANDLED);
         return { temporaryPassword: null };
       }
 
       const idno = cipher.decrypt(appeal.idno_enc);
-      const [account] = await repo.accountsByIndex(staff.officeId, cipher.blindIndexes('idno', idno));
+      const [account] = await repo.accountsByIndex(officeId, cipher.blindIndexes('idno', idno));
       if (!account) throw new AppError(ErrorCode.Validation, '该身份证号码目前没有注册账号，无需重置，请告知申诉人直接注册');
       const password = temporaryPassword();
-      const passwordHash = await hashPassword(password);
-      await db.kysely.transaction().execute(async (trx) => {
-        const r = await trx
-          .updateTable('appeal')
-          .set({ status: 'reset', reason: input.reason, handled_by: staff.id, handled_at: now })
-          .where('id', '=', appeal.id)
-          .where('office_id', '=', staff.officeId)
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1) throw new AppError(ErrorCode.Validation, '该申诉已处理，请刷新列表');
-        // The squatter loses every way back in: password, hint answer and contact details.
-        await trx
-          .updateTable('candidate')
-          .set({
-            password_hash: passwordHash,
-            password_expires_at: new Date(Date.now() + TEMPORARY_PASSWORD_HOURS * 3600_000).toISOString(),
-            name: appeal.name,
-            mobile: appeal.mobile,
-            email: '',
-            question: RESET_QUESTION,
-            answer_enc: cipher.encrypt(randomBytes(24).toString('base64url')),
-            updated_at: now,
-          })
-          .where('id', '=', account.id)
-          .where('office_id', '=', staff.officeId)
-          .execute();
-      });
-      await sessions.revokeAll('candidate', account.id);
-      await audit.record(
-        staff,
-        'appeal.reset',
-        `appeal#${appeal.id}`,
-        `重置账号 candidate#${account.id}：作废全部登录会话，设置一次性密码，替换密保与联系方式${input.reason ? `；${input.reason}` : ''}`,
-        ip,
+      // The squatter loses every way back in: password, hint answer and contact details.
+      const reset = {
+        candidateId: account.id,
+        passwordHash: await hashPassword(password),
+        passwordExpiresAt: isoIn(TEMPORARY_PASSWORD_HOURS * 3600_000),
+        name: appeal.name,
+        mobile: appeal.mobile,
+        question: RESET_QUESTION,
+        answerEnc: cipher.encrypt(randomBytes(24).toString('base64url')),
+      };
+      const done = await repo.reset(officeId, appeal.id, outcome, reset, (trx) =>
+        audit.record(
+          staff,
+          'appeal.reset',
+          `appeal#${appeal.id}`,
+          `重置账号 candidate#${account.id}：作废全部登录会话，设置一次性密码，替换密保与联系方式${input.reason ? `；${input.reason}` : ''}`,
+          ip,
+          trx,
+        ),
       );
+      if (!done) throw new AppError(ErrorCode.Validation, ALREADY_HANDLED);
+      await sessions.revokeAll('candidate', account.id);
       return { temporaryPassword: password };
     },
   };
 }
-export type AppealsService = ReturnType<typeof createAppealsService>;

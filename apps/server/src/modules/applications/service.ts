@@ -1,26 +1,40 @@
 import {
   applicationDraftSchema,
   applicationFormSchema,
-  FORM_FIELD_LABEL,
-  type FormField,
-  type ApplicationDraft,
+  availableEvents,
+  canEdit,
+  canFire,
   checkEligibility,
+  DRAFT_CONFLICT_TEXT,
   ErrorCode,
+  eventFrom,
+  FORM_FIELD_LABEL,
+  graduationDateProblem,
   missingRequired,
+  PHOTO_REQUIRED_TEXT,
+  SUBMIT_CONFLICT_TEXT,
+  zonedDay,
   type Application,
-  type ApplicationStatus,
+  type ApplicationDraft,
+  type ApplicationEvent,
   type ApplyStatus,
   type EligibilityProfile,
   type Exam,
+  type FormField,
+  type LastProfile,
+  type MyApplication,
+  photoLockOf,
+  profileOf,
 } from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
 import type { CandidateRow } from '../accounts/repository';
 import type { ExamsService } from '../exams/service';
 import type { PositionsRepository } from '../positions/repository';
 import { parseRequirements } from '../positions/service';
+import type { FireInput, Lifecycle } from './lifecycle';
 import type { ApplicationRow, ApplicationsRepository } from './repository';
 
 export function parseForm(text: string): ApplicationDraft {
@@ -56,27 +70,54 @@ function toApplication(row: ApplicationRow): Application {
     id: row.id,
     examId: row.exam_id,
     positionId: row.position_id,
-    status: row.status as ApplicationStatus,
+    status: row.status,
     reason: row.reason,
     form: parseForm(row.form),
+    version: row.version,
     submittedAt: row.submitted_at,
     updatedAt: row.updated_at,
   };
 }
 
-function requireRegistering(exam: Exam, what: string) {
-  if (exam.phase === 'upcoming') throw new AppError(ErrorCode.Validation, `报名尚未开始，暂不能${what}`);
-  if (exam.phase !== 'registering') throw new AppError(ErrorCode.Validation, `报名已截止，不能${what}`);
-}
-
 export interface ApplicationsDeps {
   repo: ApplicationsRepository;
+  lifecycle: Lifecycle;
   exams: ExamsService;
   positions: PositionsRepository;
-  findCandidate(officeId: number, id: number): Promise<Pick<CandidateRow, 'birthday' | 'sex'> | undefined>;
+  findCandidate: (officeId: number, id: number) => Promise<Pick<CandidateRow, 'birthday' | 'sex' | 'photo_id'> | undefined>;
 }
 
-export function createApplicationsService({ repo, exams, positions, findCandidate }: ApplicationsDeps) {
+/** The candidate's side of the lifecycle: the form, submit and withdraw, and what they may do next. */
+export function createApplicationsService({ repo, lifecycle, exams, positions, findCandidate }: ApplicationsDeps) {
+  /** A step the candidate takes on their application of an exam (withdraw, one-click confirm). */
+  async function candidateStep(officeId: number, candidateId: number, examId: number, event: 'withdraw' | 'confirm'): Promise<ApplyStatus> {
+    const exam = await exams.get(officeId, examId);
+    const row = await repo.findByCandidate(officeId, examId, candidateId);
+    if (!row) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
+    return fireAsCandidate(officeId, candidateId, exam, row, event, { facts: { fee: exam.fee } });
+  }
+
+  /** Fires the candidate's event on their application and answers its status as it now stands. */
+  async function fireAsCandidate(
+    officeId: number,
+    candidateId: number,
+    exam: Exam,
+    row: ApplicationRow,
+    event: ApplicationEvent,
+    extra: Partial<Pick<FireInput, 'facts' | 'version'>>,
+  ): Promise<ApplyStatus> {
+    const done = await lifecycle.fire({
+      officeId,
+      application: row,
+      event,
+      actor: { kind: 'candidate', id: candidateId },
+      phase: exam.phase,
+      ...extra,
+    });
+    // Moved: the row is known without reading it again; a repeat: another request moved it first.
+    return statusFor(exam, officeId, candidateId, done.changed ? { ...row, status: done.status, reason: '' } : undefined);
+  }
+
   async function position(officeId: number, examId: number, positionId: number) {
     const p = await positions.find(officeId, positionId);
     if (!p || p.exam_id !== examId) throw new AppError(ErrorCode.NotFound, '所选岗位不存在，请重新选择');
@@ -90,22 +131,24 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
     candidateId: number,
     known?: Pick<ApplicationRow, 'id' | 'status' | 'reason' | 'position_id'>,
   ): Promise<ApplyStatus> {
-    const row = known ?? (await repo.findByCandidate(officeId, exam.id, candidateId));
-    if (!row) return { status: null, reason: '', history: [], positionId: null, canWithdraw: false, canEdit: exam.phase === 'registering' };
-    const history = (await repo.history(row.id)).map((h) => ({
-      status: h.status as ApplicationStatus,
-      reason: h.reason,
-      actor: h.actor === 'staff' ? ('staff' as const) : ('candidate' as const),
-      at: h.at,
-    }));
-    const open = exam.phase === 'registering';
+    const ctx = { phase: exam.phase };
+    let row = known ?? (await repo.findByCandidate(officeId, exam.id, candidateId));
+    // The deadline passed and no sweep has run yet: expire it now, so every call and every
+    // process answers the same (the step is idempotent, whoever makes it first).
+    if (row && row.status === 'approved' && exam.phase === 'closed') {
+      const done = await lifecycle
+        .fire({ officeId, application: { ...row, exam_id: exam.id }, event: 'expire', actor: { kind: 'system' }, phase: exam.phase })
+        .catch(() => null);
+      row = done?.changed ? { ...row, status: done.status, reason: '' } : await repo.findByCandidate(officeId, exam.id, candidateId);
+    }
+    if (!row) return { status: null, reason: '', history: [], positionId: null, canWithdraw: false, canEdit: canEdit(null, ctx).ok };
     return {
-      status: row.status as ApplicationStatus,
+      status: row.status,
       reason: row.reason,
-      history,
+      history: await repo.history(row.id),
       positionId: row.position_id,
-      canWithdraw: open && row.status === 'submitted',
-      canEdit: open && (row.status === 'draft' || row.status === 'rejected'),
+      canWithdraw: availableEvents(row.status, 'candidate', ctx).includes('withdraw'),
+      canEdit: canEdit(row.status, ctx).ok,
     };
   }
 
@@ -116,61 +159,85 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
       return row ? toApplication(row) : null;
     },
 
-    /** Saves the draft as the candidate types; only drafts and rejected applications change. */
+    /**
+     * Saves the draft as the candidate types, while the lifecycle leaves the form to them. A save
+     * naming the version it was based on is refused when the form has moved on since (another tab
+     * or device saved): never a silent overwrite.
+     */
     async save(
       officeId: number,
       candidateId: number,
-      input: { examId: number; positionId?: number | null | undefined; form?: ApplicationDraft | undefined },
+      input: { examId: number; positionId?: number | null | undefined; form?: ApplicationDraft | undefined; version?: number | undefined },
     ): Promise<Application> {
       const exam = await exams.get(officeId, input.examId);
-      requireRegistering(exam, '修改报名信息');
-      if (input.positionId) await position(officeId, input.examId, input.positionId);
-      const at = nowIso();
       let row = await repo.findByCandidate(officeId, input.examId, candidateId);
+      const editable = canEdit(row?.status ?? null, { phase: exam.phase });
+      if (!editable.ok) throw new AppError(ErrorCode.Validation, editable.msg);
+      if (input.positionId) await position(officeId, input.examId, input.positionId);
       // Choosing a position sends no form: the saved one stays exactly as it is.
       const form = input.form === undefined ? (row?.form ?? '{}') : JSON.stringify(input.form);
       if (!row) {
         try {
-          await repo.insertDraft({
-            office_id: officeId,
-            exam_id: input.examId,
-            candidate_id: candidateId,
-            position_id: input.positionId ?? null,
+          await lifecycle.start({
+            officeId,
+            examId: input.examId,
+            candidateId,
+            positionId: input.positionId ?? null,
             form,
-            at,
+            phase: exam.phase,
           });
+          row = await repo.findByCandidate(officeId, input.examId, candidateId);
+          if (row) return toApplication(row);
         } catch (err) {
-          // Two first saves at once (two tabs): the other made the row; save into it.
+          // Two first saves at once (two tabs): the other made the row; save into it, unless
+          // this one names the version it saw (none), and so must not overwrite the other's.
           if (!isUniqueViolation(err)) throw err;
+          if (input.version !== undefined) throw new AppError(ErrorCode.Conflict, DRAFT_CONFLICT_TEXT);
         }
         row = await repo.findByCandidate(officeId, input.examId, candidateId);
-        if (row && row.form === form) return toApplication(row);
       }
       if (!row) throw new AppError(ErrorCode.Internal);
+      if (input.version !== undefined && input.version !== row.version) throw new AppError(ErrorCode.Conflict, DRAFT_CONFLICT_TEXT);
       const positionId = input.positionId === undefined ? row.position_id : input.positionId;
-      const saved = await repo.saveDraft(officeId, row.id, { form, position_id: positionId, at });
-      if (!saved) {
-        throw new AppError(
-          ErrorCode.Validation,
-          row.status === 'approved' ? '报名已审核通过，信息已锁定' : '报名信息已提交待审核，如需修改请先撤回',
-        );
-      }
-      return toApplication(saved);
+      // The repository checks the version again in the update itself: a save landing between the
+      // read above and this write is not overwritten either.
+      const saved = await repo.saveForm(officeId, row.id, { form, positionId, at: nowIso(), version: input.version });
+      if (saved) return toApplication(saved);
+      // Submitted meanwhile, or saved from elsewhere: say why, from what it is now.
+      const now = await repo.findById(officeId, row.id);
+      const locked = canEdit(now?.status ?? row.status, { phase: exam.phase });
+      if (!locked.ok) throw new AppError(ErrorCode.Validation, locked.msg);
+      if (input.version !== undefined && now && now.version !== input.version) throw new AppError(ErrorCode.Conflict, DRAFT_CONFLICT_TEXT);
+      throw new AppError(ErrorCode.Validation, '报名状态已变化，请刷新后再试');
     },
 
-    /** Submits for review; a repeated submit of a submitted application changes nothing. */
-    async submit(officeId: number, candidateId: number, examId: number): Promise<ApplyStatus> {
+    /** Submits for review (or again after a rejection); a repeated submit changes nothing. */
+    async submit(
+      officeId: number,
+      candidateId: number,
+      examId: number,
+      opts: { version?: number | undefined; timeZone?: string | undefined } = {},
+    ): Promise<ApplyStatus> {
       const exam = await exams.get(officeId, examId);
       const row = await repo.findByCandidate(officeId, examId, candidateId);
       if (!row) throw new AppError(ErrorCode.Validation, '请先填写报考信息');
-      if (row.status === 'submitted' || row.status === 'approved') return statusFor(exam, officeId, candidateId);
-      requireRegistering(exam, '提交报名');
+      const pinned = opts.version === undefined ? undefined : { expected: opts.version, conflict: SUBMIT_CONFLICT_TEXT };
+      const event = eventFrom(row.status, ['submit', 'resubmit']);
+      // The lifecycle first (a repeat answers at once, a closed window before the form is judged).
+      const verdict = canFire(row.status, event, 'candidate', { phase: exam.phase });
+      if (!verdict.ok) throw new AppError(ErrorCode.Validation, verdict.msg);
+      if (verdict.repeat) return statusFor(exam, officeId, candidateId, row);
+      // What the candidate confirmed is what is submitted: not a form saved since from elsewhere.
+      if (pinned && row.version !== pinned.expected) throw new AppError(ErrorCode.Conflict, pinned.conflict);
       const form = parseForm(row.form);
       if (!form.pledge) throw new AppError(ErrorCode.Validation, '请先阅读报考须知并签署诚信承诺');
       const missing = missingRequired(form, exam.config.required);
       if (missing.length > 0) throw new AppError(ErrorCode.Validation, `请填写：${missing.join('、')}`);
       const problem = formProblem(form);
       if (problem) throw new AppError(ErrorCode.Validation, problem);
+      const today = zonedDay(nowIso(), opts.timeZone);
+      const graduation = graduationDateProblem(form.graduationDate, today);
+      if (graduation) throw new AppError(ErrorCode.Validation, graduation);
       if (row.position_id === null) throw new AppError(ErrorCode.Validation, '请先选择报考岗位');
       const p = await position(officeId, examId, row.position_id);
       const candidate = await findCandidate(officeId, candidateId);
@@ -180,63 +247,82 @@ export function createApplicationsService({ repo, exams, positions, findCandidat
         eligibilityProfile(candidate, row.form),
         nowIso().slice(0, 10),
       );
-      if (!eligible) throw new AppError(ErrorCode.Validation, `不符合该岗位的报考条件：${reasons.join('；')}`);
-      const at = nowIso();
-      const moved = await repo.transition(
-        officeId,
-        row.id,
-        ['draft', 'rejected'],
-        'submitted',
-        { reason: '', actor: 'candidate', actorId: candidateId, at },
-        { submitted_at: at },
-      );
-      // Moved: the row is known without reading it again; not moved: another request moved it first.
-      return statusFor(exam, officeId, candidateId, moved ? { ...row, status: 'submitted', reason: '' } : undefined);
+      if (!eligible) throw new AppError(ErrorCode.Validation, `不符合该岗位的报考条件：${reasons.join('。')}`);
+      // The ID photo is part of the application: it goes on the admission ticket, and the
+      // reviewer approves it with the rest.
+      if (candidate.photo_id === null) throw new AppError(ErrorCode.Validation, PHOTO_REQUIRED_TEXT);
+      return fireAsCandidate(officeId, candidateId, exam, row, event, { version: pinned });
     },
 
     /** Takes a submitted, not yet reviewed application back to draft. */
-    async withdraw(officeId: number, candidateId: number, examId: number): Promise<ApplyStatus> {
-      const exam = await exams.get(officeId, examId);
-      const row = await repo.findByCandidate(officeId, examId, candidateId);
-      if (!row) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
-      if (row.status === 'draft') return statusFor(exam, officeId, candidateId);
-      if (row.status !== 'submitted') throw new AppError(ErrorCode.Validation, '报名已审核，不能撤回');
-      requireRegistering(exam, '撤回报名');
-      const moved = await repo.transition(officeId, row.id, ['submitted'], 'draft', {
-        reason: '',
-        actor: 'candidate',
-        actorId: candidateId,
-        at: nowIso(),
-      });
-      if (!moved) throw new AppError(ErrorCode.Validation, '报名已审核，不能撤回');
-      return statusFor(exam, officeId, candidateId);
+    withdraw(officeId: number, candidateId: number, examId: number): Promise<ApplyStatus> {
+      return candidateStep(officeId, candidateId, examId, 'withdraw');
+    },
+
+    /** One-click confirmation, for an exam without a fee, inside its confirmation window. */
+    confirm(officeId: number, candidateId: number, examId: number): Promise<ApplyStatus> {
+      return candidateStep(officeId, candidateId, examId, 'confirm');
     },
 
     async status(officeId: number, candidateId: number, examId: number): Promise<ApplyStatus> {
       return statusFor(await exams.get(officeId, examId), officeId, candidateId);
     },
 
-    /** A reviewer's decision (the console's review calls use this). */
-    async review(
-      officeId: number,
-      applicationId: number,
-      decision: 'approve' | 'reject',
-      reason: string,
-      staffId: number,
-    ): Promise<boolean> {
-      if (decision === 'reject' && !reason.trim()) throw new AppError(ErrorCode.Validation, '审核不通过时必须填写原因');
-      const row = await repo.findById(officeId, applicationId);
-      if (!row) throw new AppError(ErrorCode.NotFound, '该报名不存在');
-      const at = nowIso();
-      return repo.transition(
-        officeId,
-        applicationId,
-        ['submitted'],
-        decision === 'approve' ? 'approved' : 'rejected',
-        { reason: reason.trim(), actor: 'staff', actorId: staffId, at },
-        { reviewed_at: at },
-      );
+    /** Every application of the candidate in a published exam, newest first, with what they can do now. */
+    async mine(officeId: number, candidateId: number): Promise<MyApplication[]> {
+      const published = new Map((await exams.list(officeId)).map((e) => [e.id, e]));
+      const rows = await repo.mine(officeId, candidateId);
+      return rows.flatMap((r): MyApplication[] => {
+        const exam = published.get(r.exam_id);
+        if (!exam) return [];
+        const form = parseForm(r.form);
+        const ctx = { phase: exam.phase };
+        return [
+          {
+            id: r.id,
+            exam,
+            status: r.status,
+            reason: r.reason,
+            version: r.version,
+            position:
+              r.position_id !== null && r.position_code !== null && r.position_name !== null && r.position_unit !== null
+                ? { id: r.position_id, code: r.position_code, name: r.position_name, unit: r.position_unit }
+                : null,
+            pledged: form.pledge === true,
+            missing: missingRequired(form, exam.config.required),
+            canEdit: canEdit(r.status, ctx).ok,
+            canWithdraw: availableEvents(r.status, 'candidate', ctx).includes('withdraw'),
+            submittedAt: r.submitted_at,
+            updatedAt: r.updated_at,
+          },
+        ];
+      });
+    },
+
+    /**
+     * What a new application starts from: the person's fields (education, work, contact) of their
+     * latest other application that has any, so a second exam is reviewed, not retyped.
+     */
+    async lastProfile(officeId: number, candidateId: number, examId: number): Promise<LastProfile> {
+      const published = new Map((await exams.list(officeId)).map((e) => [e.id, e.name]));
+      for (const r of await repo.mine(officeId, candidateId)) {
+        if (r.exam_id === examId) continue;
+        const form = profileOf(parseForm(r.form));
+        if (Object.keys(form).length === 0) continue;
+        return { examName: published.get(r.exam_id) ?? '往次考试', form: form as Record<string, string | number> };
+      }
+      return null;
+    },
+
+    /**
+     * Why the candidate's ID photo cannot change now, or null: an application of an exam not yet
+     * over is under review or approved, and the reviewer judges (or judged) that very photo.
+     */
+    async photoLock(officeId: number, candidateId: number): Promise<string | null> {
+      const byId = new Map((await exams.list(officeId)).map((e) => [e.id, e]));
+      const rows = await repo.mine(officeId, candidateId);
+      // An exam no longer published still holds its reviewed photo: judged as not over.
+      return photoLockOf(rows.map((r) => ({ status: r.status, exam: byId.get(r.exam_id) ?? { name: '报名', phase: 'reviewing' } })));
     },
   };
 }
-export type ApplicationsService = ReturnType<typeof createApplicationsService>;

@@ -1,34 +1,60 @@
 import multipart from '@fastify/multipart';
-import { ATTACHMENT_MAX_BYTES, attachmentSchema, envelopeSchema, ErrorCode, officeQuerySchema, ok } from '@zhikaoyun/shared';
+import {
+  ATTACHMENT_MAX_BYTES,
+  attachmentIdQuerySchema,
+  attachmentUploadSchema,
+  envelopeSchema,
+  ErrorCode,
+  officeQuerySchema,
+  ok,
+} from '@zhikaoyun/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { readUploadedFile } from '../../lib/upload';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
-import { createAttachmentsService } from './service';
+import { matchesEtag } from '../../plugins/public-cache';
+import { STAFF_ROUTE } from '../audit/console-deps';
+import type { AttachmentsService } from './service';
 
-const idQuery = z.object({ id: z.coerce.number({ message: '附件编号有误' }).int().positive({ message: '附件编号有误' }) });
+/** How often each process deletes uploads nothing has linked to for a day. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** Notice attachments: staff upload (`/api/admin/uploadAttachment`), anyone downloads (`/api/getAttachment`). */
+type Row = Awaited<ReturnType<AttachmentsService['findPublished']>>;
+
+/**
+ * Notice attachments: staff upload (`/api/admin/uploadAttachment`) and open any file of their
+ * office (`/api/admin/getAttachment`); anyone downloads a file something published links to
+ * (`/api/getAttachment`). Ids are random, so files cannot be found by counting.
+ */
 const attachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createAttachmentsService({ db: app.db, audit: createAuditService(createAuditRepository(app.db)) });
+  const service = app.services.attachments;
   await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const q = officeQuerySchema;
+  const query = attachmentIdQuerySchema.extend(q.shape);
+
+  async function send(request: FastifyRequest, reply: FastifyReply, row: Row, cacheControl: string) {
+    // A file never changes under its id; the tag lets a browser keep it and still ask each time.
+    const etag = `"${row.public_id}"`;
+    reply.header('cache-control', cacheControl).header('etag', etag);
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    const file = await service.withData(row);
+    return reply
+      .header('content-type', file.mime)
+      .header('content-disposition', `attachment; filename="attachment"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .send(file.data);
+  }
 
   app.get(
     '/getAttachment',
-    { schema: { summary: '下载公告附件', tags: ['notices'], querystring: idQuery.extend(q.shape) } },
-    async (request, reply) => {
-      const file = await service.find(request.office.id, request.query.id);
-      return reply
-        .header('content-type', file.mime)
-        .header(
-          'content-disposition',
-          `attachment; filename="attachment-${request.query.id}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-        )
-        .header('cache-control', 'public, max-age=3600')
-        .send(Buffer.from(file.data));
-    },
+    { schema: { summary: '下载公告附件（仅限已发布内容引用的附件）', tags: ['notices'], querystring: query } },
+    // Only this browser may keep it, and it asks again each time (304 while still published), so
+    // a file withdrawn with its notice is not served from any cache afterwards.
+    async (request, reply) => send(request, reply, await service.findPublished(request.office.id, request.query.id), 'private, no-cache'),
+  );
+
+  app.get(
+    '/admin/getAttachment',
+    { config: STAFF_ROUTE, schema: { summary: '下载附件（含草稿公告的附件）', tags: ['console'], querystring: query } },
+    async (request, reply) => send(request, reply, await service.findForStaff(request.office.id, request.query.id), 'no-store'),
   );
 
   app.post(
@@ -37,11 +63,11 @@ const attachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'staff', roles: ['admin'] },
       bodyLimit: ATTACHMENT_MAX_BYTES + 64 * 1024,
       schema: {
-        summary: '上传公告附件（multipart，字段 file）',
+        summary: '上传公告附件（multipart，字段 file；保存到公告后才对考生可见，一天内未被引用则删除）',
         tags: ['console'],
         querystring: q,
         consumes: ['multipart/form-data'],
-        response: { 200: envelopeSchema(attachmentSchema) },
+        response: { 200: envelopeSchema(attachmentUploadSchema) },
       },
     },
     async (request) => {
@@ -54,6 +80,21 @@ const attachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(await service.upload({ ...request.staff, officeCode: request.office.code }, name, data, request.ip));
     },
   );
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    running = service.sweep().catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'attachment sweep failed'));
+  };
+  app.addHook('onReady', async () => {
+    sweep();
+    timer = setInterval(sweep, SWEEP_EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 };
 
 export default attachmentsRoutes;

@@ -1,22 +1,13 @@
-import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import type { FastifyContextConfig } from 'fastify';
 import type { Db } from '../../db/database';
-import { createAuditRepository } from './repository';
-import { createAuditService, type AuditService } from './service';
+import type { AuditService } from './service';
 
 /** What every console write needs: the database, the audit log, and the public cache to refresh. */
 export interface ConsoleDeps {
   db: Db;
   audit: AuditService;
   /** Called after each committed change, so the candidate site shows it on its next read. */
-  changed(officeId: number): Promise<void>;
-}
-
-export function consoleDeps(app: FastifyInstance): ConsoleDeps {
-  return {
-    db: app.db,
-    audit: createAuditService(createAuditRepository(app.db)),
-    changed: (officeId) => app.publicCache.invalidate(officeId),
-  };
+  changed: (officeId: number) => Promise<void>;
 }
 
 /** Route configs: any staff member reads; only admins write. */

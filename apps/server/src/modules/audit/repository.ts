@@ -1,27 +1,106 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db/database';
-import type { AuditLogTable } from '../../db/schema';
+import type { AuditLogTable, DB } from '../../db/schema';
 
 /** A row to write: the table's columns but the generated id. */
 export type AuditRecord = Insertable<AuditLogTable>;
 
 export function createAuditRepository(db: Db) {
   return {
-    async insert(row: AuditRecord) {
-      await db.kysely.insertInto('audit_log').values(row).execute();
+    /** `executor`: the transaction of the change being recorded, so both are kept or neither. */
+    async insert(row: AuditRecord, executor: Kysely<DB> = db.kysely) {
+      await executor.insertInto('audit_log').values(row).execute();
     },
+    async insertMany(rows: readonly AuditRecord[], executor: Kysely<DB> = db.kysely) {
+      // Bounded statements: SQLite allows at most 32,766 bound values in one.
+      for (let i = 0; i < rows.length; i += 500)
+        await executor
+          .insertInto('audit_log')
+          .values(rows.slice(i, i + 500))
+          .execute();
+    },
+    /**
+     * A page of the office's log, newest first. The total is the office's tally (kept by a
+     * trigger); the page's ids come from the (office_id, id) index alone, walked from whichever
+     * end is nearer, so no page sorts or counts the log.
+     */
     async page(officeId: number, offset: number, limit: number) {
-      const base = db.kysely.selectFrom('audit_log').where('office_id', '=', officeId);
-      const [rows, count] = await Promise.all([
-        base
-          .select(['id', 'staff_name', 'action', 'target', 'detail', 'ip', 'at'])
-          .orderBy('id', 'desc')
-          .offset(offset)
-          .limit(limit)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      const k = db.kysely;
+      const tally = await k.selectFrom('audit_tally').select('n').where('office_id', '=', officeId).executeTakeFirst();
+      const total = Number(tally?.n ?? 0);
+      if (offset >= total) return { rows: [], total };
+      const fromEnd = offset > total / 2;
+      const ids = (
+        await k
+          .selectFrom('audit_log')
+          .select('id')
+          .where('office_id', '=', officeId)
+          .orderBy('id', fromEnd ? 'asc' : 'desc')
+          .offset(fromEnd ? Math.max(0, total - offset - limit) : offset)
+          .limit(fromEnd ? Math.min(limit, total - offset) : limit)
+          .execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return { rows: [], total };
+      const rows = await k
+        .selectFrom('audit_log')
+        .select(['id', 'staff_name', 'action', 'target', 'detail', 'ip', 'at'])
+        .where('id', 'in', ids)
+        .orderBy('id', 'desc')
+        .execute();
+      return { rows, total };
+    },
+
+    /** What the entries of a page touched, by name: one query per kind of thing, for its ids. */
+    async targetNames(
+      officeId: number,
+      ids: Readonly<Record<'exam' | 'position' | 'notice' | 'staff' | 'application' | 'feeWaiver', number[]>>,
+    ) {
+      const k = db.kysely;
+      const none = Promise.resolve([]);
+      const [exams, positions, notices, staff, applications, waivers] = await Promise.all([
+        ids.exam.length
+          ? k.selectFrom('exam').select(['id', 'name']).where('office_id', '=', officeId).where('id', 'in', ids.exam).execute()
+          : none,
+        ids.position.length
+          ? k
+              .selectFrom('position')
+              .select(['id', 'code', 'name'])
+              .where('office_id', '=', officeId)
+              .where('id', 'in', ids.position)
+              .execute()
+          : none,
+        ids.notice.length
+          ? k.selectFrom('notice').select(['id', 'title']).where('office_id', '=', officeId).where('id', 'in', ids.notice).execute()
+          : none,
+        ids.staff.length
+          ? k
+              .selectFrom('staff_user')
+              .select(['id', 'username', 'name'])
+              .where('office_id', '=', officeId)
+              .where('id', 'in', ids.staff)
+              .execute()
+          : none,
+        ids.application.length
+          ? k
+              .selectFrom('application as a')
+              .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
+              .select(['a.id', 'c.name'])
+              .where('a.office_id', '=', officeId)
+              .where('a.id', 'in', ids.application)
+              .execute()
+          : none,
+        ids.feeWaiver.length
+          ? k
+              .selectFrom('fee_waiver as w')
+              .innerJoin('application as a', 'a.id', 'w.application_id')
+              .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
+              .select(['w.id', 'c.name'])
+              .where('w.office_id', '=', officeId)
+              .where('w.id', 'in', ids.feeWaiver)
+              .execute()
+          : none,
       ]);
-      return { rows, total: Number(count.n) };
+      return { exams, positions, notices, staff, applications, waivers };
     },
   };
 }

@@ -1,5 +1,8 @@
 import type { AuditEntry } from '@zhikaoyun/shared';
-import { nowIso } from '../../lib/time';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { nowIso } from '../../lib/clock';
+import type { OfficeAdminScope } from '../review/scope';
 import type { AuditRepository } from './repository';
 
 export interface AuditActor {
@@ -8,29 +11,94 @@ export interface AuditActor {
   name: string;
 }
 
-/** Every staff action: who, what, on what, when and from where. Personal data never goes in. */
+const NAMED_KINDS = ['exam', 'position', 'notice', 'staff', 'application', 'feeWaiver'] as const;
+type NamedKind = (typeof NAMED_KINDS)[number];
+
+/**
+ * Every staff action: who, what, on what, when and from where. Personal data never goes in: the
+ * log keeps the target as `kind:id`, and the console is shown what that is now, by name.
+ */
 export function createAuditService(repo: AuditRepository) {
+  async function targetLabels(officeId: number, targets: readonly string[]): Promise<(target: string) => string> {
+    const ids = Object.fromEntries(NAMED_KINDS.map((k) => [k, [] as number[]])) as Record<NamedKind, number[]>;
+    for (const t of targets) {
+      const m = /^([A-Za-z]+):(\d+)$/.exec(t);
+      const kind = NAMED_KINDS.find((k) => k === m?.[1]);
+      if (kind && m) ids[kind].push(Number(m[2]));
+    }
+    const n = await repo.targetNames(officeId, ids);
+    const names = new Map<string, string>([
+      ...n.exams.map((r) => [`exam:${r.id}`, `考试「${r.name}」`] as const),
+      ...n.positions.map((r) => [`position:${r.id}`, `岗位 ${r.code} ${r.name}`] as const),
+      ...n.notices.map((r) => [`notice:${r.id}`, `公告「${r.title}」`] as const),
+      ...n.staff.map((r) => [`staff:${r.id}`, `人员 ${r.username}（${r.name}）`] as const),
+      ...n.applications.map((r) => [`application:${r.id}`, `报名：${r.name}`] as const),
+      ...n.waivers.map((r) => [`feeWaiver:${r.id}`, `减免申请：${r.name}`] as const),
+    ]);
+    return (target) => {
+      const named = names.get(target);
+      if (named) return named;
+      const m = /^([A-Za-z]+)[:#](.+)$/.exec(target);
+      if (!m) return target;
+      const [, kind, rest] = m;
+      if (kind === 'payment') return `订单 ${rest}`;
+      if (kind === 'applications') return `${rest} 份报名`;
+      if (kind === 'office') return '本机构设置';
+      if (kind === 'appeal') return `身份申诉 #${rest}`;
+      if (kind === 'sms') return `短信 #${rest}`;
+      if (kind === 'attachment') return `附件 #${rest}`;
+      // Deleted since: say what it was.
+      const was: Partial<Record<string, string>> = {
+        exam: '考试',
+        position: '岗位',
+        notice: '公告',
+        staff: '人员',
+        application: '报名',
+        feeWaiver: '减免申请',
+      };
+      return was[kind!] ? `${was[kind!]} #${rest}（已删除）` : target;
+    };
+  }
+
   return {
-    record(actor: AuditActor, action: string, target: string, detail: string, ip: string) {
-      return repo.insert({
-        office_id: actor.officeId,
-        staff_id: actor.id,
-        staff_name: actor.name,
-        action,
-        target,
-        detail,
-        ip,
-        at: nowIso(),
-      });
+    /** `trx`: the transaction of the change being recorded (a change and its record go together). */
+    record(actor: AuditActor, action: string, target: string, detail: string, ip: string, trx?: Kysely<DB>) {
+      return repo.insert(
+        {
+          office_id: actor.officeId,
+          staff_id: actor.id,
+          staff_name: actor.name,
+          action,
+          target,
+          detail,
+          ip,
+          at: nowIso(),
+        },
+        trx,
+      );
     },
-    async page(officeId: number, page: number, pageSize: number): Promise<{ list: AuditEntry[]; total: number }> {
-      const { rows, total } = await repo.page(officeId, (page - 1) * pageSize, pageSize);
+    /** Several records of one actor in one statement (a bulk decision), in `trx` with the change. */
+    recordMany(actor: AuditActor, entries: readonly { action: string; target: string; detail: string }[], ip: string, trx?: Kysely<DB>) {
+      const at = nowIso();
+      return repo.insertMany(
+        entries.map((e) => ({ office_id: actor.officeId, staff_id: actor.id, staff_name: actor.name, ...e, ip, at })),
+        trx,
+      );
+    },
+    /** The office's log, for its admins (the scope says whose office and that the caller is one). */
+    async page(scope: OfficeAdminScope, page: number, pageSize: number): Promise<{ list: AuditEntry[]; total: number }> {
+      const { rows, total } = await repo.page(scope.officeId, (page - 1) * pageSize, pageSize);
+      const label = await targetLabels(
+        scope.officeId,
+        rows.map((r) => r.target),
+      );
       return {
         list: rows.map((r) => ({
           id: r.id,
           staffName: r.staff_name,
           action: r.action,
           target: r.target,
+          targetLabel: label(r.target),
           detail: r.detail,
           ip: r.ip,
           at: r.at,

@@ -14,7 +14,7 @@ export function createCaptchaRepository(db: Db) {
           .deleteFrom('captcha')
           .where('id', '=', id)
           .where('office_id', '=', officeId)
-          .returning(['answer_hash', 'expires_at'])
+          .returning(['answer_hash', 'expires_at', 'created_at'])
           .executeTakeFirst(),
       );
     },

@@ -16,7 +16,7 @@ const captchaRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return ok(await app.captcha.create(request.office.id));
+      return ok(await app.services.captcha.create(request.office.id));
     },
   );
 };

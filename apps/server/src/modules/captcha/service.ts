@@ -1,7 +1,7 @@
 import type { Captcha } from '@zhikaoyun/shared';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
-import { isoIn, nowIso } from '../../lib/time';
+import { isoIn, nowIso } from '../../lib/clock';
 import type { CaptchaRepository } from './repository';
 
 export const CAPTCHA_TTL_SECONDS = 300;
@@ -12,8 +12,9 @@ function answerHash(captchaId: string, answer: string): string {
 
 export interface CaptchaService {
   create(officeId: number): Promise<Captcha>;
-  /** True when the code matches; the captcha is used up either way (single use). */
-  verify(officeId: number, captchaId: string, code: string): Promise<boolean>;
+  /** True when the code matches; the captcha is used up either way (single use). `maxAgeMs`
+   * asks for a captcha younger than its usual lifetime (attempts on an account under attack). */
+  verify(officeId: number, captchaId: string, code: string, opts?: { maxAgeMs?: number }): Promise<boolean>;
   sweep(): Promise<void>;
 }
 
@@ -46,10 +47,12 @@ export function createCaptchaService(repo: CaptchaRepository, opts: { fixedCode:
       };
     },
 
-    async verify(officeId, captchaId, code) {
+    async verify(officeId, captchaId, code, verifyOpts = {}) {
       if (!captchaId || !code) return false;
       const row = await repo.take(officeId, captchaId);
-      if (!row || row.expires_at < nowIso()) return false;
+      const now = nowIso();
+      if (!row || row.expires_at < now) return false;
+      if (verifyOpts.maxAgeMs !== undefined && row.created_at < isoIn(-verifyOpts.maxAgeMs)) return false;
       if (opts.fixedCode !== undefined && code.trim().toLowerCase() === opts.fixedCode.toLowerCase()) return true;
       const expected = Buffer.from(row.answer_hash, 'hex');
       const actual = Buffer.from(answerHash(captchaId, code), 'hex');

@@ -1,12 +1,11 @@
 import { documentInputSchema, envelopeSchema, examDocumentSchema, examIdQuerySchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
-import { createDocumentsAdminService } from './admin-service';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
 
 /** Console: an exam's notice (招考公告), guide and integrity pledge. */
 const documentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createDocumentsAdminService(consoleDeps(app));
+  const service = app.services.documentsAdmin;
   const tags = ['console'];
   const q = officeQuerySchema;
 

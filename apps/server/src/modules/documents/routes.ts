@@ -2,11 +2,9 @@ import { envelopeSchema, examDocumentSchema, getDocQuerySchema, officeQuerySchem
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { cacheKey } from '../../plugins/public-cache';
-import { createDocumentsRepository } from './repository';
-import { createDocumentsService } from './service';
 
 const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createDocumentsService(createDocumentsRepository(app.db));
+  const service = app.services.documents;
 
   app.get(
     '/getDoc',

@@ -1,12 +1,11 @@
 import { adminExamSchema, envelopeSchema, examInputSchema, examPublishSchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
-import { createExamsAdminService } from './admin-service';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
 
 /** Console: exams with their windows and examConfig; open (publish) and close. */
 const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createExamsAdminService(consoleDeps(app));
+  const service = app.services.examsAdmin;
   const tags = ['console'];
   const q = officeQuerySchema;
 

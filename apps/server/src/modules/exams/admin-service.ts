@@ -1,33 +1,37 @@
-import { ErrorCode, type AdminExam, type ExamConfig } from '@zhikaoyun/shared';
-import { sql } from 'kysely';
+import { ErrorCode, fenToYuan, type AdminExam, type ExamConfig, type ExamWindows, type WaiverCategory } from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
 import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor } from '../audit/service';
+import type { AuditActor, AuditService } from '../audit/service';
+import type { ExamsRepository } from './repository';
 import { toExam } from './service';
 
-export interface ExamValues {
+export interface ExamValues extends ExamWindows {
   id?: number | undefined;
   name: string;
-  registrationStart: string;
-  registrationEnd: string;
-  reviewStart: string;
-  reviewEnd: string;
-  confirmationStart: string;
-  confirmationEnd: string;
   config: ExamConfig;
   published: boolean;
+  fee: number;
+  openingRatio: number;
+  waiverCategories: WaiverCategory[];
+  switchStart: string | null;
+  switchEnd: string | null;
+  examRules?: string | undefined;
+  examCode?: string | undefined;
+  ticketTemplate?: string | undefined;
+  siteCityChoice?: boolean | undefined;
+}
+
+export interface ExamsAdminDeps {
+  repo: ExamsRepository;
+  audit: AuditService;
+  changed: ConsoleDeps['changed'];
 }
 
 /** Exams as the console manages them: drafts too, with their windows and form configuration. */
-export function createExamsAdminService({ db, audit, changed }: ConsoleDeps) {
+export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps) {
   async function find(officeId: number, examId: number) {
-    const row = await db.kysely
-      .selectFrom('exam')
-      .selectAll()
-      .where('office_id', '=', officeId)
-      .where('id', '=', examId)
-      .executeTakeFirst();
+    const row = await repo.find(officeId, examId);
     if (!row) throw new AppError(ErrorCode.NotFound, '该考试不存在');
     return row;
   }
@@ -35,29 +39,15 @@ export function createExamsAdminService({ db, audit, changed }: ConsoleDeps) {
   return {
     async list(officeId: number): Promise<AdminExam[]> {
       const now = nowIso();
-      const rows = await db.kysely
-        .selectFrom('exam')
-        .selectAll('exam')
-        .select((eb) => [
-          eb
-            .selectFrom('position')
-            .select(sql<number>`count(*)`.as('n'))
-            .whereRef('position.exam_id', '=', 'exam.id')
-            .as('positions'),
-          eb
-            .selectFrom('application')
-            .select(sql<number>`count(*)`.as('n'))
-            .whereRef('application.exam_id', '=', 'exam.id')
-            .where('application.status', '!=', 'draft')
-            .as('applications'),
-        ])
-        .where('office_id', '=', officeId)
-        .orderBy('registration_start', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
+      const rows = await repo.listWithCounts(officeId);
       return rows.map((r) => ({
         ...toExam(r, now),
         published: r.published === 1,
+        examRules: r.exam_rules,
+        examCode: r.exam_code,
+        ticketTemplate: r.ticket_template,
+        ticketsPublishedAt: r.tickets_published_at,
+        siteCityChoice: r.site_city_choice === 1,
         positions: Number(r.positions ?? 0),
         applications: Number(r.applications ?? 0),
       }));
@@ -76,21 +66,37 @@ export function createExamsAdminService({ db, audit, changed }: ConsoleDeps) {
         config: JSON.stringify(input.config),
         published: input.published ? 1 : 0,
         updated_at: nowIso(),
+        fee: input.fee,
+        opening_ratio: input.openingRatio,
+        waiver_categories: JSON.stringify(input.waiverCategories),
+        switch_start: input.switchStart,
+        switch_end: input.switchEnd,
+        ...(input.examRules === undefined ? {} : { exam_rules: input.examRules }),
+        ...(input.examCode === undefined ? {} : { exam_code: input.examCode }),
+        ...(input.ticketTemplate === undefined ? {} : { ticket_template: input.ticketTemplate }),
+        ...(input.siteCityChoice === undefined ? {} : { site_city_choice: input.siteCityChoice ? 1 : 0 }),
       };
       let id: number;
       if (input.id !== undefined) {
-        await find(actor.officeId, input.id);
-        await db.kysely.updateTable('exam').set(values).where('office_id', '=', actor.officeId).where('id', '=', input.id).execute();
+        const existing = await find(actor.officeId, input.id);
+        // Ticket numbers are printed and handed out: once published they never change.
+        const changesNumbers =
+          (input.examCode !== undefined && input.examCode !== existing.exam_code) ||
+          (input.ticketTemplate !== undefined && input.ticketTemplate !== existing.ticket_template);
+        if (existing.tickets_published_at !== null && changesNumbers)
+          throw new AppError(ErrorCode.Validation, '准考证已发布，考试代码和准考证号模板不能再修改');
+        await repo.update(actor.officeId, input.id, values);
         id = input.id;
       } else {
-        const row = await db.kysely
-          .insertInto('exam')
-          .values({ ...values, office_id: actor.officeId, created_at: values.updated_at })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = row.id;
+        id = await repo.insert(actor.officeId, values);
       }
-      await audit.record(actor, input.id === undefined ? '新建考试' : '修改考试', `exam:${id}`, input.name, ip);
+      await audit.record(
+        actor,
+        input.id === undefined ? '新建考试' : '修改考试',
+        `exam:${id}`,
+        `${input.name}（报名费 ${fenToYuan(input.fee)} 元，开考比例 ${input.openingRatio}）`,
+        ip,
+      );
       await changed(actor.officeId);
       return { id };
     },
@@ -98,12 +104,7 @@ export function createExamsAdminService({ db, audit, changed }: ConsoleDeps) {
     /** Opens an exam to candidates, or takes it back off the site; applications stay. */
     async setPublished(actor: AuditActor, examId: number, published: boolean, ip: string): Promise<void> {
       const exam = await find(actor.officeId, examId);
-      await db.kysely
-        .updateTable('exam')
-        .set({ published: published ? 1 : 0, updated_at: nowIso() })
-        .where('office_id', '=', actor.officeId)
-        .where('id', '=', examId)
-        .execute();
+      await repo.setPublished(actor.officeId, examId, published, nowIso());
       await audit.record(actor, published ? '发布考试' : '撤回考试', `exam:${examId}`, exam.name, ip);
       await changed(actor.officeId);
     },

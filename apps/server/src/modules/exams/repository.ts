@@ -1,4 +1,6 @@
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { ExamTable } from '../../db/schema';
 
 const COLUMNS = [
   'id',
@@ -10,7 +12,32 @@ const COLUMNS = [
   'confirmation_start',
   'confirmation_end',
   'config',
+  'fee',
+  'opening_ratio',
+  'waiver_categories',
+  'switch_start',
+  'switch_end',
 ] as const;
+
+/** The columns the console writes. */
+export type ExamColumns = Pick<
+  Selectable<ExamTable>,
+  | 'name'
+  | 'registration_start'
+  | 'registration_end'
+  | 'review_start'
+  | 'review_end'
+  | 'confirmation_start'
+  | 'confirmation_end'
+  | 'config'
+  | 'published'
+  | 'updated_at'
+  | 'fee'
+  | 'opening_ratio'
+  | 'waiver_categories'
+  | 'switch_start'
+  | 'switch_end'
+> & { exam_rules?: string; exam_code?: string; ticket_template?: string; site_city_choice?: number };
 
 export function createExamsRepository(db: Db) {
   return {
@@ -31,6 +58,58 @@ export function createExamsRepository(db: Db) {
         .where('id', '=', examId)
         .where('published', '=', 1)
         .executeTakeFirst();
+    },
+
+    /** Any exam of the office, published or not (the console's view). */
+    find(officeId: number, examId: number) {
+      return db.kysely
+        .selectFrom('exam')
+        .select([...COLUMNS, 'published', 'exam_code', 'ticket_template', 'tickets_published_at'])
+        .where('office_id', '=', officeId)
+        .where('id', '=', examId)
+        .executeTakeFirst();
+    },
+    /** Every exam of the office, drafts too, with its positions and non-draft applications counted. */
+    listWithCounts(officeId: number) {
+      return db.kysely
+        .selectFrom('exam')
+        .select([...COLUMNS, 'published', 'exam_rules', 'exam_code', 'ticket_template', 'tickets_published_at', 'site_city_choice'])
+        .select((eb) => [
+          eb
+            .selectFrom('position')
+            .select(sql<number>`count(*)`.as('n'))
+            .whereRef('position.exam_id', '=', 'exam.id')
+            .as('positions'),
+          eb
+            .selectFrom('application')
+            .select(sql<number>`count(*)`.as('n'))
+            .whereRef('application.exam_id', '=', 'exam.id')
+            .where('application.status', '!=', 'draft')
+            .as('applications'),
+        ])
+        .where('office_id', '=', officeId)
+        .orderBy('registration_start', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
+    async insert(officeId: number, values: ExamColumns): Promise<number> {
+      const row = await db.kysely
+        .insertInto('exam')
+        .values({ ...values, office_id: officeId, created_at: values.updated_at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async update(officeId: number, examId: number, values: ExamColumns): Promise<void> {
+      await db.kysely.updateTable('exam').set(values).where('office_id', '=', officeId).where('id', '=', examId).execute();
+    },
+    async setPublished(officeId: number, examId: number, published: boolean, now: string): Promise<void> {
+      await db.kysely
+        .updateTable('exam')
+        .set({ published: published ? 1 : 0, updated_at: now })
+        .where('office_id', '=', officeId)
+        .where('id', '=', examId)
+        .execute();
     },
   };
 }

@@ -2,11 +2,9 @@ import { envelopeSchema, examSchema, officeQuerySchema } from '@zhikaoyun/shared
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { cacheKey, LIVE_TTL_MS } from '../../plugins/public-cache';
-import { createExamsRepository } from './repository';
-import { createExamsService } from './service';
 
 const examsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createExamsService(createExamsRepository(app.db));
+  const service = app.services.exams;
   const tags = ['exams'];
   app.get(
     '/getExamList',

@@ -1,8 +1,11 @@
-import { ErrorCode, examConfigSchema, examPhase, type Exam } from '@zhikaoyun/shared';
+import { ErrorCode, EXAM_NOT_PUBLISHED, examConfigSchema, examPhase, WAIVER_CATEGORIES, type Exam } from '@zhikaoyun/shared';
+import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
 import type { ExamRow, ExamsRepository } from './repository';
+
+const waiverCategoriesSchema = z.array(z.enum(WAIVER_CATEGORIES));
 
 export function toExam(row: ExamRow, now: string = nowIso()): Exam {
   const windows = {
@@ -19,6 +22,11 @@ export function toExam(row: ExamRow, now: string = nowIso()): Exam {
     phase: examPhase(windows, now),
     ...windows,
     config: parseJsonColumn(examConfigSchema, row.config, { fields: [], required: [] }),
+    fee: row.fee,
+    openingRatio: row.opening_ratio,
+    waiverCategories: parseJsonColumn(waiverCategoriesSchema, row.waiver_categories, []),
+    switchStart: row.switch_start,
+    switchEnd: row.switch_end,
   };
 }
 
@@ -38,7 +46,7 @@ export function createExamsService(repo: ExamsRepository) {
     },
     async get(officeId: number, examId: number): Promise<Exam> {
       const row = await repo.findPublished(officeId, examId);
-      if (!row) throw new AppError(ErrorCode.NotFound, '该考试不存在或尚未发布');
+      if (!row) throw new AppError(ErrorCode.NotFound, EXAM_NOT_PUBLISHED);
       return toExam(row);
     },
   };

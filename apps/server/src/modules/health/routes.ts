@@ -1,5 +1,5 @@
 import { envelopeSchema, ok } from '@zhikaoyun/shared';
-import { sql } from 'kysely';
+import { nowIso } from '../../lib/clock';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -7,6 +7,7 @@ const healthSchema = z.object({ status: z.literal('ok'), database: z.enum(['sqli
 
 /** For load balancers and monitors: answers only when the database answers. */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repo = app.services.repos.health;
   app.get(
     '/health',
     {
@@ -19,11 +20,11 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       try {
-        await sql`select 1`.execute(app.db.kysely);
+        await repo.ping();
       } catch {
         return reply.code(503).send({ success: false, errorCode: 503, msg: '数据库不可用' });
       }
-      return ok({ status: 'ok' as const, database: app.db.dialect, time: new Date().toISOString() });
+      return ok({ status: 'ok' as const, database: repo.dialect, time: nowIso() });
     },
   );
 };

@@ -10,12 +10,11 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
-import { createNoticesAdminService } from './admin-service';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
 
 /** Console: notices (drafts included), publish/withdraw, delete. */
 const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createNoticesAdminService(consoleDeps(app));
+  const service = app.services.noticesAdmin;
   const tags = ['console'];
   const q = officeQuerySchema;
   const done = envelopeSchema(z.null());

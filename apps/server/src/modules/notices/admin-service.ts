@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { plainText, sanitizeRichText } from '../../lib/rich-text';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
+import type { AttachmentsService } from '../attachments/service';
 import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor } from '../audit/service';
+import type { AuditActor, AuditService } from '../audit/service';
+import type { AdminNoticeRow, NoticesRepository } from './repository';
 
 export interface NoticeValues {
   id?: number | undefined;
@@ -18,47 +20,42 @@ export interface NoticeValues {
 }
 
 const SUMMARY_LENGTH = 80;
-const COLUMNS = ['id', 'title', 'summary', 'content', 'attachments', 'pinned', 'published', 'published_at', 'updated_at'] as const;
 
-/** Notices as the console writes them: drafts, publish and withdraw, pinned, with attachments. */
-export function createNoticesAdminService({ db, audit, changed }: ConsoleDeps) {
+export interface NoticesAdminDeps {
+  repo: NoticesRepository;
+  attachments: Pick<AttachmentsService, 'link' | 'unlink'>;
+  audit: AuditService;
+  changed: ConsoleDeps['changed'];
+}
+
+const toNotice = (r: AdminNoticeRow): AdminNotice => ({
+  id: r.id,
+  title: r.title,
+  summary: r.summary,
+  content: r.content,
+  attachments: parseJsonColumn(z.array(attachmentSchema), r.attachments, []),
+  pinned: r.pinned === 1,
+  published: r.published === 1,
+  publishedAt: r.published_at,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * Notices as the console writes them: drafts, publish and withdraw, pinned, with attachments.
+ * The attachments a notice links to (its list and its text) are recorded with it, and a file
+ * it no longer links to, that nothing else links to, is deleted with the change.
+ */
+export function createNoticesAdminService({ repo, attachments, audit, changed }: NoticesAdminDeps) {
   async function row(officeId: number, id: number) {
-    const r = await db.kysely
-      .selectFrom('notice')
-      .select(COLUMNS)
-      .where('office_id', '=', officeId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const r = await repo.findAny(officeId, id);
     if (!r) throw new AppError(ErrorCode.NotFound, '该公告不存在或已删除');
     return r;
   }
-  const toNotice = (r: Awaited<ReturnType<typeof row>>): AdminNotice => ({
-    id: r.id,
-    title: r.title,
-    summary: r.summary,
-    content: r.content,
-    attachments: parseJsonColumn(z.array(attachmentSchema), r.attachments, []),
-    pinned: r.pinned === 1,
-    published: r.published === 1,
-    publishedAt: r.published_at,
-    updatedAt: r.updated_at,
-  });
 
   return {
     async page(officeId: number, page: number, pageSize: number): Promise<{ list: AdminNotice[]; total: number }> {
-      const base = db.kysely.selectFrom('notice').where('office_id', '=', officeId);
-      const [rows, count] = await Promise.all([
-        base
-          .select(COLUMNS)
-          .orderBy('pinned', 'desc')
-          .orderBy('updated_at', 'desc')
-          .orderBy('id', 'desc')
-          .offset((page - 1) * pageSize)
-          .limit(pageSize)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { list: rows.map(toNotice), total: Number(count.n) };
+      const { rows, total } = await repo.pageAll(officeId, (page - 1) * pageSize, pageSize);
+      return { list: rows.map(toNotice), total };
     },
 
     async get(officeId: number, id: number): Promise<AdminNotice> {
@@ -78,27 +75,21 @@ export function createNoticesAdminService({ db, audit, changed }: ConsoleDeps) {
         published: input.published ? 1 : 0,
         updated_at: now,
       };
-      let id: number;
-      if (input.id !== undefined) {
-        const before = await row(actor.officeId, input.id);
-        // The date candidates see is the first publication, not each later correction.
-        const publishedAt = input.published && before.published !== 1 ? now : before.published_at;
-        await db.kysely
-          .updateTable('notice')
-          .set({ ...values, published_at: publishedAt })
-          .where('office_id', '=', actor.officeId)
-          .where('id', '=', input.id)
-          .execute();
-        id = input.id;
-      } else {
-        const r = await db.kysely
-          .insertInto('notice')
-          .values({ ...values, office_id: actor.officeId, published_at: now, created_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = r.id;
-      }
-      await audit.record(actor, input.id === undefined ? '新建公告' : '修改公告', `notice:${id}`, input.title, ip);
+      const before = input.id !== undefined ? await row(actor.officeId, input.id) : null;
+      const id = await repo.transaction(async (trx) => {
+        let noticeId: number;
+        if (before) {
+          // The date candidates see is the first publication, not each later correction.
+          const publishedAt = input.published && before.published !== 1 ? now : before.published_at;
+          await repo.update(trx, actor.officeId, before.id, { ...values, published_at: publishedAt });
+          noticeId = before.id;
+        } else {
+          noticeId = await repo.insert(trx, actor.officeId, { ...values, published_at: now }, now);
+        }
+        await attachments.link(trx, actor.officeId, { type: 'notice', id: noticeId }, [content, ...input.attachments.map((a) => a.url)]);
+        return noticeId;
+      });
+      await audit.record(actor, before ? '修改公告' : '新建公告', `notice:${id}`, input.title, ip);
       await changed(actor.officeId);
       return { id };
     },
@@ -106,23 +97,24 @@ export function createNoticesAdminService({ db, audit, changed }: ConsoleDeps) {
     async setPublished(actor: AuditActor, id: number, published: boolean, ip: string): Promise<void> {
       const before = await row(actor.officeId, id);
       const now = nowIso();
-      await db.kysely
-        .updateTable('notice')
-        .set({
+      await repo.transaction((trx) =>
+        repo.update(trx, actor.officeId, id, {
           published: published ? 1 : 0,
           published_at: published && before.published !== 1 ? now : before.published_at,
           updated_at: now,
-        })
-        .where('office_id', '=', actor.officeId)
-        .where('id', '=', id)
-        .execute();
+        }),
+      );
       await audit.record(actor, published ? '发布公告' : '撤回公告', `notice:${id}`, before.title, ip);
       await changed(actor.officeId);
     },
 
+    /** The notice goes with every file only it linked to. */
     async remove(actor: AuditActor, id: number, ip: string): Promise<void> {
       const before = await row(actor.officeId, id);
-      await db.kysely.deleteFrom('notice').where('office_id', '=', actor.officeId).where('id', '=', id).execute();
+      await repo.transaction(async (trx) => {
+        await attachments.unlink(trx, actor.officeId, { type: 'notice', id });
+        await repo.remove(trx, actor.officeId, id);
+      });
       await audit.record(actor, '删除公告', `notice:${id}`, before.title, ip);
       await changed(actor.officeId);
     },

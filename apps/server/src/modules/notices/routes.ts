@@ -1,11 +1,9 @@
 import { envelopeSchema, noticeIdQuerySchema, noticePageSchema, noticeSchema, officeQuerySchema, pageQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cacheKey } from '../../plugins/public-cache';
-import { createNoticesRepository } from './repository';
-import { createNoticesService } from './service';
 
 const noticesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createNoticesService(createNoticesRepository(app.db));
+  const service = app.services.notices;
   const tags = ['notices'];
   app.get(
     '/getNoticeList',

@@ -13,17 +13,14 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUploadedFile } from '../../lib/upload';
-import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
-import { createExamsAdminService } from '../exams/admin-service';
-import { createPositionsAdminService } from './admin-service';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
 
 /** A position workbook of a few thousand rows is well under this. */
 const SHEET_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Console: positions of an exam, one by one or from/to Excel. */
 const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = consoleDeps(app);
-  const service = createPositionsAdminService({ ...deps, exams: createExamsAdminService(deps) });
+  const service = app.services.positionsAdmin;
   await app.register(multipart, { limits: { fileSize: SHEET_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const tags = ['console'];
   const q = officeQuerySchema;
@@ -40,6 +37,19 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await service.list(request.office.id, request.query.examId)),
+  );
+  app.get(
+    '/getUnitList',
+    {
+      config: STAFF_ROUTE,
+      schema: {
+        summary: '本机构各考试岗位中的全部招聘单位（审核范围从中选择）',
+        tags,
+        querystring: q,
+        response: { 200: envelopeSchema(z.array(z.string())) },
+      },
+    },
+    async (request) => ok(await service.units(request.office.id)),
   );
   app.post(
     '/savePosition',

@@ -11,24 +11,20 @@ import {
   positionSchema,
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
 import { cacheKey, LIVE_TTL_MS } from '../../plugins/public-cache';
-import { createApplicationsRepository } from '../applications/repository';
 import { eligibilityProfile } from '../applications/service';
-import { createAccountsRepository } from '../accounts/repository';
-import { createPositionsRepository } from './repository';
-import { createPositionsService } from './service';
 
 /**
  * Positions are public: anonymous callers get the office's shared cached answer (applicant counts
- * at most LIVE_TTL_MS old). A logged-in candidate's answer adds `eligible` and its reasons to that
+ * refreshed when a submit or withdrawal moves them, in other processes within LIVE_TTL_MS). A logged-in candidate's answer adds `eligible` and its reasons to that
  * same cached base; being personal, it is never stored by a browser or proxy (no-store).
  */
 const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createPositionsService(createPositionsRepository(app.db));
-  const accounts = createAccountsRepository(app.db);
-  const applications = createApplicationsRepository(app.db);
-  const live = { ttlMs: LIVE_TTL_MS };
+  const service = app.services.positions;
+  const { accounts, applications } = app.services.repos;
+  // Applicant counts move with every submit: served from the last build while the next one runs.
+  const live = { ttlMs: LIVE_TTL_MS, revalidate: true };
 
   async function profileOf(officeId: number, candidateId: number, examId: number): Promise<EligibilityProfile | null> {
     const candidate = await accounts.findById(officeId, candidateId);
@@ -56,15 +52,33 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const officeId = request.office.id;
       const q = request.query;
       const key = cacheKey('getPositionList', q);
-      const build = () => service.page(officeId, q.examId, q, null, nowIso().slice(0, 10));
+      // Each page is cut from the exam's whole list (built once per office and exam, refreshed by
+      // staff writes) and its applicant counts (kept as data, refreshed when they move), so a
+      // thousand distinct pages and searches cost one build of each.
+      const build = async (eligibleOnly?: { profile: EligibilityProfile; today: string }) => {
+        const examKey = { examId: q.examId };
+        const all = await app.publicCache.data(officeId, cacheKey('positionsOfExam', examKey), () => service.exam(officeId, q.examId));
+        const applicants = await app.publicCache.data(
+          officeId,
+          cacheKey('applicantsOfExam', examKey),
+          () => service.applicants(officeId, q.examId),
+          live,
+        );
+        return service.page(all, applicants, q, eligibleOnly);
+      };
       if (!request.candidate) {
         reply.header('vary', 'authorization, token');
-        return app.publicCache.serve(request, reply, key, build, live);
+        return app.publicCache.serve(request, reply, key, () => build(), live);
       }
-      const base = await app.publicCache.data(officeId, key, build, live);
       const profile = await profileOf(officeId, request.candidate.subjectId, q.examId);
-      if (!profile) return ok(base);
       const today = nowIso().slice(0, 10);
+      // Only the positions this candidate qualifies for: their own list, judged before paging.
+      if (profile && q.eligibleOnly === 'true') {
+        const own = await build({ profile, today });
+        return ok({ ...own, list: own.list.map((p) => withEligibility(p, profile, today)) });
+      }
+      const base = await app.publicCache.data(officeId, key, () => build(), live);
+      if (!profile) return ok(base);
       return ok({ ...base, list: base.list.map((p) => withEligibility(p, profile, today)) });
     },
   );

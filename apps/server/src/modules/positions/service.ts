@@ -3,6 +3,8 @@ import {
   checkEligibility,
   ErrorCode,
   EDUCATION_LEVELS,
+  EXAM_NOT_PUBLISHED,
+  positionMatches,
   positionRequirementsSchema,
   type Education,
   type EligibilityProfile,
@@ -11,6 +13,7 @@ import {
 } from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
+import type { ExamsService } from '../exams/service';
 import type { PositionsRepository } from './repository';
 
 export function parseRequirements(text: string): PositionRequirements {
@@ -30,7 +33,13 @@ export function toPosition(r: PositionRow): Position {
     description: r.description,
     requirements: parseRequirements(r.requirements),
     applicants: Number(r.applicants ?? 0),
+    ...(r.cancelled_at !== null ? { cancelled: true as const } : {}),
   };
+}
+
+export interface ExamPositions {
+  positions: Position[];
+  units: string[];
 }
 
 export interface PositionQuery {
@@ -41,29 +50,60 @@ export interface PositionQuery {
   pageSize: number;
 }
 
-export function createPositionsService(repo: PositionsRepository) {
+/**
+ * Positions as candidates see them: only those of published exams. An exam not (or no longer)
+ * published answers exactly as its documents do (getDoc), so its position table cannot be read
+ * before the office announces it.
+ */
+export function createPositionsService(repo: PositionsRepository, exams: Pick<ExamsService, 'get'>) {
   return {
     /**
-     * A page of an exam's positions. With a profile (a logged-in candidate), each says whether
-     * they qualify and why not. The education filter keeps the positions open to that level.
+     * Every position of a published exam (its applicant counts come apart, see `applicants`), and its units:
+     * what every page, filter and search of the exam is cut from, so the caller can build it once
+     * and cut many pages from it.
      */
-    async page(officeId: number, examId: number, q: PositionQuery, profile: EligibilityProfile | null, today: string) {
-      const rows = await repo.list(officeId, examId, { keyword: q.keyword, unit: q.unit });
-      let list: Position[] = rows.map(toPosition);
+    async exam(officeId: number, examId: number): Promise<ExamPositions> {
+      await exams.get(officeId, examId);
+      const positions = (await repo.list(officeId, examId, {})).map(toPosition);
+      const units = [...new Set(positions.map((p) => p.unit))].sort();
+      return { positions, units };
+    },
+
+    /** Applicants per position of the exam (counts kept as data): cheap, rebuilt as they move. */
+    applicants(officeId: number, examId: number): Promise<Map<number, number>> {
+      return repo.applicants(officeId, examId);
+    },
+
+    /**
+     * A page of an exam's positions, cut from `exam()`, with the applicant counts of `applicants`.
+     * The keyword is looked for in the name, code, unit and the majors a position accepts
+     * (candidates search by what they studied); the education filter keeps the positions open to
+     * that level. `eligibleOnly` (a logged-in candidate's 只看可报岗位) keeps the positions they
+     * qualify for, judged over the whole list before paging so that every page is full.
+     */
+    page(
+      all: ExamPositions,
+      applicants: ReadonlyMap<number, number>,
+      q: PositionQuery,
+      eligibleOnly?: { profile: EligibilityProfile; today: string },
+    ) {
+      let list = all.positions;
+      const keyword = q.keyword?.trim();
+      if (keyword) list = list.filter((p) => positionMatches(p, keyword));
+      if (eligibleOnly) list = list.filter((p) => checkEligibility(p.requirements, eligibleOnly.profile, eligibleOnly.today).eligible);
+      if (q.unit) list = list.filter((p) => p.unit === q.unit);
       if (q.education) {
         const level = EDUCATION_LEVELS.indexOf(q.education);
         list = list.filter((p) => p.requirements.minEducation === null || EDUCATION_LEVELS.indexOf(p.requirements.minEducation) <= level);
       }
-      const total = list.length;
-      const pageRows = list.slice((q.page - 1) * q.pageSize, q.page * q.pageSize);
-      const withEligibility = profile ? pageRows.map((p) => ({ ...p, ...checkEligibility(p.requirements, profile, today) })) : pageRows;
-      const units = (await repo.units(officeId, examId)).map((u) => u.unit);
-      return { list: withEligibility, total, units };
+      const page = list.slice((q.page - 1) * q.pageSize, q.page * q.pageSize).map((p) => ({ ...p, applicants: applicants.get(p.id) ?? 0 }));
+      return { list: page, total: list.length, units: all.units };
     },
 
     async detail(officeId: number, positionId: number, profile: EligibilityProfile | null, today: string): Promise<Position> {
       const r = await repo.detail(officeId, positionId);
       if (!r) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
+      if (r.exam_published !== 1) throw new AppError(ErrorCode.NotFound, EXAM_NOT_PUBLISHED);
       const p = toPosition(r);
       return profile ? { ...p, ...checkEligibility(p.requirements, profile, today) } : p;
     },

@@ -1,13 +1,15 @@
 import { EDUCATION_LEVELS, POSITION_SHEET_COLUMNS, positionInputSchema, type Position, type PositionImportResult } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
-import { zipUnpackedSize } from '../../lib/zip-size';
+import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
 
 type Column = (typeof POSITION_SHEET_COLUMNS)[number];
 
-/** Thousands of positions unpack to a few MB; anything far beyond is not a position sheet. */
-const SHEET_MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
-const SHEET_MAX_ENTRIES = 200;
+/**
+ * Twenty thousand positions unpack to about 9 MB in 240,000 cells; anything far beyond is not a
+ * position sheet.
+ */
+export const POSITION_SHEET_LIMITS: WorkbookLimits = { maxUnpackedBytes: 32 * 1024 * 1024, maxEntries: 200, maxCells: 300_000 };
 export type PositionValues = z.output<typeof positionInputSchema>;
 
 /** Which column a schema path came from, so an import error names the cell the office must fix. */
@@ -62,16 +64,12 @@ export async function readPositionSheet(
   examId: number,
   file: Buffer,
 ): Promise<{ rows: PositionValues[]; errors: PositionImportResult['errors'] }> {
-  const unpacked = zipUnpackedSize(file);
-  if (!unpacked) return { rows: [], errors: [{ row: 0, msg: '无法读取该文件，请上传 Excel（.xlsx）格式的岗位表' }] };
-  if (unpacked.bytes > SHEET_MAX_UNPACKED_BYTES || unpacked.entries > SHEET_MAX_ENTRIES) {
-    return { rows: [], errors: [{ row: 0, msg: '岗位表解压后过大，请只保留岗位表一个工作表后重新导入' }] };
-  }
-  const book = new ExcelJS.Workbook();
+  let book: ExcelJS.Workbook;
   try {
-    await book.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    return { rows: [], errors: [{ row: 0, msg: '无法读取该文件，请上传 Excel（.xlsx）格式的岗位表' }] };
+    book = await readWorkbook(file, POSITION_SHEET_LIMITS);
+  } catch (err) {
+    if (err instanceof WorkbookError) return { rows: [], errors: [{ row: 0, msg: workbookRefusalText(err.reason, '岗位表') }] };
+    throw err;
   }
   const sheet = book.worksheets[0];
   if (!sheet) return { rows: [], errors: [{ row: 0, msg: '岗位表中没有工作表' }] };
@@ -95,7 +93,8 @@ export async function readPositionSheet(
         const column = COLUMN_OF_PATH[key] ?? COLUMN_OF_PATH[key.split('.').slice(0, 2).join('.')];
         const label = column ?? '';
         const msg = key === 'requirements.minEducation' ? `应为${EDUCATION_LEVELS.join('、')}或不限` : issue.message;
-        errors.push({ row: r, msg: label ? `${label}：${msg}` : msg });
+        // In the office's words: "性别要求应为 不限、男 或 女", "招聘人数：招聘人数至少为 1".
+        errors.push({ row: r, msg: !label ? msg : msg.startsWith('应为') ? `${label}${msg}` : `${label}：${msg}` });
       }
       continue;
     }

@@ -1,112 +1,423 @@
+import { STAFF_VISIBLE_STATUSES, type ApplicationStatus } from '@zhikaoyun/shared';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
 import { containsPattern } from '../../db/like';
+import { param, prepare } from '../../db/prepared';
+import type { ApplicationScope } from './scope';
 
 export interface ReviewFilter {
   examId: number;
-  status?: string | undefined;
+  status?: ApplicationStatus | undefined;
   unit?: string | undefined;
   positionId?: number | undefined;
   keyword?: string | undefined;
   /** The ID number's blind index, when the keyword is an ID number. */
   idnoIndex?: string | undefined;
-  /** A reviewer's units; empty: all. */
-  units: string[];
 }
 
+/** The scope's units as SQL on a position's unit column (the rule itself is in scope.ts). */
+function unitCondition(unit: Expression<string | null>, scope: ApplicationScope): Expression<SqlBool> {
+  if (scope.units.all) return sql<SqlBool>`1 = 1`;
+  if (scope.units.units.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`${unit} in (${sql.join([...scope.units.units])})`;
+}
+
+/** A search by name reads at most this many namesakes (a name is a person, not a category). */
+const MAX_NAMED = 5_000;
+
+const COLUMNS = [
+  'a.id',
+  'a.exam_id',
+  'a.status',
+  'a.reason',
+  'a.form',
+  'a.submitted_at',
+  'a.position_id',
+  'c.name',
+  'c.idno_enc',
+  'c.mobile',
+  'c.email',
+  'c.sex',
+  'c.birthday',
+  'c.photo_id',
+  'p.code as position_code',
+  'p.name as position_name',
+  'p.unit',
+] as const;
+
+/**
+ * The statuses as a condition. One status: an equality the (office, exam, status, submitted_at)
+ * index answers in order. Several: compared on `status || ''`, which no index serves, so the
+ * planner walks the exam's (submitted_at, id) index in order and checks the status there,
+ * instead of merging one range per status with a sort of the whole exam.
+ */
+function statusCondition(status: Expression<string>, statuses: readonly ApplicationStatus[]): Expression<SqlBool> {
+  if (statuses.length === 1) return sql<SqlBool>`${status} = ${statuses[0]}`;
+  return sql<SqlBool>`${status} || '' in (${sql.join([...statuses])})`;
+}
+
+/** A window of the queue: which applications (by id), in the queue's order (submitted_at, id). */
+interface QueueSlice {
+  statuses: readonly ApplicationStatus[];
+  /** null: every position of the exam (and none). */
+  positions: readonly number[] | null;
+  /** Whether the matching rows are few enough that reading them per position and sorting beats walking the exam's order. */
+  fewRows: boolean;
+}
+
+/** How many of the exam's rows a position filter may match and still be read per position and sorted. */
+const FEW_ROWS = 20_000;
+
+export interface QueueRow {
+  id: number;
+  submitted_at: string | null;
+}
+
+/**
+ * The console's side of applications at a provincial exam's size. The queue is read as a range of
+ * an index in its own order, (submitted_at, id), never sorted whole: first the ids of the page
+ * from the index alone, then the page's twenty records. Totals are sums of application_tally
+ * (kept by triggers), so counting costs the number of positions, not of applications; a deep page
+ * is walked from whichever end is nearer.
+ */
 export function createReviewRepository(db: Db) {
-  function filtered(officeId: number, f: ReviewFilter) {
-    let q = db.kysely
+  const k = db.kysely;
+  const joined = () =>
+    k
       .selectFrom('application as a')
       .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
+      .leftJoin('position as p', 'p.id', 'a.position_id');
+
+  // The record a reviewer opens and the row a decision starts from: read on every click.
+  const record = prepare(db, { officeId: param<number>(), id: param<number>() }, (p) =>
+    joined().select(COLUMNS).where('a.office_id', '=', p.officeId).where('a.id', '=', p.id),
+  );
+  const decisionRow = prepare(db, { officeId: param<number>(), id: param<number>() }, (p) =>
+    k
+      .selectFrom('application as a')
       .leftJoin('position as p', 'p.id', 'a.position_id')
-      .where('a.office_id', '=', officeId)
-      .where('a.exam_id', '=', f.examId);
-    q = f.status ? q.where('a.status', '=', f.status) : q.where('a.status', '!=', 'draft');
-    if (f.unit) q = q.where('p.unit', '=', f.unit);
-    if (f.positionId) q = q.where('a.position_id', '=', f.positionId);
-    if (f.units.length > 0) q = q.where('p.unit', 'in', f.units);
-    if (f.idnoIndex) q = q.where('c.idno_index', '=', f.idnoIndex);
-    else if (f.keyword) {
-      const like = containsPattern(f.keyword);
-      q = q.where((eb) => eb.or([eb('c.name', 'like', like), eb('p.name', 'like', like), eb('p.code', 'like', like)]));
-    }
-    return q;
+      .select(['a.id', 'a.exam_id', 'a.status', 'p.unit'])
+      .where('a.office_id', '=', p.officeId)
+      .where('a.id', '=', p.id),
+  );
+
+  /**
+   * The positions of the exam that a scope, a unit filter and a position filter allow, read from
+   * the position table (so every id is the office's and the exam's); null: all of them, and
+   * applications without a position.
+   */
+  async function allowedPositions(scope: ApplicationScope, examId: number, unit: string | undefined, positionId: number | undefined) {
+    if (scope.units.all && !unit && positionId === undefined) return null;
+    let q = k.selectFrom('position as p').select('p.id').where('p.office_id', '=', scope.officeId).where('p.exam_id', '=', examId);
+    q = q.where((eb) => unitCondition(eb.ref('p.unit'), scope));
+    if (unit) q = q.where('p.unit', '=', unit);
+    if (positionId !== undefined) q = q.where('p.id', '=', positionId);
+    return (await q.execute()).map((r) => r.id);
   }
 
-  const COLUMNS = [
-    'a.id',
-    'a.status',
-    'a.reason',
-    'a.form',
-    'a.submitted_at',
-    'a.position_id',
-    'c.name',
-    'c.idno_enc',
-    'c.mobile',
-    'c.email',
-    'c.sex',
-    'c.birthday',
-    'c.photo_id',
-    'p.code as position_code',
-    'p.name as position_name',
-    'p.unit',
-  ] as const;
+  /** Sum of the tally: applications of the exam in these statuses (and positions). */
+  async function tallied(officeId: number, examId: number, statuses: readonly ApplicationStatus[], positions: readonly number[] | null) {
+    if (positions !== null && positions.length === 0) return 0;
+    let q = k
+      .selectFrom('application_tally')
+      .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+      .where('office_id', '=', officeId)
+      .where('exam_id', '=', examId)
+      .where('status', 'in', [...statuses]);
+    if (positions !== null) q = q.where('position_id', 'in', [...positions]);
+    return Number((await q.executeTakeFirstOrThrow()).n ?? 0);
+  }
+
+  /** Ids (in order) of one window of the queue, walked from the start or, for a deep page, from the end. */
+  async function sliceIds(officeId: number, examId: number, s: QueueSlice, offset: number, limit: number, total: number) {
+    if (limit <= 0 || offset >= total || (s.positions !== null && s.positions.length === 0)) return [];
+    const fromEnd = offset > total / 2;
+    const dir = fromEnd ? 'desc' : 'asc';
+    const skip = fromEnd ? Math.max(0, total - offset - limit) : offset;
+    const take = fromEnd ? Math.min(limit, total - offset) : limit;
+    let q = k
+      .selectFrom('application as a')
+      .select(['a.id', 'a.submitted_at'])
+      .where((eb) => statusCondition(eb.ref('a.status'), s.statuses))
+      // Every status staff see has been submitted: the range starts after the drafts' NULLs.
+      .where('a.submitted_at', 'is not', null);
+    if (s.positions !== null && s.fewRows) {
+      // Few rows: per position from its own index, then sorted. The positions were read with the
+      // office and exam, so the application needs no other condition (which would tempt the
+      // planner onto the exam's index and a walk of the whole exam).
+      q = q.where('a.position_id', 'in', [...s.positions]);
+    } else {
+      q = q.where('a.office_id', '=', officeId).where('a.exam_id', '=', examId);
+      // Many: the exam's index in order, the position checked in the index itself (the unary
+      // plus keeps the planner off the per-position path).
+      if (s.positions !== null) q = q.where(sql<number>`+a.position_id`, 'in', [...s.positions]);
+    }
+    const rows = await q.orderBy('a.submitted_at', dir).orderBy('a.id', dir).offset(skip).limit(take).execute();
+    return fromEnd ? rows.reverse() : rows;
+  }
+
+  async function records(officeId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    // By primary key; the office checked on each row found (the unary plus keeps SQLite's planner
+    // from walking the office's index instead of looking the ids up).
+    const rows = await joined()
+      .select(COLUMNS)
+      .where(sql<number>`+a.office_id`, '=', officeId)
+      .where('a.id', 'in', [...ids])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  const byQueueOrder = (x: QueueRow, y: QueueRow) =>
+    (x.submitted_at ?? '') < (y.submitted_at ?? '') ? -1 : (x.submitted_at ?? '') > (y.submitted_at ?? '') ? 1 : x.id - y.id;
 
   return {
-    async page(officeId: number, f: ReviewFilter, offset: number, limit: number) {
-      const [rows, count] = await Promise.all([
-        filtered(officeId, f).select(COLUMNS).orderBy('a.submitted_at', 'asc').orderBy('a.id', 'asc').offset(offset).limit(limit).execute(),
-        filtered(officeId, f)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+    async page(scope: ApplicationScope, f: ReviewFilter, offset: number, limit: number) {
+      const statuses = f.status ? [f.status] : STAFF_VISIBLE_STATUSES;
+      const positions = await allowedPositions(scope, f.examId, f.unit, f.positionId);
+      if (positions !== null && positions.length === 0) return { rows: [], total: 0 };
+      const keyword = f.keyword?.trim();
+
+      if (f.idnoIndex || keyword) {
+        // A search: the candidates it names (by ID number's blind index, or by full name), plus,
+        // for a word, the applications of the positions whose code or name contains it.
+        let cq = k.selectFrom('candidate').select('id').where('office_id', '=', scope.officeId);
+        cq = f.idnoIndex ? cq.where('idno_index', '=', f.idnoIndex) : cq.where('name', '=', keyword ?? '');
+        const candidates = (await cq.limit(MAX_NAMED + 1).execute()).map((r) => r.id);
+        let named: (QueueRow & { position_id: number | null })[] = [];
+        if (candidates.length > 0) {
+          let nq = k
+            .selectFrom('application as a')
+            .select(['a.id', 'a.submitted_at', 'a.position_id'])
+            // By (exam, candidate): the candidates were read with the office; the office and the
+            // statuses are checked on each row found (no index tempts the planner elsewhere).
+            .where(sql<number>`+a.office_id`, '=', scope.officeId)
+            .where('a.exam_id', '=', f.examId)
+            .where('a.candidate_id', 'in', candidates.slice(0, MAX_NAMED))
+            .where((eb) => sql<SqlBool>`${eb.ref('a.status')} || '' in (${sql.join([...statuses])})`);
+          if (positions !== null) nq = nq.where(sql<number>`+a.position_id`, 'in', positions);
+          named = await nq.execute();
+        }
+        let matched: number[] = [];
+        if (!f.idnoIndex && keyword) {
+          const like = containsPattern(keyword);
+          matched = (
+            await k
+              .selectFrom('position')
+              .select('id')
+              .where('office_id', '=', scope.officeId)
+              .where('exam_id', '=', f.examId)
+              .where((eb) => eb.or([eb('name', 'like', like), eb('code', 'like', like)]))
+              .execute()
+          )
+            .map((r) => r.id)
+            .filter((id) => positions === null || positions.includes(id));
+        }
+        const inMatched = new Set(matched);
+        const onlyNamed = named.filter((r) => r.position_id === null || !inMatched.has(r.position_id));
+        const matchedTotal = await tallied(scope.officeId, f.examId, statuses, matched);
+        const total = matchedTotal + onlyNamed.length;
+        const fromPositions = await sliceIds(
+          scope.officeId,
+          f.examId,
+          { statuses, positions: matched, fewRows: matchedTotal <= FEW_ROWS },
+          0,
+          offset + limit,
+          matchedTotal,
+        );
+        const ids = [...onlyNamed, ...fromPositions]
+          .sort(byQueueOrder)
+          .slice(offset, offset + limit)
+          .map((r) => r.id);
+        return { rows: await records(scope.officeId, ids), total };
+      }
+
+      const total = await tallied(scope.officeId, f.examId, statuses, positions);
+      const fewRows = positions !== null && total <= FEW_ROWS;
+      const ids = (await sliceIds(scope.officeId, f.examId, { statuses, positions, fewRows }, offset, limit, total)).map((r) => r.id);
+      return { rows: await records(scope.officeId, ids), total };
     },
-    all(officeId: number, f: ReviewFilter) {
-      return filtered(officeId, f).select(COLUMNS).orderBy('p.code').orderBy('a.submitted_at').execute();
-    },
-    detail(officeId: number, id: number) {
-      return db.kysely
-        .selectFrom('application as a')
-        .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
-        .leftJoin('position as p', 'p.id', 'a.position_id')
-        .select([...COLUMNS, 'a.exam_id'])
-        .where('a.office_id', '=', officeId)
-        .where('a.id', '=', id)
-        .executeTakeFirst();
-    },
-    positionCounts(officeId: number, examId: number) {
-      return db.kysely
+    /**
+     * Every application in scope in the export's order (position code, then the queue's), in
+     * batches of about `batch` rows, so memory holds one batch. Positions are read in runs whose
+     * applications (by the tally) fill a batch, one query each; a position with more than a
+     * batch is read alone, by a cursor on (submitted_at, id) along its index.
+     */
+    async *stream(scope: ApplicationScope, examId: number, batch: number) {
+      const positions = await k
         .selectFrom('position as p')
-        .leftJoin('application as a', 'a.position_id', 'p.id')
-        .select(['p.id', 'p.code', 'p.name', 'p.unit', 'p.headcount', 'a.status'])
-        .select((eb) => eb.fn.count<number>('a.id').as('n'))
-        .where('p.office_id', '=', officeId)
+        .select(['p.id'])
+        .select((eb) =>
+          eb
+            .selectFrom('application_tally as t')
+            .whereRef('t.exam_id', '=', 'p.exam_id')
+            .whereRef('t.position_id', '=', 'p.id')
+            .where('t.status', 'in', [...STAFF_VISIBLE_STATUSES])
+            .select((e) => e.fn.sum<number | string>('t.n').as('n'))
+            .as('n'),
+        )
+        .where('p.office_id', '=', scope.officeId)
         .where('p.exam_id', '=', examId)
-        .groupBy(['p.id', 'p.code', 'p.name', 'p.unit', 'p.headcount', 'a.status'])
+        .where((eb) => unitCondition(eb.ref('p.unit'), scope))
+        .orderBy('p.code')
+        .execute();
+      const visible = [...STAFF_VISIBLE_STATUSES];
+      const ordered = <T extends { position_code: string | null; submitted_at: string | null; id: number }>(rows: T[]) =>
+        rows.sort((x, y) =>
+          (x.position_code ?? '') !== (y.position_code ?? '')
+            ? (x.position_code ?? '') < (y.position_code ?? '')
+              ? -1
+              : 1
+            : (x.submitted_at ?? '') !== (y.submitted_at ?? '')
+              ? (x.submitted_at ?? '') < (y.submitted_at ?? '')
+                ? -1
+                : 1
+              : x.id - y.id,
+        );
+      // An application without a position has no unit: only a scope of every unit reaches it
+      // (first, as its empty code sorts first). Such rows are rare: read in one go.
+      if (scope.units.all) {
+        const ids = await k
+          .selectFrom('application as a')
+          .select('a.id')
+          .where('a.position_id', 'is', null)
+          .where('a.office_id', '=', scope.officeId)
+          .where('a.exam_id', '=', examId)
+          .where('a.status', 'in', visible)
+          .execute();
+        for (let i = 0; i < ids.length; i += batch)
+          yield ordered(
+            await records(
+              scope.officeId,
+              ids.slice(i, i + batch).map((r) => r.id),
+            ),
+          );
+      }
+      let run: number[] = [];
+      let inRun = 0;
+      // A position read with the office and exam needs no other condition (see sliceIds).
+      const flush = async () => {
+        if (run.length === 0) return [];
+        const rows = await joined().select(COLUMNS).where('a.position_id', 'in', run).where('a.status', 'in', visible).execute();
+        run = [];
+        inRun = 0;
+        return ordered(rows);
+      };
+      for (const p of positions) {
+        const n = Number(p.n ?? 0);
+        if (n === 0) continue;
+        if (n <= batch) {
+          if (inRun + n > batch) yield await flush();
+          run.push(p.id);
+          inRun += n;
+          continue;
+        }
+        if (run.length > 0) yield await flush();
+        let after: { submitted_at: string; id: number } | null = null;
+        for (;;) {
+          let q = k
+            .selectFrom('application as a')
+            .select(['a.id', 'a.submitted_at'])
+            .where('a.position_id', '=', p.id)
+            .where('a.status', 'in', visible);
+          if (after) {
+            const { submitted_at: at, id } = after;
+            q = q.where((eb) => eb.or([eb('a.submitted_at', '>', at), eb.and([eb('a.submitted_at', '=', at), eb('a.id', '>', id)])]));
+          }
+          const ids = await q.orderBy('a.submitted_at').orderBy('a.id').limit(batch).execute();
+          if (ids.length > 0)
+            yield await records(
+              scope.officeId,
+              ids.map((r) => r.id),
+            );
+          const last = ids[ids.length - 1];
+          if (!last || ids.length < batch || last.submitted_at === null) break;
+          after = { submitted_at: last.submitted_at, id: last.id };
+        }
+      }
+      if (run.length > 0) yield await flush();
+    },
+    /** One application with its candidate and position, whatever its status and unit: the caller applies the scope. */
+    record(officeId: number, id: number) {
+      return record.first({ officeId, id });
+    },
+    decisionRow(officeId: number, id: number) {
+      return decisionRow.first({ officeId, id });
+    },
+    /** The rows a bulk decision may touch: in the scope, by id. */
+    decisionRows(scope: ApplicationScope, ids: number[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return (
+        k
+          .selectFrom('application as a')
+          .leftJoin('position as p', 'p.id', 'a.position_id')
+          .select(['a.id', 'a.exam_id', 'a.status', 'p.unit'])
+          // By primary key, the office checked on each row (see records).
+          .where(sql<number>`+a.office_id`, '=', scope.officeId)
+          .where('a.id', 'in', ids)
+          .where((eb) => unitCondition(eb.ref('p.unit'), scope))
+          .execute()
+      );
+    },
+    /** Applications per position and status, for the positions in the scope (from the tally). */
+    positionCounts(scope: ApplicationScope, examId: number) {
+      return k
+        .selectFrom('position as p')
+        .leftJoin('application_tally as t', (j) => j.onRef('t.exam_id', '=', 'p.exam_id').onRef('t.position_id', '=', 'p.id'))
+        .select(['p.id', 'p.code', 'p.name', 'p.unit', 'p.headcount', 't.status', 't.n'])
+        .where('p.office_id', '=', scope.officeId)
+        .where('p.exam_id', '=', examId)
+        .where((eb) => unitCondition(eb.ref('p.unit'), scope))
         .orderBy('p.code')
         .execute();
     },
-    statusCounts(officeId: number, examId: number) {
-      return db.kysely
-        .selectFrom('application')
-        .select(['status'])
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('office_id', '=', officeId)
-        .where('exam_id', '=', examId)
-        .groupBy('status')
+    /** Applications per status (drafts too: a count shows no draft's content), from the tally. */
+    statusCounts(scope: ApplicationScope, examId: number) {
+      return k
+        .selectFrom('application_tally as t')
+        .leftJoin('position as p', 'p.id', 't.position_id')
+        .select(['t.status'])
+        .select((eb) => eb.fn.sum<number | string>('t.n').as('n'))
+        .where('t.office_id', '=', scope.officeId)
+        .where('t.exam_id', '=', examId)
+        .where((eb) => unitCondition(eb.ref('p.unit'), scope))
+        .groupBy('t.status')
         .execute();
     },
-    submittedTimes(officeId: number, examId: number) {
-      return db.kysely
-        .selectFrom('application')
-        .select('submitted_at')
-        .where('office_id', '=', officeId)
-        .where('exam_id', '=', examId)
-        .where('status', 'in', ['submitted', 'approved', 'rejected'])
-        .where('submitted_at', 'is not', null)
+    /**
+     * Applications staff see per quarter hour of submission (UTC): from the tally for a scope of
+     * every unit, else counted by the database over the scope's positions (GROUP BY, never rows).
+     */
+    async submittedPerQuarter(scope: ApplicationScope, examId: number): Promise<{ bucket: string; n: number }[]> {
+      if (scope.units.all) {
+        const rows = await k
+          .selectFrom('application_day_tally')
+          .select('bucket')
+          .select((eb) => eb.fn.sum<number | string>('n').as('n'))
+          .where('office_id', '=', scope.officeId)
+          .where('exam_id', '=', examId)
+          .where('status', 'in', [...STAFF_VISIBLE_STATUSES])
+          .groupBy('bucket')
+          .execute();
+        return rows.map((r) => ({ bucket: r.bucket, n: Number(r.n) }));
+      }
+      const positions = await allowedPositions(scope, examId, undefined, undefined);
+      if (!positions || positions.length === 0) return [];
+      const bucket = sql<string>`substr(a.submitted_at, 1, 14) || ((cast(substr(a.submitted_at, 15, 2) as integer) / 15) * 15)`;
+      const rows = await k
+        .selectFrom('application as a')
+        .select(bucket.as('bucket'))
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        // The positions were read with the office and exam (see sliceIds).
+        .where('a.position_id', 'in', positions)
+        .where('a.status', 'in', [...STAFF_VISIBLE_STATUSES])
+        .where('a.submitted_at', 'is not', null)
+        .groupBy(bucket)
         .execute();
+      return rows.map((r) => ({ bucket: r.bucket, n: Number(r.n) }));
     },
   };
 }
 export type ReviewRepository = ReturnType<typeof createReviewRepository>;
+export type ReviewRecord = NonNullable<Awaited<ReturnType<ReviewRepository['record']>>>;

@@ -6,63 +6,78 @@ import {
   idQuerySchema,
   officeQuerySchema,
   ok,
-  pageQuerySchema,
+  deepPageQuerySchema,
   reviewDecisionSchema,
   reviewDetailSchema,
   reviewItemSchema,
   reviewListQuerySchema,
+  revealApplicationSchema,
+  revealedIdentitySchema,
   statisticsSchema,
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAccountsRepository } from '../accounts/repository';
-import { applicationsServiceFor } from '../applications/wire';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
-import { createReviewRepository } from './repository';
-import { createReviewService } from './service';
+import { officeAdminScope } from './scope';
+
+/** How many full identities one staff member may open: enough to check a day's doubtful records, too few to copy a queue. */
+export const REVEAL_LIMIT = { max: 30, timeWindow: '10 minutes' } as const;
 
 /** The console's review, statistics, export and audit calls, under /api/admin. */
 const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const audit = createAuditService(createAuditRepository(app.db));
-  const { service: applications, repo: applicationsRepo } = applicationsServiceFor(app.db);
-  const service = createReviewService({
-    repo: createReviewRepository(app.db),
-    findPhoto: createAccountsRepository(app.db).findPhoto,
-    applications,
-    applicationsRepo,
-    cipher: app.cipher,
-    audit,
-  });
+  const { review: service, audit } = app.services;
   const tags = ['console'];
   const staff = { auth: 'staff' as const };
   const q = officeQuerySchema;
 
-  app.get(
+  // POST: the keyword may be an ID number, and an ID number never travels in a URL (proxies log URLs).
+  app.post(
     '/getApplicationList',
     {
       config: staff,
       schema: {
         summary: '审核队列（身份证号、手机号脱敏）',
         tags,
-        querystring: reviewListQuerySchema.extend(q.shape),
+        querystring: q,
+        body: reviewListQuerySchema,
         response: { 200: envelopeSchema(z.object({ list: z.array(reviewItemSchema), total: z.number() })) },
       },
     },
-    async (request) => ok(await service.list(request.staff, request.query)),
+    async (request) => ok(await service.list(request.staff, request.body)),
   );
   app.get(
     '/getApplicationDetail',
     {
       config: staff,
       schema: {
-        summary: '报名详情（含照片与审核记录）',
+        summary: '报名详情（含照片与审核记录；身份证号、手机号脱敏）',
         tags,
         querystring: idQuerySchema.extend(q.shape),
         response: { 200: envelopeSchema(reviewDetailSchema) },
       },
     },
     async (request) => ok(await service.detail(request.staff, request.query.id, request.ip)),
+  );
+  app.post(
+    '/revealApplication',
+    {
+      config: {
+        ...staff,
+        // Counted per staff member, after sign-in (a new session or another address starts no new count).
+        rateLimit: {
+          ...REVEAL_LIMIT,
+          hook: 'preHandler',
+          keyGenerator: (request) => `reveal:${request.staff.officeId}:${request.staff.id}`,
+        },
+      },
+      schema: {
+        summary: '查看完整身份证号与手机号（逐条、留痕、限频）',
+        tags,
+        querystring: q,
+        body: revealApplicationSchema,
+        response: { 200: envelopeSchema(revealedIdentitySchema) },
+      },
+    },
+    async (request) => ok(await service.reveal(request.staff, request.body.id, request.ip)),
   );
   app.post(
     '/reviewApplication',
@@ -106,20 +121,24 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(statisticsSchema) },
       },
     },
-    async (request) => ok(await service.statistics(request.staff, request.query.examId)),
+    async (request) => ok(await service.statistics(request.staff, request.query.examId, request.office.timeZone)),
   );
   app.get(
     '/exportApplications',
     { config: staff, schema: { summary: '导出报名信息（.xlsx）', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
     async (request, reply) => {
-      const file = await service.export(request.staff, request.query.examId, request.ip);
-      return reply
-        .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="applications-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('报名信息')}-${request.query.examId}.xlsx`,
-        )
-        .send(file);
+      const { rows, file } = await service.export(request.staff, request.query.examId, request.ip, request.office.timeZone);
+      return (
+        reply
+          // Streamed: no Content-Length, so the console shows progress against the rows to come.
+          .header('X-Export-Rows', String(rows))
+          .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header(
+            'Content-Disposition',
+            `attachment; filename="applications-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('报名信息')}-${request.query.examId}.xlsx`,
+          )
+          .send(file)
+      );
     },
   );
   app.get(
@@ -129,11 +148,11 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: '审计日志（仅管理员）',
         tags,
-        querystring: pageQuerySchema.extend(q.shape),
+        querystring: deepPageQuerySchema.extend(q.shape),
         response: { 200: envelopeSchema(z.object({ list: z.array(auditEntrySchema), total: z.number() })) },
       },
     },
-    async (request) => ok(await audit.page(request.office.id, request.query.page, request.query.pageSize)),
+    async (request) => ok(await audit.page(officeAdminScope(request.staff), request.query.page, request.query.pageSize)),
   );
 };
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isoIn, nowIso } from '../../lib/time';
+import { clock, isoIn, nowIso } from '../../lib/clock';
 import type { SessionKind, SessionsRepository } from './repository';
 
 /** A session ends after this long without use... */
@@ -43,7 +43,7 @@ export function createSessionsService(repo: SessionsRepository) {
       if (!token || token.length > 200) return null;
       const row = await repo.findByHash(hashToken(token));
       if (!row || row.revoked_at !== null) return null;
-      const now = Date.now();
+      const now = clock.nowMs();
       if (Date.parse(row.expires_at) <= now) return null;
       const lastSeen = Date.parse(row.last_seen_at);
       if (lastSeen + IDLE_TIMEOUT_MS <= now) return null;

@@ -1,12 +1,11 @@
 import { envelopeSchema, officeQuerySchema, ok, staffDisableSchema, staffInputSchema, staffUserSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, consoleDeps } from '../audit/console-deps';
-import { createStaffAdminService } from './admin-service';
+import { ADMIN_ROUTE } from '../audit/console-deps';
 
 /** Console: admins manage the office's staff users. */
 const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createStaffAdminService({ ...consoleDeps(app), sessions: app.sessions });
+  const service = app.services.staffAdmin;
   const tags = ['console'];
   const q = officeQuerySchema;
 
@@ -21,9 +20,10 @@ const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveStaff',
     {
-      config: ADMIN_ROUTE,
+      // A new password is an argon2 hash: a few per minute is all an admin needs.
+      config: { ...ADMIN_ROUTE, rateLimit: { max: 60, timeWindow: '10 minutes' } },
       schema: {
-        summary: '新建或修改考务人员（可重置密码）',
+        summary: '新建或修改考务人员（可改用户名、重置密码）',
         tags,
         querystring: q,
         body: staffInputSchema,

@@ -1,16 +1,16 @@
 import { ErrorCode, STAFF_ROLES, type StaffRole, type StaffUser } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { hashPassword } from '../../lib/password';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
 import type { AuditActor, AuditService } from '../audit/service';
 import type { SessionsService } from '../sessions/service';
+import { normalizeUsername, type StaffRepository } from './repository';
 
 export interface StaffAdminDeps {
-  db: Db;
+  repo: StaffRepository;
   audit: AuditService;
   sessions: Pick<SessionsService, 'revokeAll'>;
 }
@@ -24,40 +24,24 @@ export interface StaffValues {
   password?: string | undefined;
 }
 
-/** Admins manage the office's staff: create, edit, reset a password, disable. */
-export function createStaffAdminService({ db, audit, sessions }: StaffAdminDeps) {
+/** Admins manage the office's staff: create, edit (the username too), reset a password, disable. */
+export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDeps) {
   async function find(officeId: number, id: number) {
-    const row = await db.kysely
-      .selectFrom('staff_user')
-      .select(['id', 'username', 'role', 'disabled'])
-      .where('office_id', '=', officeId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await repo.find(officeId, id);
     if (!row) throw new AppError(ErrorCode.NotFound, '该人员不存在');
     return row;
   }
 
   /** An office must keep an admin who can sign in, or nobody could manage it any more. */
   async function keepsAnAdmin(officeId: number, exceptId: number) {
-    const other = await db.kysely
-      .selectFrom('staff_user')
-      .select('id')
-      .where('office_id', '=', officeId)
-      .where('role', '=', 'admin')
-      .where('disabled', '=', 0)
-      .where('id', '!=', exceptId)
-      .executeTakeFirst();
-    if (!other) throw new AppError(ErrorCode.Validation, '至少需要保留一名可用的管理员');
+    if (!(await repo.otherEnabledAdmin(officeId, exceptId))) throw new AppError(ErrorCode.Validation, '至少需要保留一名可用的管理员');
   }
+
+  const taken = (username: string) => new AppError(ErrorCode.Validation, `用户名 ${username} 已被使用`);
 
   return {
     async list(officeId: number): Promise<StaffUser[]> {
-      const rows = await db.kysely
-        .selectFrom('staff_user')
-        .select(['id', 'username', 'name', 'role', 'units', 'disabled', 'created_at'])
-        .where('office_id', '=', officeId)
-        .orderBy('id')
-        .execute();
+      const rows = await repo.list(officeId);
       return rows.map((r) => ({
         id: r.id,
         username: r.username,
@@ -69,57 +53,56 @@ export function createStaffAdminService({ db, audit, sessions }: StaffAdminDeps)
       }));
     },
 
+    /**
+     * Creates or edits a staff user. The username may change (e.g. the seeded `admin`, a name
+     * every office shares and anyone can aim at): it stays unique in the office whatever its case,
+     * is stored trimmed and in lower case, and the rename is written to the audit log.
+     */
     async save(actor: AuditActor, input: StaffValues, ip: string): Promise<{ id: number }> {
       const now = nowIso();
+      const username = normalizeUsername(input.username);
       // Units limit reviewers only; an admin sees the whole office.
       const units = JSON.stringify(input.role === 'admin' ? [] : [...new Set(input.units)]);
+      const before = input.id === undefined ? undefined : await find(actor.officeId, input.id);
+      if (await repo.usernameTaken(actor.officeId, username, input.id)) throw taken(username);
       const passwordHash = input.password ? await hashPassword(input.password) : null;
       let id: number;
       try {
-        if (input.id !== undefined) {
-          const before = await find(actor.officeId, input.id);
-          if (before.role === 'admin' && input.role !== 'admin') await keepsAnAdmin(actor.officeId, input.id);
-          await db.kysely
-            .updateTable('staff_user')
-            .set({
-              username: input.username,
-              name: input.name,
-              role: input.role,
-              units,
-              updated_at: now,
-              ...(passwordHash ? { password_hash: passwordHash } : {}),
-            })
-            .where('office_id', '=', actor.officeId)
-            .where('id', '=', input.id)
-            .execute();
-          id = input.id;
+        if (before) {
+          if (before.role === 'admin' && input.role !== 'admin') await keepsAnAdmin(actor.officeId, before.id);
+          await repo.update(actor.officeId, before.id, {
+            username,
+            name: input.name,
+            role: input.role,
+            units,
+            updated_at: now,
+            ...(passwordHash ? { password_hash: passwordHash } : {}),
+          });
+          id = before.id;
           // A new password or a narrower role ends the sessions opened with the old ones.
           if (passwordHash || before.role !== input.role) await sessions.revokeAll('staff', id);
         } else {
           if (!passwordHash) throw new AppError(ErrorCode.Validation, '请为新人员设置初始密码');
-          const row = await db.kysely
-            .insertInto('staff_user')
-            .values({
-              office_id: actor.officeId,
-              username: input.username,
-              name: input.name,
-              role: input.role,
-              units,
-              password_hash: passwordHash,
-              disabled: 0,
-              created_at: now,
-              updated_at: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          id = row.id;
+          id = await repo.insert({
+            office_id: actor.officeId,
+            username,
+            name: input.name,
+            role: input.role,
+            units,
+            password_hash: passwordHash,
+            disabled: 0,
+            created_at: now,
+            updated_at: now,
+          });
         }
       } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError(ErrorCode.Validation, `用户名 ${input.username} 已被使用`);
+        // Two admins saving the same new username at once: the database keeps one.
+        if (isUniqueViolation(err)) throw taken(username);
         throw err;
       }
-      const detail = `${input.username}（${input.role}）${passwordHash && input.id !== undefined ? '，重置密码' : ''}`;
-      await audit.record(actor, input.id === undefined ? '新建人员' : '修改人员', `staff:${id}`, detail, ip);
+      const renamed = before && before.username !== username ? `，用户名 ${before.username} → ${username}` : '';
+      const reset = passwordHash && before ? '，重置密码' : '';
+      await audit.record(actor, before ? '修改人员' : '新建人员', `staff:${id}`, `${username}（${input.role}）${renamed}${reset}`, ip);
       return { id };
     },
 
@@ -127,12 +110,7 @@ export function createStaffAdminService({ db, audit, sessions }: StaffAdminDeps)
       const before = await find(actor.officeId, id);
       if (disabled && id === actor.id) throw new AppError(ErrorCode.Validation, '不能停用自己的账号');
       if (disabled && before.role === 'admin') await keepsAnAdmin(actor.officeId, id);
-      await db.kysely
-        .updateTable('staff_user')
-        .set({ disabled: disabled ? 1 : 0, updated_at: nowIso() })
-        .where('office_id', '=', actor.officeId)
-        .where('id', '=', id)
-        .execute();
+      await repo.update(actor.officeId, id, { disabled: disabled ? 1 : 0, updated_at: nowIso() });
       if (disabled) await sessions.revokeAll('staff', id);
       await audit.record(actor, disabled ? '停用人员' : '启用人员', `staff:${id}`, before.username, ip);
     },

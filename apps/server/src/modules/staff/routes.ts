@@ -1,19 +1,17 @@
 import { envelopeSchema, officeQuerySchema, ok, staffAuthResultSchema, staffLoginSchema, staffProfileSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuditRepository } from '../audit/repository';
-import { createAuditService } from '../audit/service';
-import { createStaffService } from './service';
 
 /** Console sign-in: `/api/admin/login`, `logout`, `getProfile`. */
 const staffRoutes: FastifyPluginAsyncZod = async (app) => {
-  const audit = createAuditService(createAuditRepository(app.db));
-  const service = createStaffService({ db: app.db, captcha: app.captcha, sessions: app.sessions, throttle: app.throttle, audit });
+  const { staff: service, audit } = app.services;
   const tags = ['console'];
 
   app.post(
     '/login',
     {
+      // Per address, on top of the failure counters: every attempt is an argon2 hash.
+      config: { rateLimit: { max: 100, timeWindow: '10 minutes' } },
       schema: {
         summary: '考务人员登录',
         tags,
@@ -31,7 +29,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { summary: '考务人员退出', tags, querystring: officeQuerySchema, response: { 200: envelopeSchema(z.null()) } },
     },
     async (request) => {
-      await app.sessions.revoke(request.staff.sessionId);
+      await app.services.sessions.revoke(request.staff.sessionId);
       await audit.record(
         { id: request.staff.id, officeId: request.office.id, name: request.staff.name },
         '退出',

@@ -9,12 +9,11 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, consoleDeps, STAFF_ROUTE } from '../audit/console-deps';
-import { createSystemAdminService } from './admin-service';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
 
 /** Console: the office's settings, menu and agreement (admins write, reviewers read). */
 const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createSystemAdminService(consoleDeps(app));
+  const service = app.services.systemAdmin;
   const tags = ['console'];
   const q = officeQuerySchema;
   const done = envelopeSchema(z.null());

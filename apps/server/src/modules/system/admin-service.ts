@@ -10,23 +10,32 @@ import {
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { sanitizeRichText } from '../../lib/rich-text';
-import { nowIso } from '../../lib/time';
+import { nowIso } from '../../lib/clock';
+import type { AttachmentsService } from '../attachments/service';
 import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor } from '../audit/service';
-import { createSystemRepository } from './repository';
+import type { AuditActor, AuditService } from '../audit/service';
+import type { OfficeColumns, SystemRepository } from './repository';
 import { EMPTY_SETTINGS } from './service';
 
-/** The office's settings, menu and registration agreement, as admins edit them. */
-export function createSystemAdminService({ db, audit, changed }: ConsoleDeps) {
-  const repo = createSystemRepository(db);
+export interface SystemAdminDeps {
+  repo: SystemRepository;
+  attachments: Pick<AttachmentsService, 'link'>;
+  audit: AuditService;
+  changed: ConsoleDeps['changed'];
+}
 
-  async function update(actor: AuditActor, values: Record<string, string>, action: string, ip: string) {
-    const result = await db.kysely
-      .updateTable('office')
-      .set({ ...values, updated_at: nowIso() })
-      .where('id', '=', actor.officeId)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw new AppError(ErrorCode.UnknownOffice);
+/** The office's settings, menu and registration agreement, as admins edit them. */
+export function createSystemAdminService({ repo, attachments, audit, changed }: SystemAdminDeps) {
+  async function update(actor: AuditActor, values: OfficeColumns, action: string, ip: string) {
+    const found = await repo.transaction(async (trx) => {
+      if (!(await repo.updateOffice(trx, actor.officeId, values, nowIso()))) return false;
+      // The agreement is always shown, so what it links to is public while it does.
+      if (values.agreement_content !== undefined) {
+        await attachments.link(trx, actor.officeId, { type: 'agreement', id: actor.officeId }, [values.agreement_content]);
+      }
+      return true;
+    });
+    if (!found) throw new AppError(ErrorCode.UnknownOffice);
     await audit.record(actor, action, `office:${actor.officeId}`, '', ip);
     await changed(actor.officeId);
   }

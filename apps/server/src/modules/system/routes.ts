@@ -1,12 +1,10 @@
 import { envelopeSchema, menuSchema, officeQuerySchema, systemSettingSchema, treatyDescSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cacheKey } from '../../plugins/public-cache';
-import { createSystemRepository } from './repository';
-import { createSystemService } from './service';
 
 /** The spec's calls for the office's settings, menu and registration agreement (public, cached). */
 const systemRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createSystemService(createSystemRepository(app.db));
+  const service = app.services.system;
 
   app.get(
     '/getWSystem',

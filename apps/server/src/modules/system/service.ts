@@ -1,5 +1,6 @@
 import {
   DEFAULT_MENU,
+  DEFAULT_TIME_ZONE,
   DEFAULT_SITE_NAME,
   ErrorCode,
   menuSchema,
@@ -21,6 +22,7 @@ export const EMPTY_SETTINGS: OfficeSettings = {
   workHours: '',
   icp: '',
   announcement: '',
+  timeZone: DEFAULT_TIME_ZONE,
 };
 
 export function createSystemService(repo: SystemRepository) {

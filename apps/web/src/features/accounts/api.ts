@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   AuthResult,
   ChangePasswordInput,
@@ -7,32 +7,33 @@ import type {
   MyData,
   RegisterInput,
   ResetPasswordInput,
+  RevealedHintAnswer,
+  RevealHintAnswerInput,
   SubmitAppealInput,
   UpdateUserInfoInput,
   UserInfo,
 } from '@zhikaoyun/shared';
-import { getData, loadHttp, postData } from '../../lib/lazy-http';
+import { getData, postData } from '../../lib/lazy-http';
+import { USER_INFO_KEY } from '../../lib/query-keys';
 import { useSysStore } from '../../lib/store';
-
-export const USER_INFO_KEY = ['userInfo'] as const;
 
 export const register = (input: RegisterInput) => postData<AuthResult>('/api/register', input);
 export const login = (input: LoginInput) => postData<AuthResult>('/api/login', input);
-export const logout = () => postData<null>('/api/logout');
-export const fetchUserInfo = () => getData<UserInfo>('/api/getUserInfo');
+/**
+ * Ends the session on the server with the token it is given, so that the browser can forget the
+ * token and leave at once instead of waiting for the answer (up to the 15-second timeout on a
+ * slow network); a failure is not shown: the person has already left.
+ */
+export const logout = (token: string) =>
+  postData<null>('/api/logout', undefined, { headers: { Authorization: `Bearer ${token}`, token }, silent: true });
+/** Needs the current password; the other sessions of the account end when anything changed. */
 export const updateUserInfo = (input: UpdateUserInfoInput) => postData<UserInfo>('/api/updateUserInfo', input);
+/** The hint answer itself (userInfo carries only its mask), after the password. */
+export const revealHintAnswer = (input: RevealHintAnswerInput) => postData<RevealedHintAnswer>('/api/revealHintAnswer', input);
 export const changePassword = (input: ChangePasswordInput) => postData<null>('/api/changePassword', input);
 export const getSecurityQuestion = (input: { idno: string; captchaId: string; captcha: string }) =>
   postData<{ question: string }>('/api/getSecurityQuestion', input);
 export const resetPassword = (input: ResetPasswordInput) => postData<null>('/api/resetPassword', input);
-
-export async function uploadPhoto(file: File): Promise<UserInfo> {
-  const form = new FormData();
-  form.append('file', file);
-  const { http } = await loadHttp();
-  const res = await http.post<{ data: UserInfo }>('/api/uploadPhoto', form);
-  return res.data.data;
-}
 
 /** A session begins: token and user info into the store (the token also into its own key). */
 export function startSession(result: AuthResult): void {
@@ -41,20 +42,7 @@ export function startSession(result: AuthResult): void {
   store.setUserInfo(result.userInfo);
 }
 
-/** The signed-in candidate, kept in the store as the spec's userInfo. */
-export function useUserInfo() {
-  const setUserInfo = useSysStore((s) => s.setUserInfo);
-  return useQuery({
-    queryKey: USER_INFO_KEY,
-    queryFn: async () => {
-      const info = await fetchUserInfo();
-      setUserInfo(info);
-      return info;
-    },
-    initialData: () => useSysStore.getState().userInfo ?? undefined,
-    staleTime: 0,
-  });
-}
+export { useUserInfo } from '../../lib/user-info';
 
 /** Mutations that answer with the new userInfo refresh both the cache and the store. */
 export function useUserInfoMutation<T>(fn: (input: T) => Promise<UserInfo>) {

@@ -1,18 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppealItem, AppealStatus, Envelope, ResolveAppealInput, ResolveAppealResult } from '@zhikaoyun/shared';
-import { adminHttp } from '../../lib/staff-session';
+import type { AppealItem, AppealStatus, ResolveAppealInput, ResolveAppealResult } from '@zhikaoyun/shared';
+import { getData, postData } from '../../lib/console-http';
 
 export const APPEALS_KEY = ['console', 'appeals'] as const;
+
+export const fetchAppeals = (status: AppealStatus | undefined, page: number, pageSize: number) =>
+  getData<{ list: AppealItem[]; total: number }>('/api/admin/getAppealList', { params: { status, page, pageSize } });
+export const resolveAppeal = (input: ResolveAppealInput) => postData<ResolveAppealResult>('/api/admin/resolveAppeal', input);
 
 export function useAppeals(status: AppealStatus | undefined, page: number, pageSize: number) {
   return useQuery({
     queryKey: [...APPEALS_KEY, status, page],
-    queryFn: async () =>
-      (
-        await adminHttp.get<Envelope<{ list: AppealItem[]; total: number }>>('/api/admin/getAppealList', {
-          params: { status, page, pageSize },
-        })
-      ).data.data!,
+    queryFn: () => fetchAppeals(status, page, pageSize),
     placeholderData: (p) => p,
     staleTime: 0,
   });
@@ -20,9 +19,5 @@ export function useAppeals(status: AppealStatus | undefined, page: number, pageS
 
 export function useResolveAppeal() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: ResolveAppealInput) =>
-      (await adminHttp.post<Envelope<ResolveAppealResult>>('/api/admin/resolveAppeal', input)).data.data!,
-    onSettled: () => client.invalidateQueries({ queryKey: APPEALS_KEY }),
-  });
+  return useMutation({ mutationFn: resolveAppeal, onSettled: () => client.invalidateQueries({ queryKey: APPEALS_KEY }) });
 }

@@ -8,6 +8,8 @@ export interface PositionFilter {
   keyword: string;
   unit: string;
   education: string;
+  /** Only the positions the signed-in candidate qualifies for. */
+  eligibleOnly: boolean;
   page: number;
 }
 
@@ -23,6 +25,7 @@ export function usePositionPage(examId: number | undefined, f: PositionFilter, w
           ...(f.keyword ? { keyword: f.keyword } : {}),
           ...(f.unit ? { unit: f.unit } : {}),
           ...(f.education ? { education: f.education } : {}),
+          ...(f.eligibleOnly && withEligibility ? { eligibleOnly: 'true' } : {}),
         },
       }),
     enabled: examId !== undefined,

@@ -1,28 +1,58 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Envelope, Position, ReviewDecisionInput, ReviewDetail, ReviewItem, ReviewListQuery, Statistics } from '@zhikaoyun/shared';
-import type { AxiosRequestConfig } from 'axios';
-import { adminHttp } from '../../lib/staff-session';
+import { useState } from 'react';
+import type {
+  Position,
+  RevealedIdentity,
+  ReviewDecisionInput,
+  ReviewDetail,
+  ReviewItem,
+  ReviewListQuery,
+  Statistics,
+} from '@zhikaoyun/shared';
+import { ADMIN_EXAMS_KEY } from '../../components/console/console-exams';
+import { downloadFile, examFileName, getData, postData } from '../../lib/console-http';
 
-async function get<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
-  return (await adminHttp.get<Envelope<T>>(url, config)).data.data as T;
-}
-async function post<T>(url: string, body: unknown): Promise<T> {
-  return (await adminHttp.post<Envelope<T>>(url, body)).data.data as T;
-}
+export const reviewKeys = {
+  positions: (examId: number | undefined) => ['console', 'positions', examId] as const,
+  lists: ['console', 'reviews'] as const,
+  list: (q: ReviewListQuery | null) => ['console', 'reviews', q] as const,
+  detail: (id: number | null) => ['console', 'review', id] as const,
+  stats: ['console', 'stats'] as const,
+};
+
+export const fetchExamPositions = (examId: number) => getData<Position[]>('/api/admin/getPositionList', { params: { examId } });
+/** POST, so that a keyword (often an ID number) travels in the body and never in a URL. */
+export const fetchReviewList = (q: ReviewListQuery) => postData<{ list: ReviewItem[]; total: number }>('/api/admin/getApplicationList', q);
+export const fetchReviewDetail = (id: number) => getData<ReviewDetail>('/api/admin/getApplicationDetail', { params: { id } });
+export const revealApplication = (id: number) => postData<RevealedIdentity>('/api/admin/revealApplication', { id });
+export const reviewApplication = (input: ReviewDecisionInput) => postData<null>('/api/admin/reviewApplication', input);
+export const bulkApprove = (applicationIds: number[]) =>
+  postData<{ approved: number; skipped: number }>('/api/admin/bulkApprove', { applicationIds });
+export const fetchStatistics = (examId: number) => getData<Statistics>('/api/admin/getStatistics', { params: { examId } });
+/**
+ * The export is streamed as the server reads it (a provincial exam's takes minutes): no time
+ * limit, and `onBytes` hears how much has arrived so the page can show progress.
+ */
+export const exportApplications = ({ examId, examName }: { examId: number; examName: string }, onBytes?: (bytes: number) => void) =>
+  downloadFile(
+    '/api/admin/exportApplications',
+    { params: { examId }, timeout: 0, onDownloadProgress: (e) => onBytes?.(e.loaded) },
+    examFileName('报名信息', examName),
+  );
 
 /** The exam's positions, for the queue's unit and position filters. */
 export function useExamPositions(examId: number | undefined) {
   return useQuery({
-    queryKey: ['console', 'positions', examId],
-    queryFn: () => get<Position[]>('/api/admin/getPositionList', { params: { examId } }),
+    queryKey: reviewKeys.positions(examId),
+    queryFn: () => fetchExamPositions(examId!),
     enabled: examId !== undefined,
   });
 }
 
 export function useReviewList(q: ReviewListQuery | null) {
   return useQuery({
-    queryKey: ['console', 'reviews', q],
-    queryFn: () => get<{ list: ReviewItem[]; total: number }>('/api/admin/getApplicationList', { params: q }),
+    queryKey: reviewKeys.list(q),
+    queryFn: () => fetchReviewList(q!),
     enabled: q !== null,
     placeholderData: (p) => p,
     staleTime: 0,
@@ -33,47 +63,57 @@ export function useReviewList(q: ReviewListQuery | null) {
 export function useReviewDetail(id: number | null) {
   // Reviewers share the queue with candidates who withdraw and resubmit: always read afresh.
   return useQuery({
-    queryKey: ['console', 'review', id],
-    queryFn: () => get<ReviewDetail>('/api/admin/getApplicationDetail', { params: { id } }),
+    queryKey: reviewKeys.detail(id),
+    queryFn: () => fetchReviewDetail(id!),
     enabled: id !== null,
     staleTime: 0,
     gcTime: 0,
   });
 }
 
+/** Reveals one application's ID number and mobile; the answer is held by the mutation, never cached. */
+export function useRevealApplication() {
+  return useMutation({ mutationFn: revealApplication });
+}
+
 export function useStatistics(examId: number | undefined) {
   return useQuery({
-    queryKey: ['console', 'stats', examId],
-    queryFn: () => get<Statistics>('/api/admin/getStatistics', { params: { examId } }),
+    queryKey: [...reviewKeys.stats, examId],
+    queryFn: () => fetchStatistics(examId!),
     enabled: examId !== undefined,
     refetchInterval: 15_000,
   });
 }
 
-/** Decisions refresh the queue, the open record and the statistics. */
-export function useDecision() {
+/** A decision changes the queue, the open record, the statistics and the exams' application counts. */
+function useDecisionInvalidation() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: ReviewDecisionInput) => post<null>('/api/admin/reviewApplication', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['console'] }),
-  });
+  return () =>
+    Promise.all(
+      [reviewKeys.lists, ['console', 'review'], reviewKeys.stats, ['console', 'positions'], ADMIN_EXAMS_KEY].map((queryKey) =>
+        client.invalidateQueries({ queryKey }),
+      ),
+    );
+}
+
+export function useDecision() {
+  const invalidate = useDecisionInvalidation();
+  return useMutation({ mutationFn: reviewApplication, onSuccess: invalidate });
 }
 
 export function useBulkApprove() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (applicationIds: number[]) => post<{ approved: number; skipped: number }>('/api/admin/bulkApprove', { applicationIds }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['console'] }),
-  });
+  const invalidate = useDecisionInvalidation();
+  return useMutation({ mutationFn: bulkApprove, onSuccess: invalidate });
 }
 
-/** Downloads the .xlsx through the authenticated client (a plain link could not send the token). */
-export async function downloadExport(examId: number): Promise<void> {
-  const res = await adminHttp.get<Blob>('/api/admin/exportApplications', { params: { examId }, responseType: 'blob', raw: true });
-  const url = URL.createObjectURL(res.data);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `报名信息-${examId}.xlsx`;
-  a.click();
-  URL.revokeObjectURL(url);
+/** Downloads the .xlsx; a mutation for its pending state (and because the server audits it), with the bytes received so far. */
+export function useExportApplications() {
+  const [bytes, setBytes] = useState(0);
+  const mutation = useMutation({
+    mutationFn: (exam: { examId: number; examName: string }) => {
+      setBytes(0);
+      return exportApplications(exam, setBytes);
+    },
+  });
+  return { ...mutation, bytes };
 }

@@ -1,14 +1,55 @@
-import type { Captcha, Envelope, StaffAuthResult, StaffLoginInput } from '@zhikaoyun/shared';
-import { adminHttp } from '../../lib/staff-session';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
+import { getData, postData } from '../../lib/console-http';
+import { useStaffSession } from '../../lib/staff-session';
 
-export async function staffLogin(input: StaffLoginInput): Promise<StaffAuthResult> {
-  return (await adminHttp.post<Envelope<StaffAuthResult>>('/api/admin/login', input)).data.data!;
+export const STAFF_KEY = ['console', 'staff'] as const;
+
+export const staffLogin = (input: StaffLoginInput) => postData<StaffAuthResult>('/api/admin/login', input);
+export const staffLogout = () => postData<null>('/api/admin/logout');
+export const fetchStaffList = () => getData<StaffUser[]>('/api/admin/getStaffList');
+export const saveStaff = (input: StaffInput) => postData<{ id: number }>('/api/admin/saveStaff', input);
+/** The office's units (from its positions): a reviewer's scope is chosen from them, never typed. */
+export const fetchUnitList = () => getData<string[]>('/api/admin/getUnitList');
+export function useUnitList(enabled: boolean) {
+  return useQuery({ queryKey: ['console', 'units'], queryFn: fetchUnitList, enabled });
+}
+export const setStaffDisabled = (input: { id: number; disabled: boolean }) => postData<null>('/api/admin/setStaffDisabled', input);
+
+/** Signs in; whatever an earlier session left in the cache (another person's data) goes first. */
+export function useStaffLogin() {
+  const client = useQueryClient();
+  const signIn = useStaffSession((s) => s.signIn);
+  return useMutation({
+    mutationFn: staffLogin,
+    onSuccess: (result) => {
+      client.clear();
+      signIn(result.token, result.staff);
+    },
+  });
 }
 
-export async function staffLogout(): Promise<void> {
-  await adminHttp.post('/api/admin/logout');
+/** 退出: the session ends here even when the server cannot be reached, and the cache is emptied. */
+export function useStaffLogout() {
+  const client = useQueryClient();
+  const signOut = useStaffSession((s) => s.signOut);
+  return useMutation({
+    mutationFn: staffLogout,
+    onSettled: () => {
+      signOut(true);
+      client.clear();
+    },
+  });
 }
 
-export async function fetchStaffCaptcha(): Promise<Captcha> {
-  return (await adminHttp.get<Envelope<Captcha>>('/api/getCode')).data.data!;
+export function useStaffList() {
+  return useQuery({ queryKey: STAFF_KEY, queryFn: fetchStaffList });
 }
+
+function useStaffMutation<I, O>(fn: (input: I) => Promise<O>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: STAFF_KEY }) });
+}
+
+export const useSaveStaff = () => useStaffMutation(saveStaff);
+export const useSetStaffDisabled = () => useStaffMutation(setStaffDisabled);

@@ -1,8 +1,9 @@
-import { idnoSchema } from '@zhikaoyun/shared';
+import { idnoSchema, mobileSchema, smsCodeSchema } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input, Steps } from 'antd';
 import { useRef, useState } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
 import { zodRule } from '../../../lib/form-rules';
+import { SmsCodeField, usePhoneVerification } from '../../../components/SmsCodeField';
 import { getSecurityQuestion, resetPassword } from '../api';
 import { NewPasswordFields } from './NewPasswordFields';
 
@@ -11,6 +12,9 @@ interface Step1 {
   captcha: string;
 }
 interface Step2 {
+  /** With phone verification: the account's phone, where the code goes, and the code. */
+  mobile?: string;
+  smsCode?: string;
   answer: string;
   newPassword: string;
   confirm: string;
@@ -26,6 +30,15 @@ export function RecoverPasswordDrawer({ open, onClose }: { open: boolean; onClos
   const captcha2 = useRef<CaptchaHandle>(null);
   const [found, setFound] = useState<{ idno: string; question: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const phoneVerification = usePhoneVerification();
+  const smsRequest = async () => {
+    try {
+      const v = await form2.validateFields(['mobile', 'captcha']);
+      return { mobile: v.mobile ?? '', captcha: v.captcha, captchaId: captcha2.current?.captchaId() ?? '' };
+    } catch {
+      return null;
+    }
+  };
 
   function close() {
     setFound(null);
@@ -54,6 +67,7 @@ export function RecoverPasswordDrawer({ open, onClose }: { open: boolean; onClos
         idno: found.idno,
         answer: values.answer,
         newPassword: values.newPassword,
+        ...(phoneVerification ? { smsCode: values.smsCode } : {}),
         captcha: values.captcha,
         captchaId: captcha2.current?.captchaId() ?? '',
       });
@@ -70,7 +84,7 @@ export function RecoverPasswordDrawer({ open, onClose }: { open: boolean; onClos
     <Drawer open={open} onClose={close} placement="bottom" size="large" title="找回密码" destroyOnHidden>
       <Steps size="small" current={found ? 1 : 0} items={[{ title: '验证身份' }, { title: '设置新密码' }]} className="recover-steps" />
       {!found ? (
-        <Form<Step1> name="recover-identity" form={form1} layout="vertical" requiredMark={false} onFinish={ask}>
+        <Form<Step1> name="recover-identity" form={form1} layout="vertical" requiredMark={false} onFinish={(v) => void ask(v)}>
           <Form.Item
             name="idno"
             label="身份证号码"
@@ -87,7 +101,7 @@ export function RecoverPasswordDrawer({ open, onClose }: { open: boolean; onClos
           </Button>
         </Form>
       ) : (
-        <Form<Step2> name="recover-reset" form={form2} layout="vertical" requiredMark={false} onFinish={reset}>
+        <Form<Step2> name="recover-reset" form={form2} layout="vertical" requiredMark={false} onFinish={(v) => void reset(v)}>
           <Form.Item label="密保问题">
             <p className="recover-question">{found.question}</p>
           </Form.Item>
@@ -95,6 +109,21 @@ export function RecoverPasswordDrawer({ open, onClose }: { open: boolean; onClos
             <Input size="large" maxLength={50} autoComplete="off" />
           </Form.Item>
           <NewPasswordFields name="newPassword" label="新密码" />
+          {phoneVerification && (
+            <>
+              <Form.Item name="mobile" label="注册时的手机号码" rules={[zodRule(mobileSchema)]}>
+                <Input size="large" maxLength={11} inputMode="numeric" autoComplete="tel" />
+              </Form.Item>
+              <Form.Item
+                name="smsCode"
+                label="短信验证码"
+                rules={[zodRule(smsCodeSchema)]}
+                extra="先填写手机号码和下方的图形验证码，再获取短信验证码。"
+              >
+                <SmsCodeField purpose="reset" request={smsRequest} onCaptchaUsed={() => captcha2.current?.refresh()} />
+              </Form.Item>
+            </>
+          )}
           <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
             <CaptchaInput ref={captcha2} />
           </Form.Item>

@@ -1,39 +1,72 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, LockOutlined, LogoutOutlined, RightOutlined } from '@ant-design/icons';
-import { App, Skeleton } from 'antd';
+import {
+  BellOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  LockOutlined,
+  LogoutOutlined,
+  RightOutlined,
+  TrophyOutlined,
+} from '@ant-design/icons';
+import { App, Button, Skeleton } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
+import { GroupTitle } from '../../../components/GroupTitle';
+import { IdPhotoField } from '../../../components/IdPhotoField';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { MyApplicationCard } from '../../../components/MyApplicationCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
-import { DIALOG_WIDTH } from '@zhikaoyun/shared';
+import { DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
+import { useMyApplications } from '../../../lib/journey-api';
 import { useSysStore } from '../../../lib/store';
+import { badgeText, useUnreadCount } from '../../../lib/unread';
 import { exportMyData, logout, useUserInfo } from '../api';
 import { ChangePasswordDrawer } from '../components/ChangePasswordDrawer';
 import { DeleteAccountDrawer } from '../components/DeleteAccountDrawer';
 import { saveMyDataFile } from '../components/my-data-file';
 import { EditProfileDrawer } from '../components/EditProfileDrawer';
-import { PhotoUploadButton } from '../components/PhotoUploadButton';
+import { useRevealAnswer } from '../components/RevealAnswerDialog';
 
-function ActionRow({ icon, label, onClick, danger }: { icon: ReactNode; label: string; onClick: () => void; danger?: boolean }) {
+function ActionRow({
+  icon,
+  label,
+  onClick,
+  danger,
+  badge,
+}: {
+  icon: ReactNode;
+  label: string;
+  onClick: () => void;
+  danger?: boolean;
+  badge?: string;
+}) {
   return (
     <button type="button" className={`action-row${danger ? ' is-danger' : ''}`} onClick={onClick}>
       <span className="action-row__icon" aria-hidden>
         {icon}
       </span>
       <span className="action-row__label">{label}</span>
+      {badge && (
+        <span className="zk-badge zk-badge--inline" aria-label={`${badge} 条未读`}>
+          {badge}
+        </span>
+      )}
       <RightOutlined className="action-row__arrow" aria-hidden />
     </button>
   );
 }
 
-/** 个人中心: both info cards of the spec, and what a candidate may change. */
+/** 个人中心: who I am (each field once), 我的报名, my ID photo, and what a candidate may change. */
 export default function PersonalCenterPage() {
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const user = useUserInfo();
+  const mine = useMyApplications();
   const [editing, setEditing] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const answer = useRevealAnswer();
+  const unread = badgeText(useUnreadCount());
 
   async function downloadMyData() {
     try {
@@ -47,7 +80,7 @@ export default function PersonalCenterPage() {
   function afterDeletion() {
     setDeleting(false);
     useSysStore.getState().logout();
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   }
 
   function confirmLogout() {
@@ -57,10 +90,11 @@ export default function PersonalCenterPage() {
       okText: '退出',
       cancelText: '取消',
       width: DIALOG_WIDTH,
-      onOk: async () => {
-        await logout().catch(() => undefined);
+      onOk: () => {
+        const { token } = useSysStore.getState();
         useSysStore.getState().logout();
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
+        void logout(token).catch(() => undefined);
       },
     });
   }
@@ -75,13 +109,30 @@ export default function PersonalCenterPage() {
 
   return (
     <div className="personal-center">
-      <MobileUserInfoCard userInfo={user.data} />
-      <MobileBaseInfoCard userInfo={user.data} showTitle={false} />
+      {/* One card of identity: each field once (the base-info card would repeat name, photo, ID number, phone). */}
+      <MobileUserInfoCard userInfo={user.data} revealAnswer={answer.reveal} />
+      <GroupTitle>我的报名</GroupTitle>
+      {mine.isLoading ? (
+        <MobileContainerCard>
+          <Skeleton active paragraph={{ rows: 3 }} />
+        </MobileContainerCard>
+      ) : mine.data?.length ? (
+        mine.data.map((a) => <MyApplicationCard key={a.id} application={a} hasPhoto={user.data.photo !== ''} />)
+      ) : (
+        <MobileContainerCard>
+          <p className="personal-center__hint">您还没有报名任何考试。</p>
+          <Button type="primary" onClick={() => void navigate('/exam-list')}>
+            查看当前考试
+          </Button>
+        </MobileContainerCard>
+      )}
+      <GroupTitle>证件照</GroupTitle>
       <MobileContainerCard>
-        <PhotoUploadButton hasPhoto={user.data.photo !== ''} />
-        <p className="personal-center__hint">请上传近期免冠正面证件照，JPG 或 PNG 格式，不超过 5 MB。</p>
+        <IdPhotoField photo={user.data.photo} locked={photoLockOf(mine.data ?? [])} />
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
+        <ActionRow icon={<BellOutlined />} label="我的消息" badge={unread} onClick={() => void navigate('/messages')} />
+        <ActionRow icon={<TrophyOutlined />} label="成绩查询" onClick={() => void navigate('/scores')} />
         <ActionRow icon={<EditOutlined />} label="修改联系方式与密保" onClick={() => setEditing(true)} />
         <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => setChangingPassword(true)} />
         <ActionRow icon={<LogoutOutlined />} label="退出登录" onClick={confirmLogout} danger />
@@ -94,6 +145,7 @@ export default function PersonalCenterPage() {
       <EditProfileDrawer open={editing} onClose={() => setEditing(false)} userInfo={user.data} />
       <ChangePasswordDrawer open={changingPassword} onClose={() => setChangingPassword(false)} />
       <DeleteAccountDrawer open={deleting} onClose={() => setDeleting(false)} onDeleted={afterDeletion} />
+      {answer.dialog}
     </div>
   );
 }

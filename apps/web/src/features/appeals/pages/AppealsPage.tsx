@@ -1,24 +1,46 @@
 import { APPEAL_STATUS_LABEL, APPEAL_STATUSES, DIALOG_WIDTH, type AppealItem, type AppealStatus } from '@zhikaoyun/shared';
-import { App, Button, Form, Input, Modal, Segmented, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Descriptions, Form, Input, Modal, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { useLocation, useMatch } from 'react-router';
+import { ButtonLink } from '../../../components/console/ButtonLink';
+import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
+import {
+  enumParam,
+  OPENED_FROM_LIST,
+  pageParam,
+  useCloseDrawer,
+  useLastDefined,
+  useUrlParams,
+} from '../../../components/console/url-state';
 import { formatDateTime } from '../../../components/format';
 import { useAppeals, useResolveAppeal } from '../api';
 
+const LIST = '/admin/appeals';
 const PAGE_SIZE = 20;
+const STATUS_FILTERS = [...APPEAL_STATUSES, 'all'] as const;
 const STATUS_COLOR: Record<AppealStatus, string> = { pending: 'processing', reset: 'success', rejected: 'default' };
 
 /**
  * 冒用申诉 (admins): candidates whose ID number someone else registered. Call the appellant on
  * the given mobile, compare the ID card, then reset the account (a one-time password to read out
- * on the phone) or reject with a reason. Every decision lands in the audit log.
+ * on the phone) or reject with a reason. Every decision lands in the audit log. The status filter
+ * and page are `?status=&page=`; rejecting one is `/admin/appeals/:appealId/reject` over the same
+ * list (the appeal is found in the page the address names).
  */
 export default function AppealsPage() {
   const { modal } = App.useApp();
-  const [status, setStatus] = useState<AppealStatus | 'all'>('pending');
-  const [page, setPage] = useState(1);
-  const [rejecting, setRejecting] = useState<AppealItem | null>(null);
+  const location = useLocation();
+  const [params, update] = useUrlParams();
+  const status = enumParam<AppealStatus | 'all'>(params, 'status', STATUS_FILTERS, 'pending');
+  const page = pageParam(params);
   const list = useAppeals(status === 'all' ? undefined : status, page, PAGE_SIZE);
   const resolve = useResolveAppeal();
+  const rejectId = useMatch(`${LIST}/:appealId/reject`)?.params.appealId;
+  const found = rejectId === undefined ? undefined : list.data?.list.find((a) => a.id === Number(rejectId));
+  // The last appeal the dialog showed: once rejected it leaves the list of pending ones while
+  // the dialog closes, and it should still show what it showed.
+  const shown = useLastDefined(found);
+  const rejecting = rejectId === undefined ? undefined : (found ?? (shown?.id === Number(rejectId) ? shown : undefined));
+  const close = useCloseDrawer({ pathname: LIST, search: location.search });
 
   function confirmReset(item: AppealItem) {
     modal.confirm({
@@ -51,14 +73,14 @@ export default function AppealsPage() {
     });
   }
 
+  // A link to an appeal that is not in the list it names (another office's, or a made-up id).
+  if (rejectId !== undefined && list.data && !list.isPlaceholderData && !rejecting) return <ConsoleNotFound />;
+
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <Segmented<AppealStatus | 'all'>
         value={status}
-        onChange={(v) => {
-          setStatus(v);
-          setPage(1);
-        }}
+        onChange={(v) => update({ status: v === 'pending' ? null : v, page: null })}
         options={[...APPEAL_STATUSES.map((s) => ({ value: s, label: APPEAL_STATUS_LABEL[s] })), { value: 'all' as const, label: '全部' }]}
       />
       <Table<AppealItem>
@@ -66,7 +88,13 @@ export default function AppealsPage() {
         loading={list.isFetching}
         dataSource={list.data?.list}
         scroll={{ x: 960 }}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPage }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: list.data?.total ?? 0,
+          onChange: (p) => update({ page: p === 1 ? null : p }),
+          showSizeChanger: false,
+        }}
         columns={[
           { title: '提交时间', dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 150 },
           { title: '申诉人', dataIndex: 'name', width: 90 },
@@ -97,9 +125,9 @@ export default function AppealsPage() {
                   <Button size="small" danger disabled={!r.accountExists} onClick={() => confirmReset(r)}>
                     重置账号
                   </Button>
-                  <Button size="small" onClick={() => setRejecting(r)}>
+                  <ButtonLink size="small" to={`${LIST}/${r.id}/reject${location.search}`} state={OPENED_FROM_LIST}>
                     驳回
-                  </Button>
+                  </ButtonLink>
                 </Space>
               ) : (
                 r.handledAt && formatDateTime(r.handledAt)
@@ -107,22 +135,34 @@ export default function AppealsPage() {
           },
         ]}
       />
-      <Modal
-        open={rejecting !== null}
-        title="驳回申诉"
-        width={DIALOG_WIDTH}
-        footer={null}
-        destroyOnHidden
-        onCancel={() => setRejecting(null)}
-      >
+      <Modal open={rejecting !== undefined} title="驳回申诉" width={DIALOG_WIDTH} footer={null} destroyOnHidden onCancel={close}>
+        {shown && <RejectForm appeal={shown} onDone={close} />}
+      </Modal>
+    </Space>
+  );
+}
+
+/** Who is being turned down, and why: the reason is required and goes to the audit log. */
+function RejectForm({ appeal, onDone }: { appeal: AppealItem; onDone: () => void }) {
+  const resolve = useResolveAppeal();
+  return (
+    <>
+      <Descriptions column={1} size="small" className="appeal-reject__who">
+        <Descriptions.Item label="申诉人">{appeal.name}</Descriptions.Item>
+        <Descriptions.Item label="身份证号">{appeal.idnoMasked}</Descriptions.Item>
+        <Descriptions.Item label="联系手机">{appeal.mobile}</Descriptions.Item>
+      </Descriptions>
+      {appeal.status !== 'pending' ? (
+        // A colleague decided it meanwhile, or the link is old.
+        <Alert type="info" showIcon title={`该申诉${APPEAL_STATUS_LABEL[appeal.status]}，无需再处理。`} />
+      ) : (
         <Form<{ reason: string }>
           name="reject-appeal"
           layout="vertical"
           onFinish={async ({ reason }) => {
-            if (!rejecting) return;
             try {
-              await resolve.mutateAsync({ id: rejecting.id, decision: 'reject', reason });
-              setRejecting(null);
+              await resolve.mutateAsync({ id: appeal.id, decision: 'reject', reason });
+              onDone();
             } catch {
               // shown by the client
             }
@@ -135,7 +175,7 @@ export default function AppealsPage() {
             驳回
           </Button>
         </Form>
-      </Modal>
-    </Space>
+      )}
+    </>
   );
 }

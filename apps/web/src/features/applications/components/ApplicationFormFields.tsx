@@ -3,6 +3,8 @@ import {
   DEGREES,
   EDUCATION_LEVELS,
   FORM_FIELD_LABEL,
+  graduationDateProblem,
+  latestGraduationMonth,
   POLITICAL_STATUSES,
   type ExamConfig,
   type FormField,
@@ -10,6 +12,7 @@ import {
 import type { Rule } from 'antd/es/form';
 import { Form, Input, InputNumber, Select } from 'antd';
 import type { ReactNode } from 'react';
+import { formatDate } from '../../../components/format';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { zodRule } from '../../../lib/form-rules';
@@ -22,6 +25,9 @@ const SECTIONS: { title: string; fields: FormField[] }[] = [
   { title: '联系方式及其他', fields: ['politicalStatus', 'contactPhone', 'address'] },
 ];
 
+/** Today on the office's calendar (graduation may be no later than the coming summer). */
+const officeToday = () => formatDate(new Date().toISOString());
+
 function control(field: FormField): ReactNode {
   switch (field) {
     case 'education':
@@ -31,7 +37,7 @@ function control(field: FormField): ReactNode {
     case 'politicalStatus':
       return <Select size="large" options={options(POLITICAL_STATUSES)} placeholder="请选择" />;
     case 'graduationDate':
-      return <Input size="large" type="month" max="2100-12" />;
+      return <Input size="large" type="month" min="1950-01" max={latestGraduationMonth(officeToday())} />;
     case 'workYears':
       return <InputNumber size="large" min={0} max={50} precision={0} addonAfter="年" style={{ width: '100%' }} />;
     case 'workExperience':
@@ -52,6 +58,14 @@ export function ApplicationFormFields({ config }: { config: ExamConfig }) {
   const required = new Set(config.required);
   const rulesFor = (field: FormField): Rule[] => {
     const rules: Rule[] = [zodRule(applicationFormSchema.shape[field].optional())];
+    if (field === 'graduationDate') {
+      rules.push({
+        validator: async (_rule, value: string | undefined) => {
+          const problem = graduationDateProblem(value, officeToday());
+          if (problem) throw new Error(problem);
+        },
+      });
+    }
     if (required.has(field)) rules.unshift({ required: true, message: `请填写${FORM_FIELD_LABEL[field]}` });
     return rules;
   };

@@ -1,4 +1,5 @@
 import { CheckCircleOutlined, CloudUploadOutlined, WarningOutlined } from '@ant-design/icons';
+import { formatDateTime } from '../../../components/format';
 import type { SaveState } from '../autosave';
 
 export function SaveIndicator({ state }: { state: SaveState }) {
@@ -11,13 +12,20 @@ export function SaveIndicator({ state }: { state: SaveState }) {
   if (state.kind === 'saved')
     return (
       <span className="save-indicator is-saved" role="status">
-        <CheckCircleOutlined aria-hidden /> 已自动保存 {state.at.toLocaleTimeString('zh-CN', { hour12: false })}
+        {/* On the office's clock, as every other time of the site. */}
+        <CheckCircleOutlined aria-hidden /> 已自动保存 {formatDateTime(state.at.toISOString()).slice(11)}
       </span>
     );
   if (state.kind === 'error')
     return (
       <span className="save-indicator is-error" role="status">
         <WarningOutlined aria-hidden /> 保存失败，正在重试…
+      </span>
+    );
+  if (state.kind === 'conflict')
+    return (
+      <span className="save-indicator is-error" role="status">
+        <WarningOutlined aria-hidden /> 已显示其他页面或设备上保存的最新内容
       </span>
     );
   return (

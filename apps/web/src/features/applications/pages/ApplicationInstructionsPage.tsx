@@ -1,13 +1,15 @@
 import { Button, Checkbox, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Exam } from '@zhikaoyun/shared';
+import { formLock, type Exam } from '@zhikaoyun/shared';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useExamDocuments } from '../../../lib/system-api';
 import { fetchApplication, saveApplication, useApplication } from '../api';
 import { ExamGate } from '../../../components/ExamGate';
+import { JourneySteps } from '../../../components/JourneySteps';
+import { ReviewOpinion } from '../components/ReviewOpinion';
 
 function Instructions({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
@@ -19,7 +21,8 @@ function Instructions({ exam }: { exam: Exam }) {
   const pledge = docs.data?.find((d) => d.type === 'pledge');
   const guide = docs.data?.find((d) => d.type === 'guide');
   const alreadyPledged = application.data?.form.pledge === true;
-  const submitted = application.data && application.data.status !== 'draft' && application.data.status !== 'rejected';
+  const submitted = formLock(application.data?.status) !== null;
+  const rejected = application.data?.status === 'rejected';
 
   async function start() {
     if (!alreadyPledged) {
@@ -28,13 +31,13 @@ function Instructions({ exam }: { exam: Exam }) {
         // The pledge is part of the application: the server will not accept a submit without it.
         // The form is read fresh, so that a cached copy never overwrites what was saved since.
         const fresh = await fetchApplication(exam.id);
-        await saveApplication(exam.id, { ...(fresh?.form ?? {}), pledge: true });
+        await saveApplication(exam.id, { ...(fresh?.form ?? {}), pledge: true }, undefined, false, fresh?.version ?? 0);
       } catch {
         setSaving(false);
         return;
       }
     }
-    navigate('/fill-info');
+    void navigate('/fill-info');
   }
 
   if (docs.isLoading || application.isLoading) {
@@ -47,7 +50,9 @@ function Instructions({ exam }: { exam: Exam }) {
   return (
     <div className="instructions-page">
       <MobileContainerCard>
+        <JourneySteps current={0} />
         <ExamTitle name={exam.name} subtitle="请仔细阅读招聘公告和报考须知，签署诚信承诺后开始填写报考信息。" />
+        {rejected && <ReviewOpinion reason={application.data?.reason ?? ''} />}
       </MobileContainerCard>
       {notice && (
         <MobileContainerCard title={notice.title}>
@@ -63,7 +68,7 @@ function Instructions({ exam }: { exam: Exam }) {
       <MobileContainerCard className="pledge-card">
         {pledge && <div className="rich-text" dangerouslySetInnerHTML={{ __html: pledge.content }} />}
         {submitted ? (
-          <Button type="primary" size="large" block onClick={() => navigate('/current-exam')}>
+          <Button type="primary" size="large" block onClick={() => void navigate('/current-exam')}>
             已提交报名，查看报考状态
           </Button>
         ) : exam.phase !== 'registering' ? (
@@ -79,7 +84,7 @@ function Instructions({ exam }: { exam: Exam }) {
               我已认真阅读招聘公告和报考须知，并郑重作出以上承诺
             </Checkbox>
             <Button type="primary" size="large" block disabled={!agreed && !alreadyPledged} loading={saving} onClick={() => void start()}>
-              {alreadyPledged ? '继续填写报考信息' : '签署承诺并开始填写'}
+              {rejected ? '按审核意见修改报考信息' : alreadyPledged ? '继续填写报考信息' : '签署承诺并开始填写'}
             </Button>
           </>
         )}

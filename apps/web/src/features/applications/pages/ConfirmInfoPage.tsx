@@ -1,16 +1,17 @@
-import { App, Button, Skeleton } from 'antd';
+import { Alert, App, Button, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import type { Exam } from '@zhikaoyun/shared';
-import { DIALOG_WIDTH } from '@zhikaoyun/shared';
+import { DIALOG_WIDTH, formLock, type Exam } from '@zhikaoyun/shared';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useSysStore } from '../../../lib/store';
-import { applicationKey, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
+import { useUserInfo } from '../../../lib/user-info';
+import { applicationKey, isConflict, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
 import { ExamGate } from '../../../components/ExamGate';
+import { JourneySteps } from '../../../components/JourneySteps';
 import { FormSummary } from '../components/FormSummary';
+import { ReviewOpinion } from '../components/ReviewOpinion';
 import { useQueryClient } from '@tanstack/react-query';
 
 function Confirm({ exam }: { exam: Exam }) {
@@ -18,7 +19,8 @@ function Confirm({ exam }: { exam: Exam }) {
   const { modal } = App.useApp();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const userInfo = useSysStore((s) => s.userInfo);
+  // Read fresh: the photo may have been uploaded in another tab or in the personal center.
+  const userInfo = useUserInfo().data ?? null;
   const application = useApplication(exam.id);
   const chosen = Number(params.get('positionId')) || null;
   const [choosing, setChoosing] = useState(chosen !== null);
@@ -55,7 +57,7 @@ function Confirm({ exam }: { exam: Exam }) {
     );
   }
   const app = application.data;
-  if (app && app.status !== 'draft' && app.status !== 'rejected') return <Navigate to="/current-exam" replace />;
+  if (formLock(app?.status)) return <Navigate to="/current-exam" replace />;
 
   function confirmSubmit() {
     modal.confirm({
@@ -64,10 +66,13 @@ function Confirm({ exam }: { exam: Exam }) {
       okText: '确认提交',
       cancelText: '再检查一下',
       width: DIALOG_WIDTH,
+      // The version shown on this page: a form changed since elsewhere is not submitted unseen.
       onOk: () =>
-        submit.mutateAsync().then(
+        submit.mutateAsync(app?.version).then(
           () => navigate('/current-exam'),
-          () => undefined,
+          (err: unknown) => {
+            if (isConflict(err)) void application.refetch();
+          },
         ),
     });
   }
@@ -76,12 +81,27 @@ function Confirm({ exam }: { exam: Exam }) {
   return (
     <div className="confirm-page">
       <MobileContainerCard>
+        <JourneySteps current={3} status={app?.status === 'rejected' ? 'error' : 'process'} />
         <ExamTitle name={exam.name} subtitle="请核对以下信息，确认无误后提交。" />
+        {app?.status === 'rejected' && <ReviewOpinion reason={app.reason} />}
       </MobileContainerCard>
-      {userInfo && <MobileBaseInfoCard userInfo={userInfo} showTitle={false} />}
+      {userInfo && <MobileBaseInfoCard userInfo={userInfo} showTitle={false} mobileLabel="账号手机" />}
+      {userInfo && !userInfo.photo && (
+        <Alert
+          className="review-opinion"
+          type="warning"
+          showIcon
+          title="尚未上传证件照，不能提交报名"
+          action={
+            <Button size="small" type="link" onClick={() => void navigate('/fill-info')}>
+              去上传
+            </Button>
+          }
+        />
+      )}
       <GroupTitle
         extra={
-          <Button type="link" onClick={() => navigate('/job-positions')}>
+          <Button type="link" onClick={() => void navigate('/job-positions')}>
             {p ? '更换' : '去选择'}
           </Button>
         }
@@ -106,7 +126,7 @@ function Confirm({ exam }: { exam: Exam }) {
       </MobileContainerCard>
       <GroupTitle
         extra={
-          <Button type="link" onClick={() => navigate('/fill-info')}>
+          <Button type="link" onClick={() => void navigate('/fill-info')}>
             修改
           </Button>
         }
@@ -122,7 +142,7 @@ function Confirm({ exam }: { exam: Exam }) {
           size="large"
           block
           loading={submit.isPending}
-          disabled={!p || exam.phase !== 'registering'}
+          disabled={!p || !userInfo?.photo || exam.phase !== 'registering'}
           onClick={confirmSubmit}
         >
           确认并提交报名

@@ -1,5 +1,14 @@
 import { CheckCircleFilled, ClockCircleFilled, CloseCircleFilled, EditFilled } from '@ant-design/icons';
-import { APPLICATION_STATUS_LABEL, DIALOG_WIDTH, type ApplicationStatus, type Exam } from '@zhikaoyun/shared';
+import {
+  APPLICATION_STATUS_LABEL,
+  DIALOG_WIDTH,
+  historyWords,
+  journeyOf,
+  type ApplicationStatus,
+  type Exam,
+  type HistoryActor,
+  type MyApplication,
+} from '@zhikaoyun/shared';
 import { App, Button, Skeleton, Timeline } from 'antd';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -8,7 +17,16 @@ import { formatDateTime } from '../../../components/format';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useApplyStatus, usePosition, useStatusChange } from '../api';
-import { ExamGate } from '../../../components/ExamGate';
+import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
+import { EmptyState } from '../../../components/EmptyState';
+import { JourneySteps } from '../../../components/JourneySteps';
+import { chooseExam, useExamList } from '../../../lib/exam-api';
+import { useMyApplications } from '../../../lib/journey-api';
+import { useSysStore } from '../../../lib/store';
+import { ConfirmationStep } from '../components/ConfirmationStep';
+import { SiteCityCard } from '../components/SiteCityCard';
+import { AdmissionTicketCard } from '../../../components/AdmissionTicketCard';
+import { ScoreLinkCard } from '../../../components/ScoreLinkCard';
 
 const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: string }> = {
   draft: { icon: <EditFilled />, tone: 'draft', words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },
@@ -20,7 +38,22 @@ const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: st
   approved: {
     icon: <CheckCircleFilled />,
     tone: 'approved',
-    words: '资格审查已通过，报名信息已锁定。请关注通知公告，按时打印准考证并参加考试。',
+    words: '资格审查已通过，报名信息已锁定。请在确认截止前完成报名确认（缴费或申请减免），逾期未确认的报名无效。',
+  },
+  confirmed: {
+    icon: <CheckCircleFilled />,
+    tone: 'approved',
+    words: '报名已确认。请关注通知公告，按时打印准考证并参加考试。',
+  },
+  expired: {
+    icon: <CloseCircleFilled />,
+    tone: 'rejected',
+    words: '未在确认截止前完成报名确认，本次报名无效。',
+  },
+  cancelled: {
+    icon: <CloseCircleFilled />,
+    tone: 'rejected',
+    words: '报名已取消。已缴纳的报名费将原路退回。',
   },
   rejected: {
     icon: <CloseCircleFilled />,
@@ -29,8 +62,19 @@ const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: st
   },
 };
 
-function Status({ exam }: { exam: Exam }) {
-  const navigate = useNavigate();
+const POSITION_CANCELLED_WORDS = '您报考的岗位因未达到开考比例已取消。请在改报截止前改报其他岗位，或放弃报考（见下方）。';
+
+/** Who moved the application, as the timeline says it. */
+const HISTORY_ACTOR: Record<HistoryActor, string> = { candidate: '本人', staff: '审核人员', system: '系统' };
+
+function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
+  const nav = useNavigate();
+  // The pages of the application work on the exam in the store: make it this one first.
+  const navigate = (path: string) => {
+    chooseExam(exam);
+    void nav(path);
+  };
+  const hasPhoto = useSysStore((s) => !!s.userInfo?.photo);
   const { modal } = App.useApp();
   const status = useApplyStatus(exam.id);
   const position = usePosition(status.data?.positionId ?? null);
@@ -51,7 +95,7 @@ function Status({ exam }: { exam: Exam }) {
         <div className="status-card is-none">
           <p className="status-card__words">您还没有报名本次考试。</p>
           {s.canEdit && (
-            <Button type="primary" size="large" block onClick={() => navigate('/application-instructions')}>
+            <Button type="primary" size="large" block onClick={() => void navigate('/application-instructions')}>
               开始报名
             </Button>
           )}
@@ -59,10 +103,15 @@ function Status({ exam }: { exam: Exam }) {
       </MobileContainerCard>
     );
   }
-  const look = LOOK[s.status];
+  // A confirmed application whose position close-out cancelled: the choice below is what matters now.
+  const positionCancelled = s.status === 'confirmed' && position.data?.cancelled === true;
+  const look = positionCancelled ? { ...LOOK.confirmed, tone: 'submitted', words: POSITION_CANCELLED_WORDS } : LOOK[s.status];
+  const journey = mine ? journeyOf(exam, mine, hasPhoto) : null;
+  const words = historyWords(s.history);
   return (
     <div className="current-exam-page">
       <MobileContainerCard>
+        {journey && <JourneySteps current={journey.step} status={journey.stepStatus} />}
         <ExamTitle name={exam.name} />
         <div className={`status-card is-${look.tone}`}>
           <p className="status-card__label">
@@ -75,10 +124,13 @@ function Status({ exam }: { exam: Exam }) {
               {s.reason}
             </p>
           )}
-          {s.status !== 'draft' && s.status !== 'rejected' && !s.canEdit && !s.canWithdraw && s.status === 'submitted' && (
-            <p className="status-card__words">报名已截止，请耐心等待审核结果。</p>
-          )}
+          {s.status === 'submitted' && !s.canWithdraw && <p className="status-card__words">报名已截止，请耐心等待审核结果。</p>}
+          {journey?.deadline && <DeadlineCountdown deadline={journey.deadline} />}
         </div>
+        <ConfirmationStep exam={exam} status={s.status} positionId={s.positionId} />
+        {(s.status === 'approved' || s.status === 'confirmed') && !positionCancelled && <SiteCityCard examId={exam.id} />}
+        {s.status === 'confirmed' && !positionCancelled && <AdmissionTicketCard exam={exam} />}
+        {s.status === 'confirmed' && !positionCancelled && <ScoreLinkCard examId={exam.id} />}
         {position.data && (
           <p className="status-position">
             报考岗位：{position.data.name}（{position.data.code}），{position.data.unit}
@@ -86,7 +138,7 @@ function Status({ exam }: { exam: Exam }) {
         )}
         <div className="status-actions">
           {s.canEdit && (
-            <Button type="primary" size="large" block onClick={() => navigate('/fill-info')}>
+            <Button type="primary" size="large" block onClick={() => void navigate('/fill-info')}>
               {s.status === 'rejected' ? '修改并重新提交' : '继续填写'}
             </Button>
           )}
@@ -114,26 +166,69 @@ function Status({ exam }: { exam: Exam }) {
       <GroupTitle>办理记录</GroupTitle>
       <MobileContainerCard>
         <Timeline
-          items={[...s.history].reverse().map((h) => ({
-            color: h.status === 'approved' ? 'green' : h.status === 'rejected' ? 'red' : 'blue',
-            content: (
-              <div className="history-item">
-                <span className="history-item__status">
-                  {h.actor === 'staff' ? '审核：' : ''}
-                  {APPLICATION_STATUS_LABEL[h.status]}
-                </span>
-                <span className="history-item__at">{formatDateTime(h.at)}</span>
-                {h.reason && <span className="history-item__reason">{h.reason}</span>}
-              </div>
-            ),
-          }))}
+          items={s.history
+            .map((h, i) => ({ h, word: words[i] ?? APPLICATION_STATUS_LABEL[h.status] }))
+            .reverse()
+            .map(({ h, word }) => ({
+              color:
+                h.status === 'approved' || h.status === 'confirmed'
+                  ? 'green'
+                  : h.status === 'rejected' || h.status === 'expired' || h.status === 'cancelled'
+                    ? 'red'
+                    : 'blue',
+              content: (
+                <div className="history-item">
+                  <span className="history-item__status">
+                    {word}（{HISTORY_ACTOR[h.actor]}）
+                  </span>
+                  <span className="history-item__at">{formatDateTime(h.at)}</span>
+                  {h.reason && <span className="history-item__reason">{h.reason}</span>}
+                </div>
+              ),
+            }))}
         />
       </MobileContainerCard>
     </div>
   );
 }
 
-/** 报考状态: where the application stands and, in plain words, what to do next. */
+/**
+ * 报考状态: each of the candidate's own applications, where it stands and what to do next (never
+ * "the current exam" in their place: with two exams open, a rejection in either stays in view).
+ * The exam chosen in the store comes first, and, not yet applied to, offers to start.
+ */
 export default function CurrentExamPage() {
-  return <ExamGate>{(exam) => <Status exam={exam} />}</ExamGate>;
+  const navigate = useNavigate();
+  const chosen = useSysStore((s) => s.exam);
+  const mine = useMyApplications();
+  const exams = useExamList();
+  if (mine.isLoading || exams.isLoading || !mine.data) {
+    return (
+      <MobileContainerCard>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </MobileContainerCard>
+    );
+  }
+  const list = [...mine.data].sort((a, b) => Number(b.exam.id === chosen?.id) - Number(a.exam.id === chosen?.id));
+  const chosenExam = chosen && !list.some((a) => a.exam.id === chosen.id) ? exams.data?.find((e) => e.id === chosen.id) : undefined;
+  if (list.length === 0 && !chosenExam) {
+    return (
+      <EmptyState
+        text="您还没有报名任何考试"
+        action={
+          <Button type="primary" onClick={() => void navigate('/exam-list')}>
+            去报名
+          </Button>
+        }
+      />
+    );
+  }
+  return (
+    <>
+      {chosenExam && <Status exam={chosenExam} mine={null} />}
+      {list.map((a) => (
+        <Status key={a.id} exam={a.exam} mine={a} />
+      ))}
+    </>
+  );
 }

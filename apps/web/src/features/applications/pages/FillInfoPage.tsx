@@ -1,31 +1,82 @@
-import type { ApplicationDraft, Exam } from '@zhikaoyun/shared';
-import { Alert, Button, Form, Skeleton } from 'antd';
+import { DRAFT_CONFLICT_TEXT, formLock, photoLockedText, PROFILE_FIELDS, type ApplicationDraft, type Exam } from '@zhikaoyun/shared';
+import { Alert, App, Button, Form, Skeleton } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ExamTitle } from '../../../components/ExamTitle';
+import { GroupTitle } from '../../../components/GroupTitle';
+import { IdPhotoField } from '../../../components/IdPhotoField';
+import { JourneySteps } from '../../../components/JourneySteps';
 import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useSysStore } from '../../../lib/store';
-import { applicationKey, useApplication } from '../api';
+import { MY_APPLICATIONS_KEY } from '../../../lib/journey-api';
+import { useUserInfo } from '../../../lib/user-info';
+import { applicationKey, useApplication, useLastProfile } from '../api';
 import { useAutosave } from '../autosave';
 import { ExamGate } from '../../../components/ExamGate';
 import { ApplicationFormFields } from '../components/ApplicationFormFields';
+import { FormSummary } from '../components/FormSummary';
+import { ReviewOpinion } from '../components/ReviewOpinion';
 import { SaveIndicator } from '../components/SaveIndicator';
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
 function FillForm({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
-  const userInfo = useSysStore((s) => s.userInfo);
+  const { message } = App.useApp();
+  // Read fresh: the photo may have been uploaded in another tab or in the personal center.
+  const userInfo = useUserInfo().data ?? null;
   const application = useApplication(exam.id);
   const [form] = Form.useForm<ApplicationDraft>();
   const client = useQueryClient();
-  const autosave = useAutosave(exam.id, (saved) => client.setQueryData(applicationKey(exam.id), saved));
-  const locked = application.data && (application.data.status === 'submitted' || application.data.status === 'approved');
+  const [conflict, setConflict] = useState(false);
+  const [photoMissing, setPhotoMissing] = useState(false);
+  const [prefilledFrom, setPrefilledFrom] = useState<string | null>(null);
+  const photoRef = useRef<HTMLDivElement>(null);
+  /** The version of the form the fields show: this tab's own saves move it without reloading the fields. */
+  const shown = useRef<number | null>(null);
+  const conflicted = useRef(false);
+  const autosave = useAutosave(exam.id, {
+    onSaved: (saved) => {
+      shown.current = saved.version;
+      client.setQueryData(applicationKey(exam.id), saved);
+    },
+    onConflict: () => {
+      conflicted.current = true;
+      setConflict(true);
+      void application.refetch();
+    },
+  });
+  const { rebase, schedule } = autosave;
+  const app = application.data;
+  const locked = formLock(app?.status);
+  const editable = locked === null && exam.phase === 'registering';
+  // A form that holds nothing about the person yet starts from their last application elsewhere.
+  const profileEmpty = application.isSuccess && PROFILE_FIELDS.every((f) => isEmpty(app?.form[f]));
+  const last = useLastProfile(exam.id, editable && profileEmpty && prefilledFrom === null);
+
+  // The fields show the server's form: when first read, and when a newer one saved elsewhere
+  // arrives (after a refused save); never this tab's own saves coming back.
+  useEffect(() => {
+    if (!application.isSuccess || !editable) return;
+    const version = app?.version ?? 0;
+    if (shown.current === version) return;
+    shown.current = version;
+    rebase(version);
+    form.resetFields();
+    if (app) form.setFieldsValue(app.form);
+    if (!app || isEmpty(app.form.contactPhone)) {
+      if (userInfo) form.setFieldsValue({ contactPhone: userInfo.mobile });
+    }
+  }, [application.isSuccess, editable, app, form, userInfo, rebase]);
 
   useEffect(() => {
-    if (!application.data && application.isSuccess && userInfo) form.setFieldsValue({ contactPhone: userInfo.mobile });
-    if (application.data) form.setFieldsValue(application.data.form);
-  }, [application.data, application.isSuccess, form, userInfo]);
+    const profile = last.data;
+    if (!profile || !profileEmpty || !editable || prefilledFrom !== null) return;
+    form.setFieldsValue(profile.form);
+    setPrefilledFrom(profile.examName);
+    schedule({ ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) });
+  }, [last.data, profileEmpty, editable, prefilledFrom, form, schedule, app]);
 
   if (application.isLoading) {
     return (
@@ -41,40 +92,80 @@ function FillForm({ exam }: { exam: Exam }) {
     } catch {
       return;
     }
+    if (!userInfo?.photo) {
+      setPhotoMissing(true);
+      photoRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      void message.error('请上传证件照');
+      return;
+    }
+    conflicted.current = false;
     await autosave.flush();
-    navigate('/job-positions');
+    // Newer elsewhere: stay, so the candidate sees the form that is now saved.
+    if (conflicted.current) return;
+    void client.invalidateQueries({ queryKey: MY_APPLICATIONS_KEY });
+    void navigate('/job-positions');
   }
 
   return (
     <div className="fill-info-page">
       <MobileContainerCard>
+        <JourneySteps current={1} status={app?.status === 'rejected' ? 'error' : 'process'} />
         <ExamTitle name={exam.name} />
-        {locked ? (
-          <Alert type="info" showIcon title="报名信息已提交，当前为只读。如需修改，请在报考状态页撤回后再修改。" />
-        ) : (
-          <SaveIndicator state={autosave.state} />
+        {locked ? <Alert type="info" showIcon title={`${locked}（当前为只读）`} /> : editable && <SaveIndicator state={autosave.state} />}
+        {app?.status === 'rejected' && <ReviewOpinion reason={app.reason} />}
+        {conflict && (
+          <Alert
+            className="review-opinion"
+            type="warning"
+            showIcon
+            title={DRAFT_CONFLICT_TEXT}
+            closable
+            onClose={() => setConflict(false)}
+          />
+        )}
+        {prefilledFrom && editable && (
+          <Alert
+            className="review-opinion"
+            type="info"
+            showIcon
+            title={`已带入您在「${prefilledFrom}」中填写的学历、工作经历和联系方式，请逐项核对`}
+          />
         )}
       </MobileContainerCard>
-      {userInfo && <MobileBaseInfoCard userInfo={userInfo} />}
-      <Form<ApplicationDraft>
-        name="application"
-        form={form}
-        layout="vertical"
-        requiredMark
-        disabled={!!locked || exam.phase !== 'registering'}
-        onValuesChange={() => autosave.schedule({ ...application.data?.form, ...form.getFieldsValue(true) })}
-        scrollToFirstError
-      >
-        <ApplicationFormFields config={exam.config} />
-      </Form>
+      {userInfo && <MobileBaseInfoCard userInfo={userInfo} showTitle={false} />}
+      <GroupTitle>证件照</GroupTitle>
+      <div ref={photoRef}>
+        <MobileContainerCard>
+          <IdPhotoField photo={userInfo?.photo ?? ''} locked={locked ? photoLockedText(exam.name, locked) : null} missing={photoMissing} />
+        </MobileContainerCard>
+      </div>
+      {editable ? (
+        <Form<ApplicationDraft>
+          name="application"
+          form={form}
+          layout="vertical"
+          requiredMark
+          onValuesChange={() => autosave.schedule({ ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) })}
+          scrollToFirstError
+        >
+          <ApplicationFormFields config={exam.config} />
+        </Form>
+      ) : (
+        <>
+          <GroupTitle>报考信息</GroupTitle>
+          <MobileContainerCard className="readonly-form">
+            <FormSummary form={app?.form ?? {}} fields={exam.config.fields} />
+          </MobileContainerCard>
+        </>
+      )}
       <div className="page-actions">
-        {locked ? (
-          <Button type="primary" size="large" block onClick={() => navigate('/current-exam')}>
-            查看报考状态
+        {editable ? (
+          <Button type="primary" size="large" block onClick={() => void next()}>
+            下一步：选择岗位
           </Button>
         ) : (
-          <Button type="primary" size="large" block onClick={() => void next()} disabled={exam.phase !== 'registering'}>
-            下一步：选择岗位
+          <Button type="primary" size="large" block onClick={() => void navigate('/current-exam')}>
+            查看报考状态
           </Button>
         )}
       </div>

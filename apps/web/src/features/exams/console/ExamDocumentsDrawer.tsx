@@ -1,7 +1,9 @@
 import { DOCUMENT_TYPE_LABEL, documentInputSchema, EDITABLE_DOCUMENT_TYPES, type AdminExam } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input, Tabs } from 'antd';
-import { useEffect, useState } from 'react';
+import { formatDateTime } from '../../../components/format';
+import { useEffect } from 'react';
 import { RichTextEditor } from '../../../components/console/RichTextEditor';
+import { enumParam, useUrlParams } from '../../../components/console/url-state';
 import { zodRule } from '../../../lib/form-rules';
 import { useExamDocuments, useSaveExamDocument } from './api';
 
@@ -39,7 +41,7 @@ function DocumentForm({ exam, type, canEdit }: { exam: AdminExam; type: DocType;
       <Form.Item name="content" label="正文" rules={[zodRule(documentInputSchema.shape.content)]}>
         <RichTextEditor label={`${DOCUMENT_TYPE_LABEL[type]}正文`} />
       </Form.Item>
-      {doc && <p className="console-hint">上次保存：{new Date(doc.updatedAt).toLocaleString('zh-CN')}</p>}
+      {doc && <p className="console-hint">上次保存：{formatDateTime(doc.updatedAt)}</p>}
       {canEdit && (
         <Button type="primary" htmlType="submit" loading={save.isPending}>
           保存{DOCUMENT_TYPE_LABEL[type]}
@@ -49,15 +51,29 @@ function DocumentForm({ exam, type, canEdit }: { exam: AdminExam; type: DocType;
   );
 }
 
-/** An exam's texts that candidates read before applying: notice, guide and the pledge they sign. */
-export function ExamDocumentsDrawer({ exam, onClose, canEdit }: { exam: AdminExam | null; onClose: () => void; canEdit: boolean }) {
-  const [tab, setTab] = useState<DocType>('notice');
+/**
+ * An exam's texts that candidates read before applying: notice, guide and the pledge they sign.
+ * The tab is `?doc=`; switching tabs replaces the entry, so Back closes the drawer.
+ */
+export function ExamDocumentsDrawer({
+  exam,
+  open,
+  onClose,
+  canEdit,
+}: {
+  exam: AdminExam | null;
+  open: boolean;
+  onClose: () => void;
+  canEdit: boolean;
+}) {
+  const [params, update] = useUrlParams();
+  const tab = enumParam<DocType>(params, 'doc', EDITABLE_DOCUMENT_TYPES, 'notice');
   return (
-    <Drawer title={exam ? `考试文件：${exam.name}` : '考试文件'} open={exam !== null} onClose={onClose} size="large" destroyOnHidden>
+    <Drawer title={exam ? `考试文件：${exam.name}` : '考试文件'} open={open} onClose={onClose} size="large" destroyOnHidden>
       {exam && (
         <Tabs
           activeKey={tab}
-          onChange={(k) => setTab(k as DocType)}
+          onChange={(k) => update({ doc: k === 'notice' ? null : k }, { replace: true })}
           items={EDITABLE_DOCUMENT_TYPES.map((type) => ({
             key: type,
             label: DOCUMENT_TYPE_LABEL[type],

@@ -1,7 +1,26 @@
-import { examInputSchema, FORM_FIELD_LABEL, FORM_FIELDS, type AdminExam, type FormField } from '@zhikaoyun/shared';
-import { App, Button, Checkbox, DatePicker, Drawer, Form, Input, Space, Switch, Table } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import {
+  DEFAULT_TICKET_TEMPLATE,
+  examCodeSchema,
+  examInputSchema,
+  MAX_EXAM_RULES,
+  ticketTemplateSchema,
+  fenToYuan,
+  OFFICE_TIME_ZONES,
+  FORM_FIELD_LABEL,
+  FORM_FIELDS,
+  WAIVER_CATEGORIES,
+  WAIVER_CATEGORY_LABEL,
+  yuanToFen,
+  type AdminExam,
+  type FormField,
+  type WaiverCategory,
+} from '@zhikaoyun/shared';
+import { App, Checkbox, DatePicker, Form, Input, InputNumber, Space, Switch, Table } from 'antd';
+import { EditorDrawer } from '../../../components/console/EditorDrawer';
+import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
+import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
+import { officeTimeZone } from '../../../components/format';
 import { zodRule } from '../../../lib/form-rules';
 import { useSaveExam } from './api';
 
@@ -14,9 +33,24 @@ interface Values {
   fields: FormField[];
   required: FormField[];
   published: boolean;
+  /** Yuan as typed; sent as integer fen. */
+  feeYuan: number;
+  openingRatio: number;
+  waiverCategories: WaiverCategory[];
+  switchWindow: Range | null;
+  examCode: string;
+  ticketTemplate: string;
+  examRules: string;
+  siteCityChoice: boolean;
 }
 
-const range = (a: string, b: string): Range => [dayjs(a), dayjs(b)];
+// Windows are shown and typed on the office's clock, whatever the computer's zone.
+const range = (a: string, b: string): Range => [toOfficePickerValue(a), toOfficePickerValue(b)];
+const instant = fromOfficePickerValue;
+const zoneName = () => {
+  const zone = officeTimeZone();
+  return OFFICE_TIME_ZONES.find((z) => z.value === zone)?.label.replace(/（.*$/, '') ?? zone;
+};
 
 function initial(exam: AdminExam | null): Values {
   if (exam) {
@@ -28,10 +62,18 @@ function initial(exam: AdminExam | null): Values {
       fields: exam.config.fields.filter((f): f is FormField => FORM_FIELDS.includes(f as FormField)),
       required: exam.config.required.filter((f): f is FormField => FORM_FIELDS.includes(f as FormField)),
       published: exam.published,
+      feeYuan: Number(fenToYuan(exam.fee)),
+      openingRatio: exam.openingRatio,
+      waiverCategories: exam.waiverCategories,
+      switchWindow: exam.switchStart && exam.switchEnd ? range(exam.switchStart, exam.switchEnd) : null,
+      examCode: exam.examCode,
+      ticketTemplate: exam.ticketTemplate,
+      examRules: exam.examRules,
+      siteCityChoice: exam.siteCityChoice,
     };
   }
   // A new exam opens from the current hour; the office adjusts the windows before publishing.
-  const start = dayjs().startOf('hour');
+  const start = officeNowPickerValue().startOf('hour');
   const day = (n: number, hour: number) => start.add(n, 'day').startOf('day').hour(hour);
   return {
     name: '',
@@ -41,6 +83,14 @@ function initial(exam: AdminExam | null): Values {
     fields: ['education', 'degree', 'school', 'major', 'graduationDate', 'contactPhone'],
     required: ['education', 'school', 'major', 'contactPhone'],
     published: false,
+    feeYuan: 0,
+    openingRatio: 0,
+    waiverCategories: [],
+    switchWindow: null,
+    examCode: '01',
+    ticketTemplate: DEFAULT_TICKET_TEMPLATE,
+    examRules: '',
+    siteCityChoice: false,
   };
 }
 
@@ -51,6 +101,7 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
   const { message } = App.useApp();
   const fields = Form.useWatch('fields', form) ?? [];
   const required = Form.useWatch('required', form) ?? [];
+  const ticketsFixed = exam?.ticketsPublishedAt != null;
 
   useEffect(() => {
     if (open) form.setFieldsValue(initial(exam));
@@ -60,14 +111,23 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
     const input = {
       ...(exam ? { id: exam.id } : {}),
       name: v.name,
-      registrationStart: v.registration[0].toISOString(),
-      registrationEnd: v.registration[1].toISOString(),
-      reviewStart: v.review[0].toISOString(),
-      reviewEnd: v.review[1].toISOString(),
-      confirmationStart: v.confirmation[0].toISOString(),
-      confirmationEnd: v.confirmation[1].toISOString(),
+      registrationStart: instant(v.registration[0]),
+      registrationEnd: instant(v.registration[1]),
+      reviewStart: instant(v.review[0]),
+      reviewEnd: instant(v.review[1]),
+      confirmationStart: instant(v.confirmation[0]),
+      confirmationEnd: instant(v.confirmation[1]),
       config: { fields: v.fields, required: v.required.filter((f) => v.fields.includes(f)) },
       published: v.published,
+      fee: yuanToFen((v.feeYuan ?? 0).toFixed(2)) ?? 0,
+      openingRatio: v.openingRatio ?? 0,
+      waiverCategories: v.waiverCategories ?? [],
+      switchStart: v.switchWindow ? instant(v.switchWindow[0]) : null,
+      switchEnd: v.switchWindow ? instant(v.switchWindow[1]) : null,
+      // Fixed once tickets are published: sent unchanged, so the server's lock is never tripped by a resave.
+      ...(ticketsFixed ? {} : { examCode: v.examCode, ticketTemplate: v.ticketTemplate }),
+      examRules: v.examRules ?? '',
+      siteCityChoice: v.siteCityChoice ?? false,
     };
     // The same rules as the server, so a window out of order is named before the round trip.
     const checked = examInputSchema.safeParse(input);
@@ -81,7 +141,7 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
   };
 
   const toggle = (list: 'fields' | 'required', field: FormField, on: boolean) => {
-    const current: FormField[] = form.getFieldValue(list) ?? [];
+    const current = (form.getFieldValue(list) as FormField[] | undefined) ?? [];
     const next = on ? [...current, field] : current.filter((f) => f !== field);
     form.setFieldValue(
       list,
@@ -99,35 +159,35 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
       );
   };
 
-  const rangeField = (name: 'registration' | 'review' | 'confirmation', label: string) => (
-    <Form.Item name={name} label={label} rules={[{ required: true, message: `请选择${label}` }]}>
+  const rangeField = (name: 'registration' | 'review' | 'confirmation', label: string, extra?: string) => (
+    <Form.Item name={name} label={label} extra={extra} rules={[{ required: true, message: `请选择${label}` }]}>
       <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
     </Form.Item>
   );
 
   return (
-    <Drawer
-      title={exam ? '编辑考试' : '新建考试'}
-      open={open}
-      onClose={onClose}
-      size="large"
-      destroyOnHidden
-      extra={
-        <Space>
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" loading={save.isPending} onClick={() => form.submit()}>
-            保存
-          </Button>
-        </Space>
-      }
-    >
+    <EditorDrawer title={exam ? '编辑考试' : '新建考试'} open={open} onClose={onClose} saving={save.isPending} onSave={() => form.submit()}>
       <Form form={form} name="exam-form" layout="vertical" onFinish={(v) => void submit(v).catch(() => undefined)} requiredMark={false}>
         <Form.Item name="name" label="考试名称" rules={[zodRule(examInputSchema.shape.name)]}>
           <Input maxLength={80} showCount placeholder="如：2027 年度市属事业单位公开招聘" />
         </Form.Item>
-        {rangeField('registration', '报名时间')}
+        {rangeField('registration', '报名时间', `以下时间均为${zoneName()}，与考生网站显示的时间一致`)}
         {rangeField('review', '资格审查时间')}
         {rangeField('confirmation', '报名确认时间')}
+        <Space size="large" wrap>
+          <Form.Item name="feeYuan" label="报名费（元，0 为免费，考生一键确认）">
+            <InputNumber min={0} max={1000} precision={2} step={10} style={{ width: 160 }} />
+          </Form.Item>
+          <Form.Item name="openingRatio" label="开考比例（每个岗位计划所需已确认人数，0 为不核查）">
+            <InputNumber min={0} max={50} precision={0} style={{ width: 160 }} />
+          </Form.Item>
+        </Space>
+        <Form.Item name="waiverCategories" label="可申请减免报名费的类别">
+          <Checkbox.Group options={WAIVER_CATEGORIES.map((c) => ({ value: c, label: WAIVER_CATEGORY_LABEL[c] }))} />
+        </Form.Item>
+        <Form.Item name="switchWindow" label="改报时间（岗位取消后考生改报或退费，须在确认截止之后）">
+          <DatePicker.RangePicker allowClear showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} />
+        </Form.Item>
         <Form.Item label="报名表字段" help="勾选“询问”的字段出现在报名表中；“必填”的字段提交时必须填写。">
           <Form.Item name="fields" hidden>
             <Input />
@@ -165,10 +225,37 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
             ]}
           />
         </Form.Item>
+        <Form.Item
+          name="examCode"
+          label="考试代码（2 位数字）"
+          rules={[zodRule(examCodeSchema)]}
+          extra={ticketsFixed ? '准考证已发布，不能再改' : undefined}
+        >
+          <Input maxLength={2} style={{ width: 120 }} disabled={ticketsFixed} />
+        </Form.Item>
+        <Form.Item
+          name="ticketTemplate"
+          label="准考证号模板"
+          rules={[zodRule(ticketTemplateSchema)]}
+          extra={`{YY} 年份后两位、{EXAM} 考试代码、{SITE} 考点、{ROOM} 考场、{SEAT} 座位（各 2 位）、{SEQ} 流水号（6 位），可加固定数字；默认 ${DEFAULT_TICKET_TEMPLATE}`}
+        >
+          <Input maxLength={80} disabled={ticketsFixed} />
+        </Form.Item>
+        <Form.Item name="examRules" label="考生须知（印在准考证上，每行一条；留空则印默认须知）">
+          <Input.TextArea rows={5} maxLength={MAX_EXAM_RULES} showCount />
+        </Form.Item>
+        <Form.Item
+          name="siteCityChoice"
+          label="考生选择考点城市"
+          valuePropName="checked"
+          extra="开启后，审核通过的考生可在编排考场前从各考点所在城市中选择一个，编排时安排在该城市的考点；未选择的由考试机构统一安排"
+        >
+          <Switch checkedChildren="开启" unCheckedChildren="关闭" />
+        </Form.Item>
         <Form.Item name="published" label="发布到考生网站" valuePropName="checked">
           <Switch checkedChildren="发布" unCheckedChildren="草稿" />
         </Form.Item>
       </Form>
-    </Drawer>
+    </EditorDrawer>
   );
 }

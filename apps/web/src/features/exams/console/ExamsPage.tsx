@@ -1,24 +1,38 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { EXAM_PHASE_LABEL, type AdminExam } from '@zhikaoyun/shared';
+import { DOCUMENT_TYPE_LABEL, EXAM_PHASE_LABEL, type AdminExam } from '@zhikaoyun/shared';
 import { App, Button, Popconfirm, Space, Table, Tag } from 'antd';
-import { useState } from 'react';
-import { useAdminExams } from '../../../components/console/ConsoleExamPicker';
-import { useStaffSession } from '../../../lib/staff-session';
-import { useSetExamPublished } from './api';
+import { formatDateTime } from '../../../components/format';
+import { useMatch } from 'react-router';
+import { ButtonLink } from '../../../components/console/ButtonLink';
+import { useAdminExams } from '../../../components/console/console-exams';
+import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
+import { useIsAdmin } from '../../../lib/staff-session';
+import { fetchExamDocuments, useSetExamPublished } from './api';
 import { ExamDocumentsDrawer } from './ExamDocumentsDrawer';
 import { ExamFormDrawer } from './ExamFormDrawer';
 
-const when = (iso: string) => new Date(iso).toLocaleString('zh-CN', { dateStyle: 'short', timeStyle: 'short' });
+const when = formatDateTime;
+const LIST = '/admin/exams';
 
-/** 考试管理: every exam of the office, drafts too; create, edit, publish or withdraw, write its texts. */
+/**
+ * 考试管理: every exam of the office, drafts too; create, edit, publish or withdraw, write its
+ * texts. The editor is `/admin/exams/new` or `/admin/exams/:examId`, the texts
+ * `/admin/exams/:examId/documents`.
+ */
 export default function ExamsPage() {
   const exams = useAdminExams();
-  const canEdit = useStaffSession((s) => s.staff?.role === 'admin');
+  const canEdit = useIsAdmin();
   const publish = useSetExamPublished();
-  const { message } = App.useApp();
-  const [editing, setEditing] = useState<AdminExam | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
-  const [docsOf, setDocsOf] = useState<AdminExam | null>(null);
+  const { message, modal } = App.useApp();
+  const isNew = useMatch('/admin/exams/new') !== null;
+  const editMatch = useMatch('/admin/exams/:examId');
+  const editId = isNew ? undefined : editMatch?.params.examId;
+  const docsId = useMatch('/admin/exams/:examId/documents')?.params.examId;
+  const find = (id: string | undefined) => (id === undefined ? undefined : exams.data?.find((e) => e.id === Number(id)));
+  const formTarget = useLastDefined<AdminExam | 'new'>(isNew ? 'new' : find(editId));
+  const docsOf = useLastDefined(find(docsId));
+  const close = useCloseDrawer(LIST);
 
   const setPublished = (exam: AdminExam, published: boolean) =>
     void publish
@@ -26,21 +40,39 @@ export default function ExamsPage() {
       .then(() => message.success(published ? '考试已发布，考生可以看到' : '考试已撤回，考生网站不再显示'))
       .catch(() => undefined);
 
+  // Publishing an exam candidates cannot apply to (no positions) or cannot read about (no notice,
+  // no pledge to sign) is almost always a mistake: say what is missing and ask once more.
+  const askPublish = async (exam: AdminExam) => {
+    const docs = await fetchExamDocuments(exam.id).catch(() => null);
+    const has = (type: 'notice' | 'pledge') => docs?.some((d) => d.type === type && d.content.trim() !== '') ?? true;
+    const missing = [
+      ...(exam.positions === 0 ? ['招聘岗位'] : []),
+      ...(has('notice') ? [] : [DOCUMENT_TYPE_LABEL.notice]),
+      ...(has('pledge') ? [] : [DOCUMENT_TYPE_LABEL.pledge]),
+    ];
+    if (missing.length === 0) return setPublished(exam, true);
+    void modal.confirm({
+      title: '考试信息还不完整',
+      content: `该考试还没有${missing.join('、')}，发布后考生${exam.positions === 0 ? '无法选择岗位' : '看不到完整的报考信息'}。仍要发布吗？`,
+      okText: '仍要发布',
+      cancelText: '先去完善',
+      onOk: () => setPublished(exam, true),
+    });
+  };
+
+  // A link to an exam this office does not have.
+  if (exams.data && ((!isNew && editId !== undefined && !find(editId)) || (docsId !== undefined && !find(docsId)))) {
+    return <ConsoleNotFound />;
+  }
+
   return (
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">考试管理</h2>
         {canEdit && (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => {
-              setEditing(null);
-              setFormOpen(true);
-            }}
-          >
+          <ButtonLink type="primary" icon={<PlusOutlined />} to="/admin/exams/new" state={OPENED_FROM_LIST}>
             新建考试
-          </Button>
+          </ButtonLink>
         )}
       </div>
       <Table
@@ -67,19 +99,13 @@ export default function ExamsPage() {
             render: (_: unknown, e: AdminExam) => (
               <Space size={0} wrap>
                 {canEdit && (
-                  <Button
-                    type="link"
-                    onClick={() => {
-                      setEditing(e);
-                      setFormOpen(true);
-                    }}
-                  >
+                  <ButtonLink type="link" to={`${LIST}/${e.id}`} state={OPENED_FROM_LIST}>
                     编辑
-                  </Button>
+                  </ButtonLink>
                 )}
-                <Button type="link" onClick={() => setDocsOf(e)}>
+                <ButtonLink type="link" to={`${LIST}/${e.id}/documents`} state={OPENED_FROM_LIST}>
                   考试文件
-                </Button>
+                </ButtonLink>
                 {canEdit &&
                   (e.published ? (
                     <Popconfirm title="撤回后考生网站不再显示该考试，已有报名保留。确定撤回？" onConfirm={() => setPublished(e, false)}>
@@ -88,7 +114,7 @@ export default function ExamsPage() {
                       </Button>
                     </Popconfirm>
                   ) : (
-                    <Button type="link" onClick={() => setPublished(e, true)}>
+                    <Button type="link" onClick={() => void askPublish(e)}>
                       发布
                     </Button>
                   ))}
@@ -98,8 +124,12 @@ export default function ExamsPage() {
         ]}
         locale={{ emptyText: '还没有考试，点击“新建考试”开始' }}
       />
-      <ExamFormDrawer exam={editing} open={formOpen} onClose={() => setFormOpen(false)} />
-      <ExamDocumentsDrawer exam={docsOf} onClose={() => setDocsOf(null)} canEdit={canEdit} />
+      <ExamFormDrawer
+        exam={formTarget === 'new' ? null : (formTarget ?? null)}
+        open={isNew || (editId !== undefined && find(editId) !== undefined)}
+        onClose={close}
+      />
+      <ExamDocumentsDrawer exam={docsOf ?? null} open={docsId !== undefined && docsOf !== undefined} onClose={close} canEdit={canEdit} />
     </div>
   );
 }

@@ -1,22 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentInput, ExamDocument, ExamInput } from '@zhikaoyun/shared';
-import { consoleGet, consolePost } from '../../../lib/console-http';
+import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
+import { getData, postData } from '../../../lib/console-http';
+
+const documentsKey = (examId: number | undefined) => ['console', 'exam-documents', examId] as const;
+
+export const fetchExamDocuments = (examId: number) => getData<ExamDocument[]>('/api/admin/getExamDocuments', { params: { examId } });
+export const saveExam = (input: ExamInput) => postData<{ id: number }>('/api/admin/saveExam', input);
+export const setExamPublished = (input: { examId: number; published: boolean }) => postData<null>('/api/admin/setExamPublished', input);
+export const saveExamDocument = (input: DocumentInput) => postData<null>('/api/admin/saveExamDocument', input);
 
 export function useExamDocuments(examId: number | undefined) {
-  return useQuery({
-    queryKey: ['console', 'exam-documents', examId],
-    queryFn: () => consoleGet<ExamDocument[]>('/api/admin/getExamDocuments', { examId }),
-    enabled: examId !== undefined,
-  });
+  return useQuery({ queryKey: documentsKey(examId), queryFn: () => fetchExamDocuments(examId!), enabled: examId !== undefined });
 }
 
-/** Every exam write refreshes what the console shows about exams. */
+/** An exam's windows, publication or name show on every console page that picks an exam. */
 function useExamMutation<I, O>(fn: (input: I) => Promise<O>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => void client.invalidateQueries({ queryKey: ['console'] }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: ADMIN_EXAMS_KEY }) });
 }
 
-export const useSaveExam = () => useExamMutation((input: ExamInput) => consolePost<{ id: number }>('/api/admin/saveExam', input));
-export const useSetExamPublished = () =>
-  useExamMutation((input: { examId: number; published: boolean }) => consolePost<null>('/api/admin/setExamPublished', input));
-export const useSaveExamDocument = () => useExamMutation((input: DocumentInput) => consolePost<null>('/api/admin/saveExamDocument', input));
+export const useSaveExam = () => useExamMutation(saveExam);
+export const useSetExamPublished = () => useExamMutation(setExamPublished);
+
+export function useSaveExamDocument() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveExamDocument,
+    onSuccess: (_, input) => client.invalidateQueries({ queryKey: documentsKey(input.examId) }),
+  });
+}

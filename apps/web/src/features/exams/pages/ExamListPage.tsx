@@ -1,26 +1,55 @@
 import { CalendarOutlined } from '@ant-design/icons';
-import { EXAM_PHASE_LABEL, type Exam } from '@zhikaoyun/shared';
+import { EXAM_PHASE_LABEL, journeyOf, type Exam, type MyApplication } from '@zhikaoyun/shared';
 import { Button, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
+import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { StatusTag } from '../../../components/MyApplicationCard';
 import { chooseExam, useExamList } from '../../../lib/exam-api';
+import { useMyApplications } from '../../../lib/journey-api';
 import { useSysStore } from '../../../lib/store';
 
-function ExamCard({ exam }: { exam: Exam }) {
+/** The primary way on from an exam card: start, go on where the candidate left off, or see the state. */
+function primaryAction(exam: Exam, mine: MyApplication | null, hasPhoto: boolean): { label: string; path: string } | null {
+  if (mine === null) return exam.phase === 'registering' ? { label: '进入报名', path: '/application-instructions' } : null;
+  const journey = journeyOf(exam, mine, hasPhoto);
+  if (journey.action && mine.status === 'draft') return { label: '继续报名', path: journey.action.path };
+  if (journey.action && mine.status === 'rejected') return { label: '修改并重新提交', path: journey.action.path };
+  return { label: '查看报考状态', path: '/current-exam' };
+}
+
+function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
   const navigate = useNavigate();
   const chosen = useSysStore((s) => s.exam?.id === exam.id);
+  const hasPhoto = useSysStore((s) => !!s.userInfo?.photo);
   const go = (path: string) => {
     chooseExam(exam);
-    navigate(path);
+    void navigate(path);
   };
+  const journey = mine ? journeyOf(exam, mine, hasPhoto) : null;
+  const action = primaryAction(exam, mine, hasPhoto);
+  const deadline =
+    journey?.deadline ??
+    (exam.phase === 'registering'
+      ? { label: '报名截止', at: exam.registrationEnd }
+      : exam.phase === 'upcoming'
+        ? { label: '报名开始', at: exam.registrationStart }
+        : null);
   return (
     <MobileContainerCard className={`exam-card${chosen ? ' is-chosen' : ''}`}>
       <div className="exam-card__head">
         <h2 className="exam-card__name">{exam.name}</h2>
         <span className={`phase-tag is-${exam.phase}`}>{EXAM_PHASE_LABEL[exam.phase]}</span>
       </div>
+      {mine && journey && (
+        <div className="exam-card__state" role="status" aria-label="我的报名状态">
+          <StatusTag status={mine.status} />
+          <span>{mine.status === 'rejected' && mine.reason ? `审核意见：${mine.reason}` : journey.next}</span>
+        </div>
+      )}
+      {deadline && <DeadlineCountdown deadline={deadline} />}
       <dl className="exam-card__windows">
         <div>
           <dt>
@@ -44,14 +73,9 @@ function ExamCard({ exam }: { exam: Exam }) {
         </div>
       </dl>
       <div className="exam-card__actions">
-        {exam.phase === 'registering' && (
-          <Button type="primary" size="large" onClick={() => go('/application-instructions')}>
-            进入报名
-          </Button>
-        )}
-        {exam.phase !== 'upcoming' && exam.phase !== 'registering' && (
-          <Button size="large" onClick={() => go('/current-exam')}>
-            查看报考状态
+        {action && (
+          <Button type="primary" size="large" onClick={() => go(action.path)}>
+            {action.label}
           </Button>
         )}
         <Button size="large" onClick={() => go('/job-positions')}>
@@ -65,9 +89,10 @@ function ExamCard({ exam }: { exam: Exam }) {
   );
 }
 
-/** 当前考试: the office's exams, open ones first. */
+/** 当前考试: the office's exams, open ones first, each with the candidate's own state in it. */
 export default function ExamListPage() {
   const exams = useExamList();
+  const mine = useMyApplications();
   if (exams.isLoading) {
     return (
       <MobileContainerCard>
@@ -79,7 +104,7 @@ export default function ExamListPage() {
   return (
     <div className="exam-list">
       {exams.data.map((exam) => (
-        <ExamCard key={exam.id} exam={exam} />
+        <ExamCard key={exam.id} exam={exam} mine={mine.data?.find((a) => a.exam.id === exam.id) ?? null} />
       ))}
     </div>
   );

@@ -9,7 +9,9 @@ import {
   SolutionOutlined,
 } from '@ant-design/icons';
 import { Button } from 'antd';
+import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { CurrentExamBanner } from '../../../components/CurrentExamBanner';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
 import { useSysStore } from '../../../lib/store';
@@ -28,6 +30,10 @@ export default function GuidePage() {
   const siteName = useSiteName();
   const setting = useSysStore((s) => s.sysSetting);
   const navigate = useNavigate();
+  const go = (to: string) => (e: MouseEvent) => {
+    e.preventDefault();
+    void navigate(to);
+  };
 
   return (
     <div className="guide-page">
@@ -36,10 +42,11 @@ export default function GuidePage() {
         <h1 className="guide-hero__title">{siteName}</h1>
         <p className="guide-hero__sub">网上报名 · 资格审查 · 状态查询</p>
         <div className="guide-hero__actions">
-          <Button type="primary" size="large" block className="guide-hero__login" onClick={() => navigate('/login')}>
+          {/* Links (with the router's navigation once the script runs): they work from the HTML alone. */}
+          <Button type="primary" size="large" block className="guide-hero__login" href="/login" onClick={go('/login')}>
             登录报名
           </Button>
-          <Button size="large" block ghost onClick={() => navigate('/register')}>
+          <Button size="large" block ghost href="/register" onClick={go('/register')}>
             注册账号
           </Button>
         </div>
@@ -51,6 +58,8 @@ export default function GuidePage() {
           <p>{setting.announcement}</p>
         </MobileContainerCard>
       )}
+
+      <CurrentExamBanner />
 
       <nav className="guide-entries" aria-label="快捷入口">
         <Link to="/job-positions-only-read" className="guide-entry">

@@ -1,10 +1,11 @@
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, noticeInputSchema, type AdminNotice } from '@zhikaoyun/shared';
-import { App, Button, Drawer, Form, Input, List, Space, Switch, Upload } from 'antd';
+import { App, Button, Form, Input, List, Space, Switch, Upload } from 'antd';
+import { EditorDrawer } from '../../../components/console/EditorDrawer';
 import { useEffect, useState } from 'react';
 import { RichTextEditor } from '../../../components/console/RichTextEditor';
 import { zodRule } from '../../../lib/form-rules';
-import { uploadAttachment, useSaveNotice } from './api';
+import { useSaveNotice, useUploadAttachment } from './api';
 
 interface Values {
   title: string;
@@ -23,7 +24,7 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
   const save = useSaveNotice();
   const { message } = App.useApp();
   const [attachments, setAttachments] = useState<Attachment[]>([]);
-  const [uploading, setUploading] = useState(false);
+  const upload = useUploadAttachment();
 
   useEffect(() => {
     if (!open) return;
@@ -37,16 +38,16 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
     setAttachments(notice?.attachments ?? []);
   }, [open, notice, form]);
 
-  const upload = (file: File) => {
+  const attach = (file: File) => {
     if (file.size > ATTACHMENT_MAX_BYTES) {
       void message.error(`附件不能超过 ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`);
       return;
     }
-    setUploading(true);
-    void uploadAttachment(file)
+    // mutateAsync: each of several files picked at once adds its own attachment.
+    void upload
+      .mutateAsync(file)
       .then((a) => setAttachments((list) => [...list, a]))
-      .catch(() => undefined)
-      .finally(() => setUploading(false));
+      .catch(() => undefined);
   };
 
   const submit = (v: Values) =>
@@ -59,20 +60,12 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
       .catch(() => undefined);
 
   return (
-    <Drawer
+    <EditorDrawer
       title={notice ? '编辑公告' : '新建公告'}
       open={open}
       onClose={onClose}
-      size="large"
-      destroyOnHidden
-      extra={
-        <Space>
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" loading={save.isPending} onClick={() => form.submit()}>
-            保存
-          </Button>
-        </Space>
-      }
+      saving={save.isPending}
+      onSave={() => form.submit()}
     >
       <Form form={form} name="notice-form" layout="vertical" onFinish={submit}>
         <Form.Item name="title" label="标题" rules={[zodRule(shape.title)]}>
@@ -106,11 +99,11 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
             showUploadList={false}
             disabled={attachments.length >= 10}
             beforeUpload={(file) => {
-              upload(file);
+              attach(file);
               return false;
             }}
           >
-            <Button icon={<UploadOutlined />} loading={uploading} disabled={attachments.length >= 10}>
+            <Button icon={<UploadOutlined />} loading={upload.isPending} disabled={attachments.length >= 10}>
               上传附件
             </Button>
           </Upload>
@@ -124,6 +117,6 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
           </Form.Item>
         </Space>
       </Form>
-    </Drawer>
+    </EditorDrawer>
   );
 }

@@ -1,47 +1,68 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { AdminNotice } from '@zhikaoyun/shared';
 import { App, Button, Popconfirm, Space, Table, Tag } from 'antd';
-import { useState } from 'react';
-import { useStaffSession } from '../../../lib/staff-session';
-import { useAdminNotices, useDeleteNotice, useSetNoticePublished } from './api';
+import { formatDateTime } from '../../../components/format';
+import { useLocation, useMatch } from 'react-router';
+import { ButtonLink } from '../../../components/console/ButtonLink';
+import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, pageParam, useCloseDrawer, useLastDefined, useUrlParams } from '../../../components/console/url-state';
+import { useIsAdmin } from '../../../lib/staff-session';
+import { NOTICE_PAGE_SIZE, useAdminNotice, useAdminNotices, useDeleteNotice, useSetNoticePublished } from './api';
 import { NoticeEditorDrawer } from './NoticeEditorDrawer';
 
-/** 公告管理: notices and drafts; write, publish or withdraw, delete. */
+const LIST = '/admin/notices';
+
+/**
+ * 公告管理: notices and drafts; write, publish or withdraw, delete. The page is `?page=`; the
+ * editor is `/admin/notices/new` or `/admin/notices/:noticeId`.
+ */
 export default function NoticesAdminPage() {
-  const [page, setPage] = useState(1);
+  const location = useLocation();
+  const [params, update] = useUrlParams();
+  const page = pageParam(params);
   const notices = useAdminNotices(page);
-  const canEdit = useStaffSession((s) => s.staff?.role === 'admin');
+  const canEdit = useIsAdmin();
   const publish = useSetNoticePublished();
   const remove = useDeleteNotice();
   const { message } = App.useApp();
-  const [editing, setEditing] = useState<AdminNotice | null>(null);
-  const [open, setOpen] = useState(false);
+  const isNew = useMatch('/admin/notices/new') !== null;
+  const editMatch = useMatch('/admin/notices/:noticeId');
+  const editId = isNew || !editMatch?.params.noticeId ? undefined : Number(editMatch.params.noticeId);
+  const editing = useAdminNotice(editId);
+  const target = useLastDefined<AdminNotice | 'new'>(isNew ? 'new' : editId !== undefined ? editing.data : undefined);
+  const close = useCloseDrawer({ pathname: LIST, search: location.search });
 
-  const edit = (n: AdminNotice | null) => {
-    setEditing(n);
-    setOpen(true);
-  };
   const setPublished = (n: AdminNotice, published: boolean) =>
     publish
       .mutateAsync({ id: n.id, published })
       .then(() => void message.success(published ? '公告已发布' : '公告已撤回'))
       .catch(() => undefined);
 
+  // A link to a notice this office does not have (the error itself was shown by the client).
+  if (editing.isError) return <ConsoleNotFound />;
+
   return (
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">公告管理</h2>
         {canEdit && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => edit(null)}>
+          <ButtonLink type="primary" icon={<PlusOutlined />} to={`${LIST}/new${location.search}`} state={OPENED_FROM_LIST}>
             新建公告
-          </Button>
+          </ButtonLink>
         )}
       </div>
       <Table
         rowKey="id"
         loading={notices.isLoading}
         dataSource={notices.data?.list}
-        pagination={{ current: page, pageSize: 20, total: notices.data?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}
+        pagination={{
+          current: page,
+          pageSize: NOTICE_PAGE_SIZE,
+          total: notices.data?.total ?? 0,
+          onChange: (p) => update({ page: p === 1 ? null : p }),
+          hideOnSinglePage: true,
+          showSizeChanger: false,
+        }}
         columns={[
           {
             title: '标题',
@@ -60,7 +81,7 @@ export default function NoticesAdminPage() {
           {
             title: '发布时间',
             width: 180,
-            render: (_: unknown, n: AdminNotice) => (n.published ? new Date(n.publishedAt).toLocaleString('zh-CN') : '—'),
+            render: (_: unknown, n: AdminNotice) => (n.published ? formatDateTime(n.publishedAt) : '—'),
           },
           { title: '附件', width: 60, render: (_: unknown, n: AdminNotice) => n.attachments.length },
           ...(canEdit
@@ -70,9 +91,9 @@ export default function NoticesAdminPage() {
                   width: 200,
                   render: (_: unknown, n: AdminNotice) => (
                     <Space size={0}>
-                      <Button type="link" onClick={() => edit(n)}>
+                      <ButtonLink type="link" to={`${LIST}/${n.id}${location.search}`} state={OPENED_FROM_LIST}>
                         编辑
-                      </Button>
+                      </ButtonLink>
                       {n.published ? (
                         <Button type="link" onClick={() => void setPublished(n, false)}>
                           撤回
@@ -105,7 +126,11 @@ export default function NoticesAdminPage() {
         ]}
         locale={{ emptyText: '还没有公告' }}
       />
-      <NoticeEditorDrawer notice={editing} open={open} onClose={() => setOpen(false)} />
+      <NoticeEditorDrawer
+        notice={target === 'new' ? null : (target ?? null)}
+        open={isNew || (editId !== undefined && editing.data !== undefined)}
+        onClose={close}
+      />
     </div>
   );
 }

@@ -24,7 +24,7 @@ export default function NoticeDetailPage() {
       <EmptyState
         text="该公告不存在或已撤下"
         action={
-          <Button type="primary" onClick={() => navigate('/notice-list')}>
+          <Button type="primary" onClick={() => void navigate('/notice-list')}>
             返回公告列表
           </Button>
         }
@@ -44,7 +44,12 @@ export default function NoticeDetailPage() {
             {n.attachments.map((a) => (
               <li key={a.url}>
                 <PaperClipOutlined aria-hidden />{' '}
-                {a.url.startsWith('/') ? (
+                {a.url.startsWith('/api/') ? (
+                  // A file the server sends as a download: a real request, not a page of this app.
+                  <a href={a.url} download={a.name}>
+                    {a.name}
+                  </a>
+                ) : a.url.startsWith('/') ? (
                   <Link to={a.url}>{a.name}</Link>
                 ) : (
                   <a href={a.url} target="_blank" rel="noopener noreferrer">

@@ -8,7 +8,7 @@ import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { NOTICE_PAGE_SIZE, useNoticePage } from '../api';
 
 // antd's Pagination brings its Select (for a page-size changer this list never shows): loaded
-// only when a second page exists, so the list itself renders without it (issue 6 budget).
+// only when a second page exists, so the list itself renders without it (it would add to every page's first load).
 const Pagination = lazy(() => import('antd/es/pagination'));
 
 /** 通知公告: open to anyone; pinned notices first. */

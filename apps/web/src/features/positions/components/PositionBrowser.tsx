@@ -1,7 +1,8 @@
 import { EDUCATION_LEVELS, type Position } from '@zhikaoyun/shared';
-import { Input, Pagination, Select, Skeleton } from 'antd';
+import { Input, Pagination, Select, Skeleton, Switch } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
+import '../../../components/journey.css';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { POSITION_PAGE_SIZE, usePositionPage, type PositionFilter } from '../api';
 import { PositionCard } from './PositionCard';
@@ -16,7 +17,7 @@ export function PositionBrowser({
   withEligibility: boolean;
   action?: (p: Position) => ReactNode;
 }) {
-  const [filter, setFilter] = useState<PositionFilter>({ keyword: '', unit: '', education: '', page: 1 });
+  const [filter, setFilter] = useState<PositionFilter>({ keyword: '', unit: '', education: '', eligibleOnly: false, page: 1 });
   const positions = usePositionPage(examId, filter, withEligibility);
   const set = (patch: Partial<PositionFilter>) => setFilter((f) => ({ ...f, page: 1, ...patch }));
 
@@ -24,7 +25,7 @@ export function PositionBrowser({
     <div className="position-browser">
       <MobileContainerCard className="position-filters">
         <Input.Search
-          placeholder="搜索岗位名称、代码或单位"
+          placeholder="搜索岗位名称、专业、代码或单位"
           allowClear
           enterButton="搜索"
           aria-label="搜索岗位"
@@ -45,13 +46,21 @@ export function PositionBrowser({
             options={[{ value: '', label: '全部学历' }, ...EDUCATION_LEVELS.map((e) => ({ value: e, label: `${e}可报` }))]}
           />
         </div>
+        {withEligibility && (
+          <label className="position-filters__eligible">
+            <Switch size="small" checked={filter.eligibleOnly} onChange={(eligibleOnly) => set({ eligibleOnly })} />
+            只看可报岗位
+          </label>
+        )}
       </MobileContainerCard>
       {positions.isLoading ? (
         <MobileContainerCard>
           <Skeleton active paragraph={{ rows: 6 }} />
         </MobileContainerCard>
       ) : !positions.data?.list.length ? (
-        <EmptyState text="没有符合条件的岗位，请调整搜索条件" />
+        <EmptyState
+          text={filter.eligibleOnly ? '没有您符合报考条件的岗位，请核对报考信息或关闭“只看可报岗位”' : '没有符合条件的岗位，请调整搜索条件'}
+        />
       ) : (
         <>
           <p className="position-browser__total" role="status">

@@ -34,6 +34,11 @@ export function PositionCard({ position: p, action }: { position: Position; acti
           已报名 <strong>{p.applicants}</strong> 人
         </span>
       </div>
+      {p.cancelled && (
+        <p className="position-card__eligible is-no">
+          <ExclamationCircleFilled aria-hidden /> 该岗位因未达到开考比例已取消
+        </p>
+      )}
       <ul className="position-card__requirements">
         {requirementLines(p).map((line) => (
           <li key={line}>{line}</li>
@@ -56,7 +61,7 @@ export function PositionCard({ position: p, action }: { position: Position; acti
           </ul>
         </div>
       )}
-      {action && <div className="position-card__action">{action}</div>}
+      {action && !p.cancelled && <div className="position-card__action">{action}</div>}
     </article>
   );
 }

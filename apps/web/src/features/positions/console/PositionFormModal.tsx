@@ -1,8 +1,9 @@
 import { EDUCATION_LEVELS, positionInputSchema, type Position, type PositionInput } from '@zhikaoyun/shared';
-import { App, Col, Form, Input, InputNumber, Modal, Row, Select } from 'antd';
+import { App, Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useEffect } from 'react';
 import { zodRule } from '../../../lib/form-rules';
-import { useSavePosition } from './api';
+import { useExamSubjects, useSavePosition } from './api';
+import { FormModal } from '../../../components/console/FormModal';
 
 interface Values {
   code: string;
@@ -17,6 +18,7 @@ interface Values {
   politicalStatus: '不限' | '中共党员';
   workYears: number;
   note: string;
+  subjectIds: number[];
 }
 
 const ANY = '不限';
@@ -37,6 +39,7 @@ function initial(p: Position | null): Values {
     politicalStatus: r?.politicalStatus ?? '不限',
     workYears: r?.workYears ?? 0,
     note: r?.note ?? '',
+    subjectIds: p?.subjectIds ?? [],
   };
 }
 
@@ -55,6 +58,7 @@ export function PositionFormModal({
   const [form] = Form.useForm<Values>();
   const save = useSavePosition();
   const { message } = App.useApp();
+  const subjects = useExamSubjects(examId, open);
 
   useEffect(() => {
     if (open) form.setFieldsValue(initial(position));
@@ -78,6 +82,7 @@ export function PositionFormModal({
         workYears: v.workYears ?? 0,
         note: v.note ?? '',
       },
+      subjectIds: v.subjectIds ?? [],
     };
     void save
       .mutateAsync(input)
@@ -89,16 +94,13 @@ export function PositionFormModal({
   };
 
   return (
-    <Modal
+    <FormModal
       title={position ? `编辑岗位 ${position.code}` : '新增岗位'}
       open={open}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText="保存"
-      cancelText="取消"
-      confirmLoading={save.isPending}
+      onClose={onClose}
+      form={form}
+      saving={save.isPending}
       width={720}
-      destroyOnHidden
     >
       <Form form={form} name="position-form" layout="vertical" onFinish={submit}>
         <Row gutter={12}>
@@ -163,12 +165,32 @@ export function PositionFormModal({
             </Form.Item>
           </Col>
           <Col span={24}>
+            <Form.Item
+              name="subjectIds"
+              label="考试科目"
+              help={
+                subjects.data && subjects.data.length === 0
+                  ? '本考试还没有科目，请先在考场编排中添加；未选择时考全部科目'
+                  : '不选为考全部科目'
+              }
+            >
+              <Select
+                mode="multiple"
+                aria-label="考试科目"
+                placeholder="全部科目"
+                allowClear
+                loading={subjects.isLoading}
+                options={(subjects.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
             <Form.Item name="note" label="其他条件">
               <Input.TextArea maxLength={300} rows={2} showCount />
             </Form.Item>
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

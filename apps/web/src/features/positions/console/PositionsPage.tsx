@@ -1,11 +1,17 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { Position, PositionImportResult } from '@zhikaoyun/shared';
-import { Alert, App, Button, Modal, Popconfirm, Space, Table, Upload } from 'antd';
+import { App, Button, Popconfirm, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
+import { useLocation, useMatch } from 'react-router';
+import { ButtonLink } from '../../../components/console/ButtonLink';
+import { useExamParam } from '../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { useStaffSession } from '../../../lib/staff-session';
-import { exportPositions, useAdminPositions, useDeletePosition, useImportPositions } from './api';
+import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
+import { useIsAdmin } from '../../../lib/staff-session';
+import { useAdminPositions, useDeletePosition, useExportPositions, useImportPositions } from './api';
 import { PositionFormModal } from './PositionFormModal';
+import { ImportErrorsDialog } from '../../../components/console/ImportErrorsDialog';
 
 function requirementText(p: Position): string {
   const r = p.requirements;
@@ -20,17 +26,36 @@ function requirementText(p: Position): string {
   return parts.length ? parts.join('；') : '不限';
 }
 
-/** 岗位管理: an exam's positions; add, edit, delete while nobody chose them, Excel in and out. */
+const LIST = '/admin/positions';
+
+/**
+ * 岗位管理: an exam's positions (`?examId=`); add, edit, delete while nobody chose them, Excel in
+ * and out. The editor is `/admin/positions/new` or `/admin/positions/:positionId`, with the
+ * list's search params (the exam), so a copied link opens the same editor over the same list.
+ */
 export default function PositionsPage() {
-  const [examId, setExamId] = useState<number>();
+  const location = useLocation();
+  const { examId, exams, chooseExam } = useExamParam();
   const positions = useAdminPositions(examId);
-  const canEdit = useStaffSession((s) => s.staff?.role === 'admin');
+  const canEdit = useIsAdmin();
+  const exporting = useExportPositions();
   const remove = useDeletePosition();
   const importSheet = useImportPositions();
   const { message } = App.useApp();
-  const [editing, setEditing] = useState<Position | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
   const [result, setResult] = useState<PositionImportResult | null>(null);
+  const isNew = useMatch(`${LIST}/new`) !== null;
+  const editMatch = useMatch(`${LIST}/:positionId`);
+  const editId = isNew ? undefined : editMatch?.params.positionId;
+  const editing = editId === undefined ? undefined : positions.data?.find((p) => p.id === Number(editId));
+  const formTarget = useLastDefined<Position | 'new'>(isNew ? 'new' : editing);
+  const close = useCloseDrawer({ pathname: LIST, search: location.search });
+  // The editor's links name the exam even when the list shows the default one.
+  const search = (() => {
+    const params = new URLSearchParams(location.search);
+    if (examId !== undefined) params.set('examId', String(examId));
+    const text = params.toString();
+    return text ? `?${text}` : '';
+  })();
 
   const onImport = (file: File) => {
     if (examId === undefined) return;
@@ -43,24 +68,25 @@ export default function PositionsPage() {
       .catch(() => undefined);
   };
 
+  // A link to a position the exam does not have.
+  if (editId !== undefined && positions.data && !editing) return <ConsoleNotFound />;
+
   return (
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">岗位管理</h2>
-        <ConsoleExamPicker value={examId} onChange={setExamId} />
+        <ConsoleExamPicker exams={exams.data} loading={exams.isLoading} value={examId} onChange={chooseExam} />
         {canEdit && (
           <>
-            <Button
+            <ButtonLink
               type="primary"
               icon={<PlusOutlined />}
               disabled={examId === undefined}
-              onClick={() => {
-                setEditing(null);
-                setFormOpen(true);
-              }}
+              to={`${LIST}/new${search}`}
+              state={OPENED_FROM_LIST}
             >
               新增岗位
-            </Button>
+            </ButtonLink>
             <Upload
               accept=".xlsx"
               showUploadList={false}
@@ -79,7 +105,10 @@ export default function PositionsPage() {
         <Button
           icon={<DownloadOutlined />}
           disabled={examId === undefined}
-          onClick={() => examId !== undefined && void exportPositions(examId).catch(() => undefined)}
+          loading={exporting.isPending}
+          onClick={() =>
+            examId !== undefined && exporting.mutate({ examId, examName: exams.data?.find((e) => e.id === examId)?.name ?? String(examId) })
+          }
         >
           导出 Excel
         </Button>
@@ -109,15 +138,9 @@ export default function PositionsPage() {
                   width: 140,
                   render: (_: unknown, p: Position) => (
                     <Space size={0}>
-                      <Button
-                        type="link"
-                        onClick={() => {
-                          setEditing(p);
-                          setFormOpen(true);
-                        }}
-                      >
+                      <ButtonLink type="link" to={`${LIST}/${p.id}${search}`} state={OPENED_FROM_LIST}>
                         编辑
-                      </Button>
+                      </ButtonLink>
                       <Popconfirm
                         title={`删除岗位 ${p.code}？`}
                         description="只有无人选择的岗位可以删除。"
@@ -142,26 +165,15 @@ export default function PositionsPage() {
         ]}
         locale={{ emptyText: examId === undefined ? '请先选择考试' : '该考试还没有岗位' }}
       />
-      {examId !== undefined && <PositionFormModal examId={examId} position={editing} open={formOpen} onClose={() => setFormOpen(false)} />}
-      <Modal
-        title="岗位表有错误，未导入"
-        open={result !== null}
-        onCancel={() => setResult(null)}
-        footer={<Button onClick={() => setResult(null)}>知道了</Button>}
-        width={640}
-      >
-        <Alert type="warning" showIcon title={`共 ${result?.errors.length ?? 0} 处问题，请修改后重新导入。`} />
-        <Table
-          size="small"
-          rowKey={(e) => `${e.row}-${e.msg}`}
-          dataSource={result?.errors}
-          pagination={{ pageSize: 10, hideOnSinglePage: true }}
-          columns={[
-            { title: '行号', dataIndex: 'row', width: 70 },
-            { title: '问题', dataIndex: 'msg' },
-          ]}
+      {examId !== undefined && (
+        <PositionFormModal
+          examId={examId}
+          position={formTarget === 'new' ? null : (formTarget ?? null)}
+          open={isNew || editing !== undefined}
+          onClose={close}
         />
-      </Modal>
+      )}
+      <ImportErrorsDialog title="岗位表有错误，未导入" errors={result?.errors ?? null} onClose={() => setResult(null)} />
     </div>
   );
 }

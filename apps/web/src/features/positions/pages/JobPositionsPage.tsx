@@ -3,6 +3,7 @@ import { Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { ExamGate } from '../../../components/ExamGate';
 import { ExamTitle } from '../../../components/ExamTitle';
+import { JourneySteps } from '../../../components/JourneySteps';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { PositionBrowser } from '../components/PositionBrowser';
 
@@ -12,6 +13,7 @@ function Positions({ exam }: { exam: Exam }) {
   return (
     <>
       <MobileContainerCard>
+        {open && <JourneySteps current={2} />}
         <ExamTitle
           name={exam.name}
           subtitle={open ? '根据您填写的报考信息判断是否符合报考条件；每人限报一个岗位。' : '当前不在报名时间内，仅可查看岗位。'}
@@ -23,7 +25,12 @@ function Positions({ exam }: { exam: Exam }) {
         action={
           open
             ? (p) => (
-                <Button type="primary" block disabled={p.eligible === false} onClick={() => navigate(`/confirm-info?positionId=${p.id}`)}>
+                <Button
+                  type="primary"
+                  block
+                  disabled={p.eligible === false}
+                  onClick={() => void navigate(`/confirm-info?positionId=${p.id}`)}
+                >
                   {p.eligible === false ? '不符合报考条件' : '选择此岗位'}
                 </Button>
               )

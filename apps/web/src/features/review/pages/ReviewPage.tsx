@@ -1,11 +1,17 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { APPLICATION_STATUSES, APPLICATION_STATUS_LABEL, type ApplicationStatus, type ReviewItem } from '@zhikaoyun/shared';
+import { APPLICATION_STATUS_LABEL, STAFF_VISIBLE_STATUSES, type ApplicationStatus, type ReviewItem } from '@zhikaoyun/shared';
 import { App, Button, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from '../../../components/format';
-import { downloadExport, useBulkApprove, useExamPositions, useReviewList } from '../api';
+import { useLocation, useParams } from 'react-router';
+import { ButtonLink } from '../../../components/console/ButtonLink';
+import { useExamParam } from '../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
+import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../components/console/url-state';
+import { formatDateTime } from '../../../components/format';
+import { useStaffSession } from '../../../lib/staff-session';
+import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from '../api';
 import { ReviewDrawer } from '../components/ReviewDrawer';
+import { reviewActions } from '../review-actions';
 
 const PAGE_SIZE = 20;
 const STATUS_COLOR: Record<ApplicationStatus, string> = {
@@ -13,20 +19,32 @@ const STATUS_COLOR: Record<ApplicationStatus, string> = {
   submitted: 'processing',
   approved: 'success',
   rejected: 'error',
+  confirmed: 'green',
+  expired: 'default',
+  cancelled: 'orange',
 };
+const STATUS_FILTERS = ['all', ...STAFF_VISIBLE_STATUSES] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number];
 
-/** 报名审核: the queue, filtered; open one to decide, or approve several at once. */
+/**
+ * 报名审核: the queue, filtered; open one to decide, or approve several at once. Exam, unit,
+ * position, status and page are in the URL (`?examId=&unit=&positionId=&status=&page=`); the
+ * search keyword is not (it is often an ID number), and an open record is `/admin/review/:id`.
+ */
 export default function ReviewPage() {
   const { message } = App.useApp();
-  const [examId, setExamId] = useState<number>();
-  const [status, setStatus] = useState<ApplicationStatus | ''>('submitted');
+  const role = useStaffSession((s) => s.staff?.role ?? 'reviewer');
+  const location = useLocation();
+  const { applicationId } = useParams();
+  const { examId, exams, chooseExam } = useExamParam(['status']);
+  const [params, update] = useUrlParams();
+  const status = enumParam<StatusFilter>(params, 'status', STATUS_FILTERS, 'submitted');
+  const unit = params.get('unit') ?? undefined;
+  const positionId = intParam(params, 'positionId');
+  const page = pageParam(params);
   const [keyword, setKeyword] = useState('');
-  const [unit, setUnit] = useState<string>();
-  const [positionId, setPositionId] = useState<number>();
   const positions = useExamPositions(examId);
   const units = [...new Set(positions.data?.map((p) => p.unit))];
-  const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const list = useReviewList(
     examId === undefined
@@ -35,25 +53,27 @@ export default function ReviewPage() {
           examId,
           page,
           pageSize: PAGE_SIZE,
-          ...(status ? { status } : {}),
+          ...(status !== 'all' ? { status } : {}),
           ...(unit ? { unit } : {}),
           ...(positionId ? { positionId } : {}),
           ...(keyword ? { keyword } : {}),
         },
   );
   const bulk = useBulkApprove();
+  const exporting = useExportApplications();
+  const closeDrawer = useCloseDrawer({ pathname: '/admin/review', search: location.search });
 
   return (
     <div>
       <Space wrap className="console-toolbar">
-        <ConsoleExamPicker value={examId} onChange={(id) => (setExamId(id), setUnit(undefined), setPositionId(undefined), setPage(1))} />
+        <ConsoleExamPicker exams={exams.data} loading={exams.isLoading} value={examId} onChange={chooseExam} />
         <Select
           aria-label="招聘单位"
           style={{ width: 200 }}
           allowClear
           placeholder="全部单位"
           value={unit}
-          onChange={(v?: string) => (setUnit(v), setPositionId(undefined), setPage(1))}
+          onChange={(v?: string) => update({ unit: v, positionId: null, page: null })}
           options={units.map((u) => ({ value: u, label: u }))}
         />
         <Select
@@ -63,24 +83,24 @@ export default function ReviewPage() {
           showSearch={{ optionFilterProp: 'label' }}
           placeholder="全部岗位"
           value={positionId}
-          onChange={(v?: number) => (setPositionId(v), setPage(1))}
+          onChange={(v?: number) => update({ positionId: v, page: null })}
           options={positions.data?.filter((p) => !unit || p.unit === unit).map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))}
         />
-        <Select
+        <Select<StatusFilter>
           aria-label="状态"
           style={{ width: 140 }}
           value={status}
-          onChange={(v) => (setStatus(v), setPage(1))}
-          options={[
-            { value: '', label: '全部状态' },
-            ...APPLICATION_STATUSES.filter((s) => s !== 'draft').map((s) => ({ value: s, label: APPLICATION_STATUS_LABEL[s] })),
-          ]}
+          onChange={(v) => update({ status: v === 'submitted' ? null : v, page: null })}
+          options={STATUS_FILTERS.map((s) => ({ value: s, label: s === 'all' ? '全部状态' : APPLICATION_STATUS_LABEL[s] }))}
         />
         <Input.Search
           aria-label="搜索报名"
           placeholder="姓名、岗位或身份证号"
           allowClear
-          onSearch={(v) => (setKeyword(v.trim()), setPage(1))}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            update({ page: null });
+          }}
           style={{ width: 260 }}
         />
         <Button
@@ -100,8 +120,14 @@ export default function ReviewPage() {
         <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()}>
           刷新
         </Button>
-        <Button disabled={examId === undefined} onClick={() => examId !== undefined && void downloadExport(examId).catch(() => undefined)}>
-          导出 Excel
+        <Button
+          disabled={examId === undefined}
+          loading={exporting.isPending}
+          onClick={() =>
+            examId !== undefined && exporting.mutate({ examId, examName: exams.data?.find((e) => e.id === examId)?.name ?? String(examId) })
+          }
+        >
+          {exporting.isPending ? `导出中… 已接收 ${(exporting.bytes / 2 ** 20).toFixed(1)} MB` : '导出 Excel'}
         </Button>
       </Space>
       <Table<ReviewItem>
@@ -110,10 +136,17 @@ export default function ReviewPage() {
         dataSource={list.data?.list}
         rowSelection={{
           selectedRowKeys: selected,
-          onChange: (keys) => setSelected(keys as number[]),
-          getCheckboxProps: (r) => ({ disabled: r.status !== 'submitted' }),
+          onChange: (keys) => setSelected(keys.map(Number)),
+          getCheckboxProps: (r) => ({ disabled: !reviewActions(r.status, role).includes('approve') }),
         }}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPage, showTotal: (t) => `共 ${t} 条` }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: list.data?.total ?? 0,
+          onChange: (p) => update({ page: p === 1 ? null : p }),
+          showTotal: (t) => `共 ${t} 条`,
+          showSizeChanger: false,
+        }}
         columns={[
           { title: '姓名', dataIndex: 'name' },
           { title: '身份证号', dataIndex: 'idnoMasked' },
@@ -129,14 +162,18 @@ export default function ReviewPage() {
           {
             title: '操作',
             render: (_, r) => (
-              <Button type="link" onClick={() => setOpen(r.id)}>
-                {r.status === 'submitted' ? '审核' : '查看'}
-              </Button>
+              <ButtonLink type="link" to={`/admin/review/${r.id}${location.search}`} state={OPENED_FROM_LIST}>
+                {reviewActions(r.status, role).length > 0 ? '审核' : '查看'}
+              </ButtonLink>
             ),
           },
         ]}
       />
-      <ReviewDrawer id={open} onClose={() => setOpen(null)} />
+      <ReviewDrawer
+        id={applicationId === undefined ? null : Number(applicationId)}
+        onClose={closeDrawer}
+        positions={positions.data ?? []}
+      />
     </div>
   );
 }

@@ -1,18 +1,21 @@
 import { Card, Col, Row, Statistic, Table } from 'antd';
-import { useState } from 'react';
-import { useStatistics } from '../api';
+import { useExamParam } from '../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
+import { useStatistics } from '../api';
 
-/** 报名统计: live counts per exam and position, competition ratio, submissions per day. */
+/**
+ * 报名统计: live counts per exam and position (applied, approved and confirmed apart), competition
+ * ratio, submissions per day; the exam is `?examId=`.
+ */
 export default function StatisticsPage() {
-  const [examId, setExamId] = useState<number>();
+  const { examId, exams, chooseExam } = useExamParam();
   const stats = useStatistics(examId);
   const s = stats.data;
   const max = Math.max(1, ...(s?.perDay.map((d) => d.count) ?? [1]));
   return (
     <div>
       <div className="console-toolbar">
-        <ConsoleExamPicker value={examId} onChange={setExamId} />
+        <ConsoleExamPicker exams={exams.data} loading={exams.isLoading} value={examId} onChange={chooseExam} />
       </div>
       <Row gutter={16}>
         {(
@@ -20,7 +23,8 @@ export default function StatisticsPage() {
             ['待审核', s?.totals.submitted],
             ['审核通过', s?.totals.approved],
             ['审核未通过', s?.totals.rejected],
-            ['草稿', s?.totals.draft],
+            ['已确认', s?.totals.confirmed],
+            ['报名无效', s?.totals.expired],
             ['无人报名岗位', s?.emptyPositions],
           ] as const
         ).map(([title, value]) => (
@@ -57,10 +61,14 @@ export default function StatisticsPage() {
             { title: '岗位名称', dataIndex: 'name' },
             { title: '单位', dataIndex: 'unit' },
             { title: '招聘人数', dataIndex: 'headcount' },
+            // The live count the candidate site shows: applications still standing (待审核, 通过, 已确认).
+            { title: '报名人数', dataIndex: 'applied', sorter: (a, b) => a.applied - b.applied },
             { title: '待审核', dataIndex: 'submitted' },
             { title: '通过', dataIndex: 'approved' },
             { title: '未通过', dataIndex: 'rejected' },
-            { title: '竞争比', dataIndex: 'ratio', render: (r: number) => `${r}:1`, sorter: (a, b) => a.ratio - b.ratio },
+            { title: '已确认', dataIndex: 'confirmed' },
+            // Nobody applied: no ratio to speak of (0:1 reads like a real competition figure).
+            { title: '竞争比', dataIndex: 'ratio', render: (r: number) => (r > 0 ? `${r}:1` : '—'), sorter: (a, b) => a.ratio - b.ratio },
           ]}
         />
       </Card>

@@ -1,8 +1,7 @@
 import { Button, Card, Form, Input } from 'antd';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
-import { useStaffSession } from '../../../lib/staff-session';
-import { staffLogin } from '../api';
+import { useStaffLogin } from '../api';
 
 interface Values {
   username: string;
@@ -10,11 +9,10 @@ interface Values {
   captcha: string;
 }
 
-/** 考务人员登录: username, password and captcha; the same throttles as candidates. */
+/** 考务人员登录: username, password and captcha; the same throttles as candidates. Where it leads is the router's concern. */
 export default function StaffLoginPage() {
   const captcha = useRef<CaptchaHandle>(null);
-  const signIn = useStaffSession((s) => s.signIn);
-  const [busy, setBusy] = useState(false);
+  const login = useStaffLogin();
   return (
     <div className="admin-login">
       <Card title="考务管理后台登录" className="admin-login__card">
@@ -22,17 +20,10 @@ export default function StaffLoginPage() {
           name="staff-login"
           layout="vertical"
           requiredMark={false}
-          onFinish={async (values) => {
-            setBusy(true);
-            try {
-              const result = await staffLogin({ ...values, captchaId: captcha.current?.captchaId() ?? '' });
-              signIn(result.token, result.staff);
-            } catch {
-              captcha.current?.refresh();
-            } finally {
-              setBusy(false);
-            }
-          }}
+          onFinish={(values) =>
+            // A captcha is single use: a failed attempt needs a new one.
+            login.mutate({ ...values, captchaId: captcha.current?.captchaId() ?? '' }, { onError: () => captcha.current?.refresh() })
+          }
         >
           <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
             <Input size="large" autoComplete="username" />
@@ -43,7 +34,7 @@ export default function StaffLoginPage() {
           <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
             <CaptchaInput ref={captcha} />
           </Form.Item>
-          <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+          <Button type="primary" htmlType="submit" size="large" block loading={login.isPending}>
             登录
           </Button>
         </Form>

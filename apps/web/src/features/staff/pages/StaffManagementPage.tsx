@@ -1,30 +1,42 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { STAFF_ROLE_LABEL, STAFF_ROLES, staffInputSchema, type StaffInput, type StaffUser } from '@zhikaoyun/shared';
-import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
-import { useEffect, useState } from 'react';
-import { consoleGet, consolePost } from '../../../lib/console-http';
+import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { useEffect } from 'react';
+import { useMatch } from 'react-router';
+import { ButtonLink } from '../../../components/console/ButtonLink';
+import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
 import { zodRule } from '../../../lib/form-rules';
 import { useStaffSession } from '../../../lib/staff-session';
+import { useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from '../api';
+import { FormModal } from '../../../components/console/FormModal';
 
 const shape = staffInputSchema.shape;
+const LIST = '/admin/staff';
 
-/** 人员管理 (admins): the office's staff, their roles and the units a reviewer may review. */
+/**
+ * 人员管理 (admins): the office's staff, their roles and the units a reviewer may review. The
+ * editor is `/admin/staff/new` or `/admin/staff/:staffId`.
+ */
 export default function StaffManagementPage() {
-  const client = useQueryClient();
   const me = useStaffSession((s) => s.staff);
+  const updateProfile = useStaffSession((s) => s.updateProfile);
   const { message } = App.useApp();
-  const staff = useQuery({ queryKey: ['console', 'staff'], queryFn: () => consoleGet<StaffUser[]>('/api/admin/getStaffList') });
-  const refresh = () => void client.invalidateQueries({ queryKey: ['console', 'staff'] });
-  const save = useMutation({ mutationFn: (v: StaffInput) => consolePost<{ id: number }>('/api/admin/saveStaff', v), onSuccess: refresh });
-  const disable = useMutation({
-    mutationFn: (v: { id: number; disabled: boolean }) => consolePost<null>('/api/admin/setStaffDisabled', v),
-    onSuccess: refresh,
-  });
-  const [editing, setEditing] = useState<StaffUser | null>(null);
-  const [open, setOpen] = useState(false);
+  const staff = useStaffList();
+  const save = useSaveStaff();
+  const disable = useSetStaffDisabled();
+  const isNew = useMatch(`${LIST}/new`) !== null;
+  const editMatch = useMatch(`${LIST}/:staffId`);
+  const editId = isNew ? undefined : editMatch?.params.staffId;
+  const found = editId === undefined ? undefined : staff.data?.find((s) => s.id === Number(editId));
+  const open = isNew || found !== undefined;
+  // What the modal shows, kept while it animates out after its address is left.
+  const target = useLastDefined<StaffUser | 'new'>(isNew ? 'new' : found);
+  const editing = target === 'new' ? null : (target ?? null);
+  const close = useCloseDrawer(LIST);
   const [form] = Form.useForm<StaffInput>();
   const role = Form.useWatch('role', form);
+  const units = useUnitList(open);
 
   useEffect(() => {
     if (open)
@@ -35,25 +47,22 @@ export default function StaffManagementPage() {
     void save
       .mutateAsync({ ...v, ...(editing ? { id: editing.id } : {}), units: v.role === 'admin' ? [] : (v.units ?? []) })
       .then(() => {
+        if (editing && editing.id === me?.id) updateProfile({ username: v.username.trim().toLowerCase(), name: v.name });
         void message.success(editing ? '人员信息已保存' : '人员已添加');
-        setOpen(false);
+        close();
       })
       .catch(() => undefined);
+
+  // A link to someone this office does not have.
+  if (editId !== undefined && staff.data && !found) return <ConsoleNotFound />;
 
   return (
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">人员管理</h2>
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => {
-            setEditing(null);
-            setOpen(true);
-          }}
-        >
+        <ButtonLink type="primary" icon={<PlusOutlined />} to={`${LIST}/new`} state={OPENED_FROM_LIST}>
           添加人员
-        </Button>
+        </ButtonLink>
       </div>
       <Table
         rowKey="id"
@@ -66,22 +75,17 @@ export default function StaffManagementPage() {
           { title: '角色', render: (_: unknown, s: StaffUser) => STAFF_ROLE_LABEL[s.role] },
           {
             title: '审核范围',
-            render: (_: unknown, s: StaffUser) => (s.role === 'admin' || s.units.length === 0 ? '全部单位' : s.units.join('、')),
+            render: (_: unknown, s: StaffUser) =>
+              s.role === 'admin' ? '全部单位' : s.units.length === 0 ? '未分配（看不到任何报名）' : s.units.join('、'),
           },
           { title: '状态', render: (_: unknown, s: StaffUser) => (s.disabled ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>) },
           {
             title: '操作',
             render: (_: unknown, s: StaffUser) => (
               <Space size={0}>
-                <Button
-                  type="link"
-                  onClick={() => {
-                    setEditing(s);
-                    setOpen(true);
-                  }}
-                >
+                <ButtonLink type="link" to={`${LIST}/${s.id}`} state={OPENED_FROM_LIST}>
                   编辑
-                </Button>
+                </ButtonLink>
                 {s.id !== me?.id &&
                   (s.disabled ? (
                     <Button type="link" onClick={() => void disable.mutateAsync({ id: s.id, disabled: false }).catch(() => undefined)}>
@@ -105,18 +109,20 @@ export default function StaffManagementPage() {
           },
         ]}
       />
-      <Modal
+      <FormModal
         title={editing ? `编辑人员 ${editing.username}` : '添加人员'}
         open={open}
-        onCancel={() => setOpen(false)}
-        onOk={() => form.submit()}
-        okText="保存"
-        cancelText="取消"
-        confirmLoading={save.isPending}
-        destroyOnHidden
+        onClose={close}
+        form={form}
+        saving={save.isPending}
       >
         <Form form={form} name="staff-form" layout="vertical" onFinish={submit}>
-          <Form.Item name="username" label="用户名" rules={[zodRule(shape.username)]}>
+          <Form.Item
+            name="username"
+            label="用户名"
+            rules={[zodRule(shape.username)]}
+            extra={editing ? '用户名不区分大小写，保存为小写；改名后旧用户名不能再登录。' : '用户名不区分大小写，保存为小写。'}
+          >
             <Input autoComplete="off" maxLength={32} />
           </Form.Item>
           <Form.Item name="name" label="姓名" rules={[zodRule(shape.name)]}>
@@ -126,8 +132,16 @@ export default function StaffManagementPage() {
             <Select options={STAFF_ROLES.map((r) => ({ value: r, label: STAFF_ROLE_LABEL[r] }))} />
           </Form.Item>
           {role === 'reviewer' && (
-            <Form.Item name="units" label="审核范围（招聘单位）" help="输入单位名称后回车；不填为全部单位">
-              <Select mode="tags" open={false} suffixIcon={null} aria-label="审核范围" />
+            <Form.Item name="units" label="审核范围（招聘单位）" help="从本机构岗位的招聘单位中选择（可输入筛选）；不选则看不到任何报名">
+              {/* Chosen, not typed: a misspelt unit would silently give a reviewer who sees nothing. */}
+              <Select
+                mode="multiple"
+                showSearch
+                aria-label="审核范围"
+                placeholder="选择招聘单位"
+                loading={units.isLoading}
+                options={[...new Set([...(units.data ?? []), ...(editing?.units ?? [])])].map((u) => ({ value: u, label: u }))}
+              />
             </Form.Item>
           )}
           <Form.Item
@@ -138,7 +152,7 @@ export default function StaffManagementPage() {
             <Input.Password autoComplete="new-password" maxLength={128} />
           </Form.Item>
         </Form>
-      </Modal>
+      </FormModal>
     </div>
   );
 }

@@ -1,10 +1,19 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { agreementInputSchema, MENU_PATHS, officeSettingsInputSchema, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
+import {
+  agreementInputSchema,
+  MENU_PATHS,
+  OFFICE_TIME_ZONES,
+  officeSettingsInputSchema,
+  type MenuItem,
+  type OfficeSettings,
+} from '@zhikaoyun/shared';
 import { App, Button, Card, Form, Input, Select, Space, Tabs } from 'antd';
+import { formatDateTime, setDisplayTimeZone } from '../../../components/format';
 import { useEffect } from 'react';
 import { RichTextEditor } from '../../../components/console/RichTextEditor';
+import { enumParam, useUrlParams } from '../../../components/console/url-state';
 import { zodRule } from '../../../lib/form-rules';
-import { useStaffSession } from '../../../lib/staff-session';
+import { useIsAdmin } from '../../../lib/staff-session';
 import { useOfficeSettings, useUpdateAgreement, useUpdateMenu, useUpdateSettings } from './api';
 
 const PAGE_LABEL: Readonly<Record<(typeof MENU_PATHS)[number], string>> = {
@@ -24,7 +33,7 @@ const ICONS: { value: MenuItem['icon']; label: string }[] = [
   { value: 'status', label: '状态' },
   { value: 'me', label: '我的' },
 ];
-const SETTING_FIELDS: { name: keyof OfficeSettings; label: string; max: number; area?: boolean }[] = [
+const SETTING_FIELDS: { name: Exclude<keyof OfficeSettings, 'timeZone'>; label: string; max: number; area?: boolean }[] = [
   { name: 'webname', label: '网站名称（webname）', max: 40 },
   { name: 'announcement', label: '首页公告栏', max: 500, area: true },
   { name: 'contactPhone', label: '咨询电话', max: 40 },
@@ -34,10 +43,15 @@ const SETTING_FIELDS: { name: keyof OfficeSettings; label: string; max: number; 
   { name: 'icp', label: 'ICP 备案号', max: 60 },
 ];
 
-/** 系统设置: what the candidate site shows, changed without a restart. */
+const TABS = ['site', 'menu', 'agreement'] as const;
+type Tab = (typeof TABS)[number];
+
+/** 系统设置: what the candidate site shows, changed without a restart; the tab is `?tab=`. */
 export default function SettingsPage() {
   const office = useOfficeSettings();
-  const canEdit = useStaffSession((s) => s.staff?.role === 'admin');
+  const canEdit = useIsAdmin();
+  const [params, update] = useUrlParams();
+  const tab = enumParam<Tab>(params, 'tab', TABS, 'site');
   const { message } = App.useApp();
   const settings = useUpdateSettings();
   const menu = useUpdateMenu();
@@ -69,6 +83,8 @@ export default function SettingsPage() {
       </div>
       <Card loading={office.isLoading}>
         <Tabs
+          activeKey={tab}
+          onChange={(k) => update({ tab: k === 'site' ? null : k })}
           items={[
             {
               key: 'site',
@@ -83,6 +99,7 @@ export default function SettingsPage() {
                   onFinish={(v) =>
                     void settings
                       .mutateAsync(v)
+                      .then(() => setDisplayTimeZone(v.timeZone))
                       .then(saved('网站设置'))
                       .catch(() => undefined)
                   }
@@ -92,6 +109,14 @@ export default function SettingsPage() {
                       {f.area ? <Input.TextArea rows={3} maxLength={f.max} showCount /> : <Input maxLength={f.max} />}
                     </Form.Item>
                   ))}
+                  <Form.Item
+                    name="timeZone"
+                    label="时区"
+                    extra="报名时间窗口、截止时间和按日统计都按此时区计算与显示"
+                    rules={[zodRule(officeSettingsInputSchema.shape.timeZone)]}
+                  >
+                    <Select options={[...OFFICE_TIME_ZONES]} />
+                  </Form.Item>
                   {saveButton(settings.isPending)}
                 </Form>
               ),
@@ -181,7 +206,7 @@ export default function SettingsPage() {
                   <Form.Item name="content" label="协议内容" rules={[zodRule(agreementInputSchema.shape.content)]}>
                     <RichTextEditor label="协议内容" />
                   </Form.Item>
-                  {data && <p className="console-hint">上次修改：{new Date(data.agreement.updatedAt).toLocaleString('zh-CN')}</p>}
+                  {data && <p className="console-hint">上次修改：{formatDateTime(data.agreement.updatedAt)}</p>}
                   {saveButton(agreement.isPending)}
                 </Form>
               ),

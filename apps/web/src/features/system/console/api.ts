@@ -1,19 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgreementInput, MenuItem, OfficeAdmin, OfficeSettingsInput } from '@zhikaoyun/shared';
-import { consoleGet, consolePost } from '../../../lib/console-http';
+import { getData, postData } from '../../../lib/console-http';
+
+const OFFICE_KEY = ['console', 'office'] as const;
+
+export const fetchOfficeSettings = () => getData<OfficeAdmin>('/api/admin/getOfficeSettings');
+export const updateOfficeSettings = (input: OfficeSettingsInput) => postData<null>('/api/admin/updateOfficeSettings', input);
+export const updateMenu = (input: { menu: MenuItem[] }) => postData<null>('/api/admin/updateMenu', input);
+export const updateAgreement = (input: AgreementInput) => postData<null>('/api/admin/updateAgreement', input);
 
 export function useOfficeSettings() {
-  return useQuery({ queryKey: ['console', 'office'], queryFn: () => consoleGet<OfficeAdmin>('/api/admin/getOfficeSettings') });
+  return useQuery({ queryKey: OFFICE_KEY, queryFn: fetchOfficeSettings });
 }
 
-function useOfficeMutation<I>(url: string) {
+function useOfficeMutation<I>(fn: (input: I) => Promise<null>) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: I) => consolePost<null>(url, input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['console', 'office'] }),
-  });
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: OFFICE_KEY }) });
 }
 
-export const useUpdateSettings = () => useOfficeMutation<OfficeSettingsInput>('/api/admin/updateOfficeSettings');
-export const useUpdateMenu = () => useOfficeMutation<{ menu: MenuItem[] }>('/api/admin/updateMenu');
-export const useUpdateAgreement = () => useOfficeMutation<AgreementInput>('/api/admin/updateAgreement');
+export const useUpdateSettings = () => useOfficeMutation(updateOfficeSettings);
+export const useUpdateMenu = () => useOfficeMutation(updateMenu);
+export const useUpdateAgreement = () => useOfficeMutation(updateAgreement);

@@ -1,4 +1,3 @@
-import type { UserInfo } from '@zhikaoyun/shared';
 import { Alert, App as AntApp, Button, Space } from 'antd';
 import { useState } from 'react';
 import { ContainerCard } from '../../../components/ContainerCard';
@@ -9,21 +8,10 @@ import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH } from '@zhikaoyun/shared';
+import { SAMPLE_USER as SAMPLE } from '../../../lib/sample-user';
 import { fetchCaptcha, fetchExamDocuments, fetchMenu, fetchSystemSetting, fetchTreatyDesc } from '../../../lib/system-api';
 
 /** Labelled sample data for the component gallery; never shown outside this page. */
-const SAMPLE: UserInfo = {
-  id: 0,
-  idno: '11010519491231002X',
-  name: '示例考生',
-  photo: '',
-  mobile: '',
-  email: '',
-  question: '我的小学校名？',
-  answer: '实验小学',
-  birthday: '1949-12-31',
-  sex: '女',
-};
 
 /** UI test page (/test): every shared layout piece of the spec, for review on a phone. */
 export default function UiTestPage() {

@@ -1,0 +1,250 @@
+import { crc32 } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import yauzl from 'yauzl';
+
+/**
+ * The one way the server reads an uploaded .xlsx (position sheets today; sites, scores and bank
+ * statements later). An .xlsx is a zip archive, and a zip can declare small sizes and still
+ * inflate to gigabytes, so nothing here trusts what the archive says about itself:
+ *
+ * 1. every entry is inflated by a streaming unzip (yauzl) while the bytes that actually come out
+ *    are counted; the archive is refused the moment the total passes `maxUnpackedBytes`, or an
+ *    entry inflates to more than `maxRatio` times its compressed size (deflate's worst case is
+ *    about 1000:1, real spreadsheets are around 10:1);
+ * 2. the worksheets' cells are counted in the XML before any object is built for them, since a
+ *    few MB of minimal cells become hundreds of MB as spreadsheet objects;
+ * 3. exceljs then reads a copy re-packed from exactly the bytes that were counted, stored without
+ *    compression, so it never unpacks the original archive itself (no second parser that might
+ *    read the archive differently).
+ *
+ * At most MAX_CONCURRENT_READS workbooks are unpacked at once in the process; the others wait.
+ */
+export interface WorkbookLimits {
+  /** Total bytes the entries may inflate to. */
+  maxUnpackedBytes?: number;
+  /** Entries (files and folders) in the archive. */
+  maxEntries?: number;
+  /** Inflated bytes per compressed byte, per entry (plus a small allowance for tiny entries). */
+  maxRatio?: number;
+  /** Cells over all worksheets. */
+  maxCells?: number;
+}
+
+export const DEFAULT_WORKBOOK_LIMITS: Required<WorkbookLimits> = {
+  maxUnpackedBytes: 32 * 1024 * 1024,
+  maxEntries: 200,
+  maxRatio: 100,
+  maxCells: 500_000,
+};
+
+/** Tiny entries (a few hundred bytes of XML) may legitimately compress better than maxRatio. */
+const RATIO_ALLOWANCE_BYTES = 64 * 1024;
+const MAX_CONCURRENT_READS = 2;
+
+export type WorkbookRefusal = 'unreadable' | 'too-large' | 'ratio' | 'too-many-cells';
+
+export class WorkbookError extends Error {
+  constructor(
+    readonly reason: WorkbookRefusal,
+    /** Bytes actually inflated before the archive was refused (what the limit is about). */
+    readonly inflatedBytes: number,
+  ) {
+    super(`workbook refused: ${reason}`);
+    this.name = 'WorkbookError';
+  }
+}
+
+/** What to tell the office when its file is refused; `noun` names the file (e.g. 岗位表). */
+export function workbookRefusalText(reason: WorkbookRefusal, noun: string): string {
+  switch (reason) {
+    case 'unreadable':
+      return `无法读取该文件，请上传 Excel（.xlsx）格式的${noun}`;
+    case 'too-large':
+      return `${noun}解压后过大，请只保留${noun}一个工作表后重新导入`;
+    case 'ratio':
+      return `${noun}的压缩数据异常，请在 Excel 中打开后另存为 .xlsx 再导入`;
+    case 'too-many-cells':
+      return `${noun}的单元格过多，请删除多余的行、列和工作表后重新导入`;
+  }
+}
+
+let reading = 0;
+const waiting: (() => void)[] = [];
+
+async function withReadSlot<T>(work: () => Promise<T>): Promise<T> {
+  // A finishing read hands its slot straight to the next waiter, so none is taken twice.
+  if (reading >= MAX_CONCURRENT_READS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else reading++;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else reading--;
+  }
+}
+
+/** Reads the workbook in `file` within the limits, or throws WorkbookError. */
+export async function readWorkbook(file: Buffer, limits: WorkbookLimits = {}): Promise<ExcelJS.Workbook> {
+  const l = { ...DEFAULT_WORKBOOK_LIMITS, ...limits };
+  return withReadSlot(async () => {
+    const entries = await inflateAll(file, l);
+    let cells = 0;
+    // Wherever exceljs would take a worksheet from (it matches the path anywhere in the name).
+    for (const e of entries) if (/worksheets\//i.test(e.name)) cells += countCells(e.data);
+    if (cells > l.maxCells) throw new WorkbookError('too-many-cells', totalBytes(entries));
+    const book = new ExcelJS.Workbook();
+    try {
+      await book.xlsx.load(storedZip(entries) as unknown as ArrayBuffer);
+    } catch {
+      throw new WorkbookError('unreadable', totalBytes(entries));
+    }
+    return book;
+  });
+}
+
+interface Inflated {
+  name: string;
+  data: Buffer;
+}
+
+const totalBytes = (entries: Inflated[]) => entries.reduce((n, e) => n + e.data.length, 0);
+
+/**
+ * Every file entry of the archive, inflated, counting the actual output. Declared sizes are used
+ * only to refuse early (a claim beyond the limit), never to accept.
+ */
+export function inflateAll(file: Buffer, l: Required<WorkbookLimits>): Promise<Inflated[]> {
+  return new Promise((resolve, reject) => {
+    let inflated = 0;
+    let settled = false;
+    const out: Inflated[] = [];
+    yauzl.fromBuffer(file, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (openErr, zip) => {
+      if (openErr) {
+        reject(new WorkbookError('unreadable', 0));
+        return;
+      }
+      const fail = (reason: WorkbookRefusal) => {
+        if (settled) return;
+        settled = true;
+        zip.close();
+        reject(new WorkbookError(reason, inflated));
+      };
+      if (zip.entryCount > l.maxEntries) {
+        fail('too-large');
+        return;
+      }
+      zip.on('error', () => fail('unreadable'));
+      zip.on('end', () => {
+        if (settled) return;
+        settled = true;
+        resolve(out);
+      });
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (settled) return;
+        if (entry.fileName.endsWith('/')) {
+          zip.readEntry();
+          return;
+        }
+        if (entry.isEncrypted()) {
+          fail('unreadable');
+          return;
+        }
+        if (inflated + entry.uncompressedSize > l.maxUnpackedBytes) {
+          fail('too-large');
+          return;
+        }
+        zip.openReadStream(entry, (streamErr, stream) => {
+          if (streamErr) {
+            fail('unreadable');
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let bytes = 0;
+          const ratioCap = entry.compressedSize * l.maxRatio + RATIO_ALLOWANCE_BYTES;
+          stream.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            bytes += chunk.length;
+            inflated += chunk.length;
+            if (inflated > l.maxUnpackedBytes || bytes > ratioCap) {
+              stream.destroy();
+              fail(inflated > l.maxUnpackedBytes ? 'too-large' : 'ratio');
+              return;
+            }
+            chunks.push(chunk);
+          });
+          // A size or checksum that does not match what was inflated ends here too.
+          stream.on('error', () => fail('unreadable'));
+          stream.on('end', () => {
+            if (settled) return;
+            out.push({ name: entry.fileName, data: Buffer.concat(chunks, bytes) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+const LT = 0x3c;
+const C = 0x63;
+const COLON = 0x3a;
+
+/** `<c ` / `<c>` / `<c/>` start tags (also with a namespace prefix, `<x:c `): one per cell. */
+function countCells(xml: Buffer): number {
+  let n = 0;
+  for (let i = xml.indexOf(LT); i >= 0 && i < xml.length - 2; i = xml.indexOf(LT, i + 1)) {
+    let j = i + 1;
+    // Skip a namespace prefix such as `x:`.
+    let k = j;
+    while (k < xml.length && k - j < 16 && isNameByte(xml[k] ?? 0)) k++;
+    if (xml[k] === COLON) j = k + 1;
+    if (xml[j] === C && isTagEnd(xml[j + 1] ?? 0)) n++;
+  }
+  return n;
+}
+const isNameByte = (b: number) => (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39);
+const isTagEnd = (b: number) => b === 0x20 || b === 0x3e || b === 0x2f || b === 0x09 || b === 0x0a || b === 0x0d;
+
+/** A zip of the entries stored without compression (method 0), names in UTF-8. */
+export function storedZip(entries: Inflated[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8');
+    const crc = crc32(e.data) >>> 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4); // version made by
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(0, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(e.data.length, 20);
+    central.writeUInt32LE(e.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, e.data);
+    centrals.push(central, name);
+    offset += 30 + name.length + e.data.length;
+  }
+  const centralBytes = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(centralBytes, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}

@@ -1,0 +1,353 @@
+import {
+  ErrorCode,
+  zonedDateTime,
+  type ArrangementOverview,
+  type ArrangeSeatsInput,
+  type ChooseSiteCityInput,
+  type SiteCityChoice,
+  type SeatedCandidate,
+  type ExamSiteInput,
+  type ExamSubjectInput,
+  type SaveExamRoomInput,
+  type SiteImportResult,
+} from '@zhikaoyun/shared';
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../../lib/app-error';
+import { clock } from '../../lib/clock';
+import type { StaffPrincipal } from '../../plugins/auth';
+import type { AuditService } from '../audit/service';
+import { officeAdminScope } from '../review/scope';
+import { arrange } from './arrange';
+import type { ArrangementRepository } from './repository';
+import { readSiteSheet } from './sheet';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+
+export interface ArrangementDeps {
+  repo: ArrangementRepository;
+  audit: AuditService;
+}
+
+/**
+ * Subjects, sites with rooms, and the seat arrangement of an exam's confirmed candidates. The
+ * arrangement runs in one transaction, reproducible from its seed (kept in the audit log), and may
+ * be re-run until tickets are published.
+ */
+export function createArrangementService(deps: ArrangementDeps) {
+  const { repo, audit } = deps;
+
+  async function openExam(officeId: number, examId: number) {
+    const exam = await repo.exam(officeId, examId);
+    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+    return exam;
+  }
+  async function unpublished(officeId: number, examId: number) {
+    const exam = await openExam(officeId, examId);
+    if (exam.tickets_published_at !== null)
+      throw new AppError(ErrorCode.Validation, '准考证已发布，编排不能再改；如需调整请单独调动考生座位');
+    return exam;
+  }
+
+  const CHOICE_OFF = '本考试不提供考点城市选择，考点由考试机构统一安排';
+
+  async function ownApplication(officeId: number, candidateId: number, examId: number) {
+    const app = await repo.ownApplication(candidateId, examId);
+    if (!app || app.office_id !== officeId) throw new AppError(ErrorCode.NotFound, '您尚未报名该考试');
+    return app;
+  }
+
+  return {
+    /** The cities of a published exam's sites, for candidates to choose from; refused when the exam does not offer the choice. */
+    async siteCities(officeId: number, examId: number): Promise<{ cities: string[] }> {
+      const exam = await repo.publishedExam(officeId, examId);
+      if (!exam) throw new AppError(ErrorCode.NotFound, '该考试不存在或尚未发布');
+      if (exam.site_city_choice !== 1) throw new AppError(ErrorCode.Validation, CHOICE_OFF);
+      return { cities: await repo.siteCities(examId) };
+    },
+
+    /** The candidate's city choice on one of their applications, with what they may choose. */
+    async myCity(officeId: number, candidateId: number, examId: number): Promise<SiteCityChoice> {
+      const app = await ownApplication(officeId, candidateId, examId);
+      if (app.site_city_choice !== 1) return { enabled: false, cities: [], city: app.site_city, arranged: false };
+      const [cities, arranged] = await Promise.all([repo.siteCities(app.exam_id), repo.examSeated(app.exam_id)]);
+      return { enabled: true, cities, city: app.site_city, arranged };
+    },
+
+    /** Chooses (or changes) the site city of an approved or confirmed application, until seats are arranged. */
+    async chooseCity(officeId: number, candidateId: number, input: ChooseSiteCityInput): Promise<{ city: string }> {
+      const app = await ownApplication(officeId, candidateId, input.examId);
+      if (app.site_city_choice !== 1) throw new AppError(ErrorCode.Validation, CHOICE_OFF);
+      if (app.status !== 'approved' && app.status !== 'confirmed')
+        throw new AppError(ErrorCode.Validation, '报名审核通过后才能选择考点城市');
+      if (await repo.examSeated(app.exam_id))
+        throw new AppError(ErrorCode.Validation, '考场已编排，考点城市不能再修改；如有特殊情况请联系考试机构');
+      const cities = await repo.siteCities(app.exam_id);
+      if (!cities.includes(input.city))
+        throw new AppError(
+          ErrorCode.Validation,
+          cities.length > 0 ? `${input.city} 没有本考试的考点，请从 ${cities.join('、')} 中选择` : '本考试尚未设置考点城市，请稍后再选',
+        );
+      await repo.setSiteCity(app.id, input.city, clock.nowIso());
+      return { city: input.city };
+    },
+
+    /** Seated candidates whose ticket number or name contains `q`, with their seats: for moving a seat. */
+    async findSeated(staff: StaffPrincipal, examId: number, q: string): Promise<SeatedCandidate[]> {
+      officeAdminScope(staff);
+      await openExam(staff.officeId, examId);
+      const rows = await repo.findSeated(staff.officeId, examId, q, 20);
+      const out = new Map<number, SeatedCandidate>();
+      for (const r of rows) {
+        let c = out.get(r.application_id);
+        if (!c) {
+          c = { applicationId: r.application_id, name: r.name, ticketNo: r.ticket_no ?? null, seats: [] };
+          out.set(r.application_id, c);
+        }
+        c.seats.push({
+          subjectId: r.subject_id,
+          subject: r.subject,
+          startAt: r.start_at,
+          site: r.site,
+          roomId: r.room_id,
+          room: r.room,
+          seat: r.seat,
+        });
+      }
+      return [...out.values()];
+    },
+
+    async listSubjects(staff: StaffPrincipal, examId: number) {
+      officeAdminScope(staff);
+      await openExam(staff.officeId, examId);
+      const rows = await repo.subjects(staff.officeId, examId);
+      return rows.map((r) => ({ id: r.id, name: r.name, startAt: r.start_at, endAt: r.end_at }));
+    },
+
+    async saveSubject(staff: StaffPrincipal, input: ExamSubjectInput, ip: string): Promise<{ id: number }> {
+      officeAdminScope(staff);
+      await unpublished(staff.officeId, input.examId);
+      const at = clock.nowIso();
+      let id = input.id;
+      if (id === undefined) {
+        id = await repo.insertSubject({
+          office_id: staff.officeId,
+          exam_id: input.examId,
+          name: input.name,
+          start_at: input.startAt,
+          end_at: input.endAt,
+          at,
+        });
+      } else {
+        const s = await repo.subject(staff.officeId, id);
+        if (!s || s.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '科目不存在，请刷新后再试');
+        await repo.updateSubject(id, { name: input.name, start_at: input.startAt, end_at: input.endAt, at });
+      }
+      await audit.record(staff, '保存科目', `exam_subject:${id}`, `${input.name} ${zonedDateTime(input.startAt)}`, ip);
+      return { id };
+    },
+
+    async listSites(staff: StaffPrincipal, examId: number) {
+      officeAdminScope(staff);
+      await openExam(staff.officeId, examId);
+      const [sites, rooms] = await Promise.all([repo.sites(staff.officeId, examId), repo.rooms(staff.officeId, examId)]);
+      return sites.map((s) => ({
+        id: s.id,
+        code: s.code,
+        name: s.name,
+        address: s.address,
+        city: s.city,
+        rooms: rooms.filter((r) => r.site_id === s.id).map((r) => ({ id: r.id, code: r.code, seats: r.seats })),
+      }));
+    },
+
+    async saveSite(staff: StaffPrincipal, input: ExamSiteInput, ip: string): Promise<{ id: number }> {
+      officeAdminScope(staff);
+      await unpublished(staff.officeId, input.examId);
+      if (input.id !== undefined) {
+        const s = await repo.site(staff.officeId, input.id);
+        if (!s || s.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '考点不存在，请刷新后再试');
+        if ((await repo.countSeated(staff.officeId, input.examId)) > 0)
+          throw new AppError(ErrorCode.Validation, '考场已编排，请重新编排前先修改考点；已编排的考点不能改考场数');
+      }
+      const at = clock.nowIso();
+      const id = await repo.commit((trx) => repo.saveSite(trx, { ...input, officeId: staff.officeId, city: input.city ?? '', at }));
+      await audit.record(staff, '保存考点', `exam_site:${id}`, `${input.name}：${input.rooms} 个考场，每场 ${input.seatsPerRoom} 座`, ip);
+      return { id };
+    },
+
+    /**
+     * One room's seats. Once tickets are published the arrangement is fixed (moves go seat by
+     * seat); before, a room never gets fewer seats than the highest one given in it.
+     */
+    async saveRoom(staff: StaffPrincipal, input: SaveExamRoomInput, ip: string): Promise<{ id: number }> {
+      officeAdminScope(staff);
+      const room = await repo.room(staff.officeId, input.roomId);
+      if (!room) throw new AppError(ErrorCode.NotFound, '考场不存在，请刷新后再试');
+      await unpublished(staff.officeId, room.exam_id);
+      const taken = await repo.highestSeat(room.id);
+      if (input.seats < taken)
+        throw new AppError(
+          ErrorCode.Validation,
+          `第 ${room.code} 考场已排到第 ${taken} 号座位，座位数不能少于 ${taken}；如需减少请先重新编排`,
+        );
+      await repo.setRoomSeats(room.id, input.seats);
+      await audit.record(staff, '修改考场座位数', `exam_room:${room.id}`, `第 ${room.code} 考场：${room.seats} → ${input.seats} 座`, ip);
+      return { id: room.id };
+    },
+
+    /** All or nothing: when any row is wrong nothing is written and every wrong row is reported. */
+    async importSites(staff: StaffPrincipal, examId: number, file: Buffer, ip: string): Promise<SiteImportResult> {
+      officeAdminScope(staff);
+      await unpublished(staff.officeId, examId);
+      const { rows, errors } = await readSiteSheet(examId, file);
+      if (errors.length > 0) return { created: 0, errors };
+      const existing = new Set((await repo.sites(staff.officeId, examId)).map((s) => s.name));
+      const clashes = rows.flatMap((r, i) => (existing.has(r.name) ? [{ row: i + 2, msg: `考点名称：${r.name} 已存在于本考试` }] : []));
+      if (clashes.length > 0) return { created: 0, errors: clashes };
+      const at = clock.nowIso();
+      await repo.commit(async (trx) => {
+        for (const r of rows) await repo.saveSite(trx, { ...r, id: undefined, officeId: staff.officeId, city: r.city ?? '', at });
+        await audit.record(staff, '导入考点', `exam:${examId}`, `${rows.length} 个考点`, ip, trx);
+      });
+      return { created: rows.length, errors: [] };
+    },
+
+    /** Sites with their rooms, seats and how many sit there; the seed and the ticket settings. */
+    async overview(staff: StaffPrincipal, examId: number): Promise<ArrangementOverview> {
+      officeAdminScope(staff);
+      await openExam(staff.officeId, examId);
+      const [settings, sites, rooms, perRoom, seated, confirmed] = await Promise.all([
+        repo.ticketSettings(staff.officeId, examId),
+        repo.sites(staff.officeId, examId),
+        repo.rooms(staff.officeId, examId),
+        repo.seatedPerRoom(staff.officeId, examId),
+        repo.seatedCandidates(staff.officeId, examId),
+        repo.confirmedCount(staff.officeId, examId),
+      ]);
+      const inRoom = new Map(perRoom.map((r) => [r.room_id, Number(r.n)]));
+      return {
+        confirmed,
+        seated,
+        seed: settings?.arrangement_seed ?? null,
+        examCode: settings?.exam_code ?? '',
+        ticketTemplate: settings?.ticket_template ?? '',
+        ticketsPublishedAt: settings?.tickets_published_at ?? null,
+        printStart: settings?.print_start ?? null,
+        printEnd: settings?.print_end ?? null,
+        sites: sites.map((s) => {
+          const own = rooms
+            .filter((r) => r.site_id === s.id)
+            .map((r) => ({ id: r.id, code: r.code, seats: r.seats, seated: inRoom.get(r.id) ?? 0 }));
+          return {
+            id: s.id,
+            code: s.code,
+            name: s.name,
+            address: s.address,
+            city: s.city,
+            seats: own.reduce((n, r) => n + r.seats, 0),
+            seated: own.reduce((n, r) => n + r.seated, 0),
+            rooms: own,
+          };
+        }),
+      };
+    },
+
+    async arrangeSeats(
+      staff: StaffPrincipal,
+      input: ArrangeSeatsInput,
+      ip: string,
+    ): Promise<{ arranged: number; rooms: number; sites: number }> {
+      officeAdminScope(staff);
+      await unpublished(staff.officeId, input.examId);
+      const seed = input.seed && input.seed.length > 0 ? input.seed : randomBytes(6).toString('hex');
+      return repo.commit(async (trx) => {
+        const summary = await seatExam(repo, trx, staff.officeId, input.examId, seed);
+        await audit.record(
+          staff,
+          '编排考场',
+          `exam:${input.examId}`,
+          `种子 ${seed}：${summary.arranged} 人，${summary.rooms} 个考场，${summary.sites} 个考点`,
+          ip,
+          trx,
+        );
+        return summary;
+      });
+    },
+  };
+}
+
+/**
+ * Seats an exam's confirmed candidates inside the caller's transaction: the capacity check first,
+ * then every seat written at once. Nothing is written when seats run out (the refusal names the
+ * shortfall per sitting and the sites' capacity). The console's arrangement and the demo seed
+ * both come through here.
+ */
+export async function seatExam(
+  repo: ArrangementRepository,
+  trx: Kysely<DB>,
+  officeId: number,
+  examId: number,
+  seed: string,
+): Promise<{ arranged: number; rooms: number; sites: number }> {
+  const [exam, subjects, sites, rooms, { apps, links }] = await Promise.all([
+    repo.exam(officeId, examId, trx),
+    repo.subjects(officeId, examId, trx),
+    repo.sites(officeId, examId, trx),
+    repo.rooms(officeId, examId, trx),
+    repo.confirmed(officeId, examId, trx),
+  ]);
+  if (subjects.length === 0) throw new AppError(ErrorCode.Validation, '请先添加考试科目');
+  if (rooms.length === 0) throw new AppError(ErrorCode.Validation, '请先添加考点和考场');
+  const allSubjects = subjects.map((s) => s.id);
+  const byPosition = new Map<number, number[]>();
+  for (const l of links) {
+    const list = byPosition.get(l.position_id);
+    if (list) list.push(l.subject_id);
+    else byPosition.set(l.position_id, [l.subject_id]);
+  }
+  // Choices kept from while the setting was on are ignored once it is off.
+  const byCity = exam?.site_city_choice === 1;
+  const result = arrange({
+    seed,
+    rooms: rooms.map((r) => ({ roomId: r.id, siteId: r.site_id, seats: r.seats, city: r.city })),
+    subjects: subjects.map((s) => ({ id: s.id, startAt: s.start_at })),
+    candidates: apps.map((a) => ({
+      applicationId: a.id,
+      positionId: a.position_id ?? 0,
+      subjectIds: (a.position_id !== null && byPosition.get(a.position_id)) || allSubjects,
+      city: byCity ? a.site_city : null,
+    })),
+  });
+  if (!result.ok) {
+    const capacity = sites
+      .map((s) => `${s.name} ${rooms.filter((r) => r.site_id === s.id).reduce((n, r) => n + r.seats, 0)} 座`)
+      .join('、');
+    const cityLines = result.shortfalls
+      .filter((f) => f.city !== undefined)
+      .map((f) => `${f.city}：${zonedDateTime(f.sitting)} 场次有 ${f.needed} 人选择该城市，该城市考点仅 ${f.available} 个座位`);
+    if (cityLines.length > 0)
+      throw new AppError(
+        ErrorCode.Validation,
+        `考点城市座位不足，未做任何编排：${cityLines.join('；')}（同一考场同一场次只考一个科目）。请在这些城市增加考场后再编排`,
+      );
+    const lines = result.shortfalls.map((f) => `${zonedDateTime(f.sitting)} 场次需 ${f.needed} 个座位（同一考场同一场次只考一个科目）`);
+    throw new AppError(ErrorCode.Validation, `座位不足，未做任何编排：${lines.join('；')}；现有考点：${capacity}。请增加考场后再编排`);
+  }
+  await repo.replaceSeats(
+    trx,
+    officeId,
+    examId,
+    result.seats.map((s) => ({
+      sitting: s.sitting,
+      subject_id: s.subjectId,
+      application_id: s.applicationId,
+      site_id: s.siteId,
+      room_id: s.roomId,
+      seat: s.seat,
+    })),
+  );
+  await repo.setSeed(trx, examId, seed);
+  const usedRooms = new Set(result.seats.map((s) => s.roomId));
+  const usedSites = new Set(result.seats.map((s) => s.siteId));
+  return { arranged: apps.length, rooms: usedRooms.size, sites: usedSites.size };
+}

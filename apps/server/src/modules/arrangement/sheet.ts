@@ -1,0 +1,98 @@
+import {
+  examSiteInputSchema,
+  MAX_ROOMS_PER_SITE,
+  MAX_SEATS_PER_ROOM,
+  SITE_SHEET_COLUMNS,
+  SITE_SHEET_REQUIRED,
+  type ExamSiteInput,
+  type SiteImportResult,
+} from '@zhikaoyun/shared';
+import type ExcelJS from 'exceljs';
+import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
+
+type Column = (typeof SITE_SHEET_COLUMNS)[number];
+
+/** A province's sites are a few thousand rows; far beyond is not a site sheet. */
+export const SITE_SHEET_LIMITS: WorkbookLimits = { maxUnpackedBytes: 8 * 1024 * 1024, maxEntries: 100, maxCells: 100_000 };
+
+const COLUMN_OF_PATH: Readonly<Record<string, Column>> = {
+  name: '考点名称',
+  address: '地址',
+  rooms: '考场数',
+  seatsPerRoom: '每场座位数',
+  city: '城市',
+};
+
+/** The same bounds as the form, said the way an office fixes a cell. */
+const RANGE_TEXT: Readonly<Partial<Record<Column, string>>> = {
+  考场数: `应为 1 到 ${MAX_ROOMS_PER_SITE} 的整数`,
+  每场座位数: `应为 1 到 ${MAX_SEATS_PER_ROOM} 的整数`,
+};
+
+/** A whole number as typed, or NaN (so the schema refuses "三十" or 30.5 with the row's words). */
+const whole = (text: string) => (/^\d+(\.0+)?$/.test(text) ? Number(text) : Number.NaN);
+
+/**
+ * Reads a site workbook: the first sheet, a header row naming the columns (any order; 城市 may be
+ * left out), one site per row, each checked by the same schema as the console's form. An empty row
+ * is skipped. Answers the valid rows, or the errors row by row.
+ */
+export async function readSiteSheet(examId: number, file: Buffer): Promise<{ rows: ExamSiteInput[]; errors: SiteImportResult['errors'] }> {
+  let book: ExcelJS.Workbook;
+  try {
+    book = await readWorkbook(file, SITE_SHEET_LIMITS);
+  } catch (err) {
+    if (err instanceof WorkbookError) return { rows: [], errors: [{ row: 0, msg: workbookRefusalText(err.reason, '考点表') }] };
+    throw err;
+  }
+  const sheet = book.worksheets[0];
+  if (!sheet) return { rows: [], errors: [{ row: 0, msg: '考点表中没有工作表' }] };
+  const header = new Map<string, number>();
+  sheet.getRow(1).eachCell((c, col) => header.set(c.text.trim(), col));
+  const missing = SITE_SHEET_REQUIRED.filter((c) => !header.has(c));
+  if (missing.length > 0)
+    return {
+      rows: [],
+      errors: [{ row: 1, msg: `表头缺少列：${missing.join('、')}（应有 ${SITE_SHEET_COLUMNS.join('、')}，城市可不填）` }],
+    };
+
+  const rows: ExamSiteInput[] = [];
+  const errors: SiteImportResult['errors'] = [];
+  const seen = new Map<string, number>();
+  for (let r = 2; r <= sheet.rowCount; r++) {
+    const row = sheet.getRow(r);
+    const cell = (c: Column) => {
+      const col = header.get(c);
+      return col === undefined ? '' : row.getCell(col).text.trim();
+    };
+    if (SITE_SHEET_COLUMNS.every((c) => cell(c) === '')) continue;
+    const parsed = examSiteInputSchema.safeParse({
+      examId,
+      name: cell('考点名称'),
+      address: cell('地址'),
+      rooms: whole(cell('考场数')),
+      seatsPerRoom: whole(cell('每场座位数')),
+      city: cell('城市'),
+    });
+    if (!parsed.success) {
+      const told = new Set<string>();
+      for (const issue of parsed.error.issues) {
+        const column = COLUMN_OF_PATH[String(issue.path[0] ?? '')];
+        const msg = column ? `${column}：${RANGE_TEXT[column] ?? issue.message}` : issue.message;
+        if (told.has(msg)) continue;
+        told.add(msg);
+        errors.push({ row: r, msg });
+      }
+      continue;
+    }
+    const earlier = seen.get(parsed.data.name);
+    if (earlier !== undefined) {
+      errors.push({ row: r, msg: `考点名称：${parsed.data.name} 与第 ${earlier} 行重复` });
+      continue;
+    }
+    seen.set(parsed.data.name, r);
+    rows.push(parsed.data);
+  }
+  if (rows.length === 0 && errors.length === 0) errors.push({ row: 2, msg: '考点表中没有考点' });
+  return { rows, errors };
+}

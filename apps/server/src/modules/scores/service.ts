@@ -1,0 +1,744 @@
+import {
+  AUDIENCE_RULES,
+  DEFAULT_TIME_ZONE,
+  ErrorCode,
+  fromHundredths,
+  fromThousandths,
+  interviewNeed,
+  interviewRatioRowSchema,
+  maskName,
+  ratioFor,
+  toHundredths,
+  toThousandths,
+  zonedDateTime,
+  type InterviewList,
+  type InterviewRatioRow,
+  type MyScore,
+  type ScoreImportResult,
+  type ScorePositionSummary,
+  type ScoreRanking,
+  type ScoreReview,
+  type ScoreRules,
+  WHOLE_SCORE_TEXT,
+  formatPoints,
+  type saveScoreRulesSchema,
+} from '@zhikaoyun/shared';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { clock } from '../../lib/clock';
+import type { OfficeLock } from '../../lib/office-lock';
+import type { StaffPrincipal } from '../../plugins/auth';
+import type { AuditService } from '../audit/service';
+import type { NotificationsService } from '../notifications/service';
+import { officeAdminScope } from '../review/scope';
+import { renderInterviewListPdf } from './interview-pdf';
+import { createVersionedCache } from './my-score-cache';
+import { withTotals, type RankedRow, type ScoresRepository } from './repository';
+import { readScoreSheet, writeRankingSheet, type ExportRow } from './sheet';
+
+export interface ScoresDeps {
+  repo: ScoresRepository;
+  audit: AuditService;
+  /** Scores published: every ticket holder's message, written with the publishing. */
+  notifications: Pick<NotificationsService, 'stepToAudience' | 'stepToApplication' | 'notify'>;
+  /** One Excel import per office at a time (shared with the position import). */
+  importLock: OfficeLock;
+  /** After each committed change: the public interview list shows it on its next read. */
+  changed: (officeId: number) => Promise<void>;
+  /** The office's data version `changed` moves (null: unknown now), which keeps candidates' answers fresh. */
+  version: (officeId: number) => Promise<string | null>;
+}
+
+type RuleRow = NonNullable<Awaited<ReturnType<ScoresRepository['rule']>>>;
+type SaveRulesInput = z.output<typeof saveScoreRulesSchema>;
+
+const NOT_PUBLISHED = '成绩尚未发布，请留意考试公告';
+const LIST_NOT_PUBLISHED = '面试名单尚未公布，请留意考试公告';
+const ratioTableSchema = z.array(interviewRatioRowSchema);
+
+function ratioTable(rule: RuleRow | undefined): InterviewRatioRow[] | null {
+  if (!rule?.interview_ratio_table) return null;
+  const parsed = ratioTableSchema.safeParse(JSON.parse(rule.interview_ratio_table));
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * In the list: qualified, not given up, and either within the places by rank among the qualified
+ * (ties at the cut-off share a rank, so they are all within) or added in a place given up.
+ */
+function listed(
+  r: { qualified: number; qrank: number | null; gave_up_at: string | null; filled_at: string | null },
+  need: number,
+): boolean {
+  return r.qualified === 1 && r.gave_up_at === null && ((r.qrank !== null && r.qrank <= need) || r.filled_at !== null);
+}
+
+/** Places in a position's interview list under the exam's rule (1:3 when no rule is saved). */
+function needOf(rule: RuleRow | undefined, headcount: number): number {
+  return interviewNeed(headcount, ratioFor(headcount, fromThousandths(rule?.interview_ratio ?? 3000), ratioTable(rule)));
+}
+
+const points = (h: number | null) => (h === null ? null : fromHundredths(h));
+
+type ReviewRow = Awaited<ReturnType<ScoresRepository['reviews']>>[number];
+
+function reviewOf(r: ReviewRow): ScoreReview {
+  return {
+    id: r.id,
+    ticketNo: r.ticket_no,
+    name: r.name,
+    positionName: r.position_name ?? '',
+    subjectId: r.subject_id === 0 ? null : r.subject_id,
+    subjectName: r.subject_id === 0 ? WHOLE_SCORE_TEXT : (r.subject_name ?? ''),
+    reason: r.reason,
+    status: r.status,
+    score: r.subject_id === 0 ? points(r.total) : points(r.score),
+    oldScore: points(r.old_score),
+    newScore: points(r.new_score),
+    answer: r.answer,
+    createdAt: r.created_at,
+    answeredAt: r.answered_at,
+  };
+}
+
+/**
+ * Written-exam scores: the rules, the import (all rows or none), the ranking per position and the
+ * interview list, publishing, the candidate's own score and the public list. Totals, pass flags
+ * and ranks are computed in the database (see the repository); the list follows the shared rule:
+ * the qualified by total until headcount × ratio places are filled, ties at the cut-off included.
+ */
+/** Rows grouped by their position, in the order given. */
+function byPositionOf<R extends { position_id: number }>(rows: readonly R[]): Map<number, R[]> {
+  const byPosition = new Map<number, R[]>();
+  for (const r of rows) {
+    const list = byPosition.get(r.position_id);
+    if (list) list.push(r);
+    else byPosition.set(r.position_id, [r]);
+  }
+  return byPosition;
+}
+
+export function createScoresService(deps: ScoresDeps) {
+  const { repo, audit, changed, importLock } = deps;
+  const myScores = createVersionedCache<MyScore>(deps.version);
+  const gates = createVersionedCache<{ exam: Awaited<ReturnType<typeof examOf>>; rule: RuleRow | undefined }>(deps.version);
+
+  async function examOf(officeId: number, examId: number) {
+    const exam = await repo.exam(officeId, examId);
+    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+    return exam;
+  }
+
+  /** What a ranking is read from: the exam's rules, positions, papers and ranked candidates. */
+  async function rankingOf(officeId: number, examId: number) {
+    await examOf(officeId, examId);
+    const [rule, positions, subjects, rows] = await Promise.all([
+      repo.rule(officeId, examId),
+      repo.positions(officeId, examId),
+      repo.subjects(officeId, examId),
+      repo.ranked(officeId, examId),
+    ]);
+    return { rule, positions, subjects, rows };
+  }
+
+  /** Per position with entrants: the list by the rules, best first, names masked. */
+  async function listOf(officeId: number, examId: number, rule: RuleRow | undefined): Promise<InterviewList['positions']> {
+    const [positions, rows] = await Promise.all([repo.positions(officeId, examId), repo.qualifiedRanked(officeId, examId)]);
+    const byPosition = byPositionOf(rows);
+    return positions
+      .map((p) => {
+        const need = needOf(rule, p.headcount);
+        const list = (byPosition.get(p.id) ?? []).filter((r) => listed({ ...r, qualified: 1 }, need));
+        return {
+          positionId: p.id,
+          positionCode: p.code,
+          positionName: p.name,
+          headcount: p.headcount,
+          cutOff: list.length === 0 ? null : fromHundredths(list.reduce((m, r) => Math.min(m, r.total), Infinity)),
+          list: list.map((r) => ({ ticketNo: r.ticket_no, name: maskName(r.name), total: fromHundredths(r.total), rank: r.rank })),
+        };
+      })
+      .filter((p) => p.list.length > 0);
+  }
+
+  /** Per position: ranked, qualified, the list's size and cut-off, and whether it falls short. */
+  function summarise(
+    positions: { id: number; code: string; name: string; headcount: number }[],
+    rows: RankedRow[],
+    rule: RuleRow | undefined,
+  ): { summaries: ScorePositionSummary[]; inList: (r: RankedRow) => boolean } {
+    const byPosition = byPositionOf(rows);
+    const needs = new Map(positions.map((p) => [p.id, needOf(rule, p.headcount)]));
+    const inList = (r: RankedRow) => listed(r, needs.get(r.position_id) ?? 0);
+    const summaries = positions.map((p) => {
+      const list = byPosition.get(p.id) ?? [];
+      const need = needs.get(p.id) ?? 0;
+      const entered = list.filter(inList);
+      const qualified = list.filter((r) => r.qualified === 1).length;
+      const gaveUp = list.filter((r) => r.gave_up_at !== null).length;
+      return {
+        positionId: p.id,
+        code: p.code,
+        name: p.name,
+        headcount: p.headcount,
+        need,
+        ranked: list.filter((r) => r.total !== null).length,
+        qualified,
+        inList: entered.length,
+        cutOff: entered.length === 0 ? null : points(entered.reduce((m, r) => Math.min(m, r.total ?? 0), Infinity)),
+        short: qualified < need,
+        gaveUp,
+        vacancies: gaveUp > 0 ? Math.max(0, need - entered.length) : 0,
+      };
+    });
+    return { summaries, inList };
+  }
+
+  return {
+    /**
+     * The interview list's entrants with their full names and written totals (hundredths), and
+     * the exam's positions: where the later stages (./stages) start. Staff only.
+     */
+    async entrants(officeId: number, examId: number) {
+      const rule = await repo.rule(officeId, examId);
+      const [positions, rows] = await Promise.all([repo.positions(officeId, examId), repo.qualifiedRanked(officeId, examId)]);
+      const need = new Map(positions.map((p) => [p.id, needOf(rule, p.headcount)]));
+      const entrants = rows
+        .map((r) => ({ ...r, total: Number(r.total), qrank: Number(r.qrank) }))
+        .filter((r) => listed({ ...r, qualified: 1 }, need.get(r.position_id) ?? 0));
+      return { positions, entrants };
+    },
+
+    async rules(staff: StaffPrincipal, examId: number): Promise<ScoreRules> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      const [rule, subjects, imported] = await Promise.all([
+        repo.rule(officeId, examId),
+        repo.subjects(officeId, examId),
+        repo.countScored(officeId, examId),
+      ]);
+      const table = ratioTable(rule);
+      return {
+        examId,
+        subjects: subjects.map((s) => ({
+          subjectId: s.id,
+          name: s.name,
+          fullMarks: fromHundredths(Number(s.full_marks)),
+          weight: fromThousandths(Number(s.weight)),
+          passLine: points(s.pass_line),
+        })),
+        passLine: fromHundredths(rule?.pass_line ?? 0),
+        interviewRatio: table ? null : fromThousandths(rule?.interview_ratio ?? 3000),
+        interviewRatioTable: table,
+        bonusEnabled: rule?.bonus_enabled === 1,
+        imported,
+        importedAt: rule?.imported_at ?? null,
+        queryStart: rule?.query_start ?? null,
+        publishedAt: rule?.published_at ?? null,
+        reviewStart: rule?.review_start ?? null,
+        reviewEnd: rule?.review_end ?? null,
+      };
+    },
+
+    async saveRules(staff: StaffPrincipal, input: SaveRulesInput, ip: string): Promise<void> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      const known = new Set((await repo.subjects(officeId, input.examId)).map((s) => s.id));
+      const unknown = input.subjects.filter((s) => !known.has(s.subjectId));
+      if (unknown.length > 0) throw new AppError(ErrorCode.Validation, '科目不属于该考试，请刷新后再试');
+      const lines = new Map((input.subjectPassLines ?? []).map((l) => [l.subjectId, toHundredths(l.passLine)]));
+      for (const s of input.subjects) {
+        const line = lines.get(s.subjectId);
+        if (line !== undefined && line > toHundredths(s.fullMarks)) throw new AppError(ErrorCode.Validation, '科目合格线不能高于该科满分');
+      }
+      const at = clock.nowIso();
+      await repo.commit(async (trx) => {
+        await repo.saveRule(trx, {
+          officeId,
+          examId: input.examId,
+          passLine: toHundredths(input.passLine),
+          ratio: toThousandths(input.interviewRatio ?? 3),
+          ratioTable: input.interviewRatioTable ? JSON.stringify(input.interviewRatioTable) : null,
+          bonusEnabled: input.bonusEnabled ? 1 : 0,
+          subjects: input.subjects.map((s) => ({
+            subject_id: s.subjectId,
+            full_marks: toHundredths(s.fullMarks),
+            weight: toThousandths(s.weight),
+            pass_line: lines.get(s.subjectId) ?? null,
+          })),
+          at,
+        });
+        await repo.recompute(trx, officeId, input.examId);
+        const ratio = input.interviewRatioTable
+          ? input.interviewRatioTable.map((r) => `${r.maxHeadcount === null ? '其余' : `≤${r.maxHeadcount} 人`} 1:${r.ratio}`).join('，')
+          : `1:${input.interviewRatio}`;
+        await audit.record(
+          staff,
+          '设置成绩规则',
+          `exam:${input.examId}`,
+          `合格线 ${input.passLine}；面试比例 ${ratio}；加分${input.bonusEnabled ? '计入' : '不计入'}`,
+          ip,
+          trx,
+        );
+      });
+      await changed(officeId);
+    },
+
+    /**
+     * All or nothing: any wrong row and nothing is written, every wrong row reported. A dry run
+     * only reports. Otherwise the exam's scores are replaced whole in one transaction and ranked.
+     */
+    async importSheet(staff: StaffPrincipal, examId: number, dryRun: boolean, file: Buffer, ip: string): Promise<ScoreImportResult> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      return importLock.run(officeId, async () => {
+        const [subjects, tickets] = await Promise.all([repo.subjects(officeId, examId), repo.tickets(officeId, examId)]);
+        if (tickets.length === 0) throw new AppError(ErrorCode.Validation, '该考试尚未发布准考证，无法导入成绩');
+        const at = clock.nowIso();
+        const sheet = await readScoreSheet(file, {
+          examId,
+          officeId,
+          subjects: subjects.map((s) => ({ id: s.id, name: s.name, full_marks: Number(s.full_marks) })),
+          tickets: new Map(tickets.map((t) => [t.ticket_no, { application_id: t.application_id, position_id: t.position_id }])),
+          at,
+        });
+        const result = { dryRun, rows: sheet.rows, imported: 0, absent: sheet.absent, void: sheet.void, errors: sheet.errors };
+        if (dryRun || sheet.errors.length > 0) return result;
+        const [before, rule] = await Promise.all([repo.countScored(officeId, examId), repo.rule(officeId, examId)]);
+        const rows = withTotals(
+          sheet.totals,
+          sheet.marks,
+          { pass_line: rule?.pass_line ?? 0, bonus_enabled: rule?.bonus_enabled ?? 0 },
+          subjects.map((s) => ({ id: s.id, weight: Number(s.weight), pass_line: s.pass_line })),
+        );
+        await repo.commit(async (trx) => {
+          await repo.ensureRule(trx, officeId, examId, at);
+          // The rules are read again in the transaction: saved meanwhile, they are applied.
+          const now = await repo.rule(officeId, examId, trx);
+          await repo.replaceScores(trx, officeId, examId, rows, sheet.marks, at);
+          if (now?.updated_at !== (rule?.updated_at ?? at)) await repo.recompute(trx, officeId, examId);
+          await audit.record(
+            staff,
+            before > 0 ? '重新导入成绩' : '导入成绩',
+            `exam:${examId}`,
+            `${sheet.totals.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
+            ip,
+            trx,
+          );
+        });
+        await changed(officeId);
+        return { ...result, imported: sheet.totals.length };
+      });
+    },
+
+    async ranking(staff: StaffPrincipal, examId: number, positionId: number | undefined): Promise<ScoreRanking> {
+      const { officeId } = officeAdminScope(staff);
+      const { rule, positions, subjects, rows } = await rankingOf(officeId, examId);
+      const { summaries, inList } = summarise(positions, rows, rule);
+      let list: ScoreRanking['list'] = [];
+      if (positionId !== undefined) {
+        const mine = rows.filter((r) => r.position_id === positionId);
+        const [names, marks] = await Promise.all([repo.names(mine.map((r) => r.application_id)), repo.marks(officeId, examId, positionId)]);
+        const nameOf = new Map(names.map((n) => [n.id, n.name]));
+        const marksOf = new Map<number, ScoreRanking['list'][number]['subjects']>();
+        for (const m of marks) {
+          const l = marksOf.get(m.application_id) ?? [];
+          l.push({ subjectId: m.subject_id, mark: m.mark, score: points(m.score) });
+          marksOf.set(m.application_id, l);
+        }
+        list = mine
+          .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no))
+          .map((r) => ({
+            ticketNo: r.ticket_no,
+            name: nameOf.get(r.application_id) ?? '',
+            status: r.status,
+            subjects: marksOf.get(r.application_id) ?? [],
+            bonus: fromHundredths(r.bonus),
+            total: points(r.total),
+            rank: r.rank,
+            qualified: r.qualified === 1,
+            inList: inList(r),
+            gaveUp: r.gave_up_at !== null,
+            filled: r.filled_at !== null,
+          }));
+      }
+      return { subjects: subjects.map((s) => ({ subjectId: s.id, name: s.name })), positions: summaries, list };
+    },
+
+    async publish(
+      staff: StaffPrincipal,
+      input: { examId: number; queryStart: string; reviewStart?: string | undefined; reviewEnd?: string | undefined },
+      ip: string,
+    ): Promise<{ notified: number }> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      if ((await repo.countScored(officeId, input.examId)) === 0) throw new AppError(ErrorCode.Validation, '尚未导入成绩，不能发布');
+      const at = clock.nowIso();
+      const notified = await repo.commit(async (trx) => {
+        const rule = await repo.rule(officeId, input.examId, trx);
+        const review = input.reviewStart && input.reviewEnd ? { start: input.reviewStart, end: input.reviewEnd } : null;
+        await repo.publish(trx, input.examId, input.queryStart, at, review);
+        let n = 0;
+        // Told once, on the first publishing; publishing again only moves the query time.
+        if (!rule?.published_at) {
+          const r = await deps.notifications.stepToAudience(trx, {
+            officeId,
+            examId: input.examId,
+            audience: AUDIENCE_RULES.ticketed,
+            kind: 'scores_published',
+            at,
+          });
+          n = r.recipients;
+        }
+        await audit.record(
+          staff,
+          '发布成绩',
+          `exam:${input.examId}`,
+          `查询开始 ${zonedDateTime(input.queryStart)}${
+            review ? `；复核申请 ${zonedDateTime(review.start)} 至 ${zonedDateTime(review.end)}` : ''
+          }${n > 0 ? `；通知 ${n} 人` : ''}`,
+          ip,
+          trx,
+        );
+        return n;
+      });
+      await changed(officeId);
+      return { notified };
+    },
+
+    /**
+     * The candidate's own score, from the query start on. Kept per candidate until the next
+     * scores write (import, rules, publishing, 放弃, 递补) moves the office's version.
+     */
+    async mine(officeId: number, candidateId: number, examId: number, timeZone: string = DEFAULT_TIME_ZONE): Promise<MyScore> {
+      // The gate is the same for every candidate of the exam: read once per data version.
+      const { exam, rule } = await gates.get(officeId, String(examId), async () => ({
+        exam: await examOf(officeId, examId),
+        rule: await repo.rule(officeId, examId),
+      }));
+      if (!rule?.published_at || !rule.query_start) throw new AppError(ErrorCode.Validation, NOT_PUBLISHED);
+      if (clock.nowIso() < rule.query_start)
+        throw new AppError(ErrorCode.Validation, `成绩查询将于 ${zonedDateTime(rule.query_start, timeZone)} 开放，请届时再来`);
+      return myScores.get(officeId, `${examId}|${candidateId}`, async () => {
+        const me = await repo.mine(officeId, examId, candidateId);
+        if (!me) throw new AppError(ErrorCode.NotFound, '未查到您在该考试的成绩（仅参加笔试的考生有成绩）');
+        const [marks, standing, reviews] = await Promise.all([
+          repo.myMarks(me.application_id),
+          repo.standing(officeId, examId, me.position_id, me.total),
+          repo.reviews(officeId, { applicationId: me.application_id }),
+        ]);
+        const qualified = me.qualified === 1;
+        return {
+          examName: exam.name,
+          ticketNo: me.ticket_no,
+          positionName: me.position_name ?? '',
+          subjects: marks.map((m) => ({ subjectId: m.subject_id, name: m.name, score: points(m.score), mark: m.mark })),
+          review: {
+            start: rule.review_start,
+            end: rule.review_end,
+            requests: reviews.map((r) => {
+              const { ticketNo: _t, name: _n, positionName: _p, score: _s, ...mine } = reviewOf(r);
+              return mine;
+            }),
+          },
+          bonus: fromHundredths(me.bonus),
+          total: points(me.total),
+          rank: me.total === null ? null : standing.above + 1,
+          ranked: standing.ranked,
+          passLine: fromHundredths(rule.pass_line),
+          qualified,
+          nextStage:
+            qualified && me.gave_up_at === null && (standing.qualifiedAbove < needOf(rule, me.headcount ?? 0) || me.filled_at !== null),
+        };
+      });
+    },
+
+    /** The public list once the query start has come: per position, masked names, best first. */
+    async interviewList(officeId: number, examId: number): Promise<InterviewList> {
+      const exam = await repo.exam(officeId, examId);
+      const rule = exam ? await repo.rule(officeId, examId) : undefined;
+      if (!exam || !rule?.published_at || !rule.query_start || clock.nowIso() < rule.query_start)
+        throw new AppError(ErrorCode.NotFound, LIST_NOT_PUBLISHED);
+      return { examName: exam.name, publishedAt: rule.published_at, positions: await listOf(officeId, examId, rule) };
+    },
+
+    /**
+     * The interview list as a PDF to post (公示), masked names as on the public page; staff may
+     * make it before publishing to check it. Audited like every export.
+     */
+    async exportInterviewListPdf(
+      staff: StaffPrincipal,
+      office: { name: string; timeZone: string },
+      examId: number,
+      ip: string,
+    ): Promise<Uint8Array> {
+      const { officeId } = officeAdminScope(staff);
+      const exam = await examOf(officeId, examId);
+      if ((await repo.countScored(officeId, examId)) === 0) throw new AppError(ErrorCode.Validation, '尚未导入成绩，没有面试名单可导出');
+      const positions = await listOf(officeId, examId, await repo.rule(officeId, examId));
+      await audit.record(staff, '导出面试名单', `exam:${examId}`, `PDF，${positions.reduce((n, p) => n + p.list.length, 0)} 人`, ip);
+      return renderInterviewListPdf({
+        officeName: office.name,
+        examName: exam.name,
+        at: clock.nowIso(),
+        timeZone: office.timeZone,
+        positions: positions.map((p) => ({
+          code: p.positionCode,
+          name: p.positionName,
+          headcount: p.headcount,
+          cutOff: p.cutOff,
+          list: p.list,
+        })),
+      });
+    },
+
+    /** 放弃: a listed candidate gives up; they leave the list and their place may be filled. */
+    async recordGiveUp(staff: StaffPrincipal, input: { examId: number; ticketNo: string; reason: string }, ip: string): Promise<void> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      const at = clock.nowIso();
+      const done = await repo.commit(async (trx) => {
+        const row = await repo.byTicket(officeId, input.examId, input.ticketNo, trx);
+        if (!row) throw new AppError(ErrorCode.NotFound, '未找到该准考证号的成绩');
+        // Recorded already (a doubled click): nothing more to write.
+        if (row.gave_up_at !== null) return false;
+        const [rule, positions, rows] = await Promise.all([
+          repo.rule(officeId, input.examId, trx),
+          repo.positions(officeId, input.examId, trx),
+          repo.ranked(officeId, input.examId, row.position_id, trx),
+        ]);
+        const need = needOf(rule, positions.find((p) => p.id === row.position_id)?.headcount ?? 0);
+        const me = rows.find((r) => r.application_id === row.application_id);
+        if (!me || !listed(me, need)) throw new AppError(ErrorCode.Validation, '该考生不在面试名单中，无需记录放弃');
+        await repo.setGaveUp(trx, row.application_id, at, input.reason);
+        await audit.record(
+          staff,
+          '记录放弃面试',
+          `exam:${input.examId}`,
+          `${input.ticketNo}${input.reason ? `：${input.reason}` : ''}`,
+          ip,
+          trx,
+        );
+        return true;
+      });
+      if (done) await changed(officeId);
+    },
+
+    /**
+     * 递补: the best-ranked qualified candidates not yet listed take the places given up, everyone
+     * tied with the last one taken included; each is told in the same transaction.
+     */
+    async fillVacancy(staff: StaffPrincipal, input: { examId: number; positionId: number }, ip: string): Promise<{ added: string[] }> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      const at = clock.nowIso();
+      const added = await repo.commit(async (trx) => {
+        const [rule, positions, rows] = await Promise.all([
+          repo.rule(officeId, input.examId, trx),
+          repo.positions(officeId, input.examId, trx),
+          repo.ranked(officeId, input.examId, input.positionId, trx),
+        ]);
+        const position = positions.find((p) => p.id === input.positionId);
+        if (!position) throw new AppError(ErrorCode.NotFound, '岗位不存在，请刷新后再试');
+        const need = needOf(rule, position.headcount);
+        const open = need - rows.filter((r) => listed(r, need)).length;
+        if (!rows.some((r) => r.gave_up_at !== null) || open <= 0) throw new AppError(ErrorCode.Validation, '该岗位面试名额已满，无需递补');
+        const waiting = rows
+          .filter((r) => r.qualified === 1 && r.gave_up_at === null && !listed(r, need))
+          .sort((a, b) => (b.total ?? 0) - (a.total ?? 0));
+        if (waiting.length === 0) throw new AppError(ErrorCode.Validation, '没有可递补的合格考生');
+        const taken: RankedRow[] = [];
+        for (const r of waiting) {
+          const last = taken[taken.length - 1];
+          if (taken.length >= open && last !== undefined && r.total !== last.total) break;
+          taken.push(r);
+        }
+        await repo.setFilled(
+          trx,
+          taken.map((r) => r.application_id),
+          at,
+        );
+        for (const r of taken)
+          await deps.notifications.stepToApplication(trx, {
+            officeId,
+            applicationId: r.application_id,
+            kind: 'next_stage_result',
+            detail: `您已递补进入「${position.name}」岗位面试名单`,
+            at,
+          });
+        const numbers = taken.map((r) => r.ticket_no);
+        await audit.record(staff, '面试递补', `exam:${input.examId}`, `${position.code} ${position.name}：${numbers.join('、')}`, ip, trx);
+        return numbers;
+      });
+      await changed(officeId);
+      return { added };
+    },
+
+    /**
+     * 成绩复核: a candidate with a score asks, inside the window set at publishing, once per
+     * subject (or once for the scores as a whole).
+     */
+    async requestReview(
+      officeId: number,
+      candidateId: number,
+      input: { examId: number; subjectId?: number | undefined; reason: string },
+      timeZone: string = DEFAULT_TIME_ZONE,
+    ): Promise<void> {
+      await examOf(officeId, input.examId);
+      const rule = await repo.rule(officeId, input.examId);
+      const now = clock.nowIso();
+      if (!rule?.published_at || !rule.query_start || now < rule.query_start) throw new AppError(ErrorCode.Validation, NOT_PUBLISHED);
+      if (!rule.review_start || !rule.review_end) throw new AppError(ErrorCode.Validation, '本次考试未开放成绩复核申请');
+      if (now < rule.review_start)
+        throw new AppError(ErrorCode.Validation, `成绩复核申请将于 ${zonedDateTime(rule.review_start, timeZone)} 开始，请届时再来`);
+      if (now >= rule.review_end)
+        throw new AppError(ErrorCode.Validation, `成绩复核申请已于 ${zonedDateTime(rule.review_end, timeZone)} 截止`);
+      const me = await repo.mine(officeId, input.examId, candidateId);
+      if (!me) throw new AppError(ErrorCode.NotFound, '未查到您在该考试的成绩（仅参加笔试的考生有成绩）');
+      if (input.subjectId !== undefined && !(await repo.myMarks(me.application_id)).some((m) => m.subject_id === input.subjectId))
+        throw new AppError(ErrorCode.Validation, '该科目不属于您的考试科目，请刷新后再试');
+      const added = await repo.commit((trx) =>
+        repo.addReview(trx, {
+          officeId,
+          examId: input.examId,
+          applicationId: me.application_id,
+          subjectId: input.subjectId ?? 0,
+          reason: input.reason,
+          at: now,
+        }),
+      );
+      if (!added)
+        throw new AppError(
+          ErrorCode.Validation,
+          input.subjectId === undefined ? '您已申请过成绩复核，请勿重复提交' : '您已申请过该科目的成绩复核，请勿重复提交',
+        );
+      // The candidate's cached answer shows the request on the next read.
+      await changed(officeId);
+    },
+
+    async reviewList(staff: StaffPrincipal, examId: number, status: 'pending' | 'answered' | undefined): Promise<ScoreReview[]> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      return (await repo.reviews(officeId, { examId, status })).map(reviewOf);
+    },
+
+    /**
+     * Answers a request: unchanged, or corrected, which changes the subject's score and the
+     * totals (ranks follow from them) in the same transaction as the answer, the candidate's
+     * message and the audit entry.
+     */
+    async answerReview(
+      staff: StaffPrincipal,
+      input: {
+        reviewId: number;
+        result: 'unchanged' | 'corrected';
+        subjectId?: number | undefined;
+        newScore?: number | undefined;
+        answer: string;
+      },
+      ip: string,
+    ): Promise<void> {
+      const { officeId } = officeAdminScope(staff);
+      const [row] = await repo.reviews(officeId, { id: input.reviewId });
+      if (!row) throw new AppError(ErrorCode.NotFound, '复核申请不存在，请刷新后再试');
+      if (row.status !== 'pending') throw new AppError(ErrorCode.Validation, '该复核申请已答复，请刷新后查看');
+      const exam = await examOf(officeId, row.exam_id);
+      let correction: { subjectId: number; name: string; old: number | null; next: number } | null = null;
+      if (input.result === 'corrected') {
+        const subjectId = row.subject_id === 0 ? input.subjectId : row.subject_id;
+        if (subjectId === undefined) throw new AppError(ErrorCode.Validation, '请选择更正的科目');
+        const subject = (await repo.subjects(officeId, row.exam_id)).find((s) => s.id === subjectId);
+        if (!subject) throw new AppError(ErrorCode.Validation, '科目不属于该考试，请刷新后再试');
+        const mark = (await repo.myMarks(row.application_id)).find((m) => m.subject_id === subjectId);
+        if (!mark || mark.mark !== 'score') throw new AppError(ErrorCode.Validation, '该科目为缺考或违纪，不能更正分数');
+        const next = toHundredths(input.newScore ?? 0);
+        if (next > Number(subject.full_marks)) throw new AppError(ErrorCode.Validation, '更正后的分数不能高于该科满分');
+        if (next === mark.score) throw new AppError(ErrorCode.Validation, '更正后的分数与原分数相同，请选择“复核无误”');
+        correction = { subjectId, name: subject.name, old: mark.score, next };
+      }
+      const at = clock.nowIso();
+      const detail = correction
+        ? `${correction.name}成绩由 ${formatPoints(points(correction.old))} 分更正为 ${formatPoints(points(correction.next))} 分`
+        : `${row.subject_id === 0 ? WHOLE_SCORE_TEXT : (row.subject_name ?? '')}复核无误`;
+      await repo.commit(async (trx) => {
+        const answered = await repo.answerReview(trx, {
+          id: row.id,
+          status: input.result,
+          subjectId: correction?.subjectId ?? row.subject_id,
+          oldScore: correction?.old ?? null,
+          newScore: correction?.next ?? null,
+          answer: input.answer,
+          staffId: staff.id,
+          at,
+        });
+        // Answered by someone else meanwhile: nothing of this answer is written.
+        if (!answered) throw new AppError(ErrorCode.Validation, '该复核申请已答复，请刷新后查看');
+        if (correction) {
+          await repo.setMarkScore(trx, row.application_id, correction.subjectId, correction.next, at);
+          await repo.recompute(trx, officeId, row.exam_id);
+        }
+        await deps.notifications.notify(trx, {
+          officeId,
+          candidateId: row.candidate_id,
+          kind: 'score_review_answered',
+          applicationId: row.application_id,
+          examId: row.exam_id,
+          params: { exam: exam.name, detail },
+          mobile: '',
+          smsWanted: false,
+          at,
+        });
+        await audit.record(staff, '答复成绩复核', `exam:${row.exam_id}`, `${row.ticket_no}：${detail}`, ip, trx);
+      });
+      await changed(officeId);
+    },
+
+    /** The whole ranking as .xlsx, position by position (full names: staff only, audited). */
+    async exportRanking(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
+      const { officeId } = officeAdminScope(staff);
+      const { rule, positions, subjects, rows } = await rankingOf(officeId, examId);
+      const { inList } = summarise(positions, rows, rule);
+      await audit.record(staff, '导出成绩', `exam:${examId}`, `${rows.length} 人`, ip);
+      const subjectIndex = new Map(subjects.map((s, i) => [s.id, i]));
+      const byPosition = byPositionOf(rows);
+      async function* batches(): AsyncGenerator<ExportRow[]> {
+        for (const p of positions) {
+          const mine = (byPosition.get(p.id) ?? []).sort(
+            (a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no),
+          );
+          if (mine.length === 0) continue;
+          const [names, marks] = await Promise.all([repo.names(mine.map((r) => r.application_id)), repo.marks(officeId, examId, p.id)]);
+          const nameOf = new Map(names.map((n) => [n.id, n.name]));
+          const marksOf = new Map<number, string[]>();
+          for (const m of marks) {
+            const l = marksOf.get(m.application_id) ?? subjects.map(() => '');
+            const text = m.mark === 'absent' ? '缺考' : m.mark === 'void' ? '违纪' : String(points(m.score));
+            l[subjectIndex.get(m.subject_id) ?? 0] = text;
+            marksOf.set(m.application_id, l);
+          }
+          yield mine.map((r) => ({
+            position: `${p.code} ${p.name}`,
+            ticketNo: r.ticket_no,
+            name: nameOf.get(r.application_id) ?? '',
+            marks: marksOf.get(r.application_id) ?? subjects.map(() => ''),
+            bonus: fromHundredths(r.bonus),
+            total: points(r.total),
+            rank: r.rank,
+            qualified: r.qualified === 1,
+            inList: inList(r),
+          }));
+        }
+      }
+      return {
+        rows: rows.length,
+        file: writeRankingSheet(
+          subjects.map((s) => s.name),
+          batches(),
+        ),
+      };
+    },
+  };
+}
+
+export type ScoresService = ReturnType<typeof createScoresService>;

@@ -1,0 +1,343 @@
+import {
+  combinedScore,
+  competitionRanks,
+  ErrorCode,
+  fromHundredths,
+  INTERVIEW_COLUMN,
+  INTERVIEW_FULL_MARKS,
+  LATER_STAGE_TEXT,
+  maskName,
+  medicalEntrants,
+  STAGE_LIST_TEXT,
+  STAGE_OUTCOME_TEXT,
+  type LaterStage,
+  type MyStages,
+  type RecordStageResultsInput,
+  type ScoreImportResult,
+  type StageBoard,
+  type StageList,
+  type StageOutcome,
+  type StageRow,
+} from '@zhikaoyun/shared';
+import { AppError } from '../../lib/app-error';
+import { clock } from '../../lib/clock';
+import type { OfficeLock } from '../../lib/office-lock';
+import type { StaffPrincipal } from '../../plugins/auth';
+import type { AuditService } from '../audit/service';
+import { officeAdminScope } from '../review/scope';
+import { readScoreSheet } from '../scores/sheet';
+import type { ScoresService } from '../scores/service';
+import type { StagesRepository } from './repository';
+
+export interface StagesDeps {
+  repo: StagesRepository;
+  /** Where the later stages start: the interview list's entrants. */
+  scores: Pick<ScoresService, 'entrants'>;
+  audit: AuditService;
+  /** One Excel import per office at a time (shared with the other imports). */
+  importLock: OfficeLock;
+  /** After each committed change: public lists show it on their next read. */
+  changed: (officeId: number) => Promise<void>;
+}
+
+type Result = { outcome: StageOutcome; score: number | null };
+type Computed = StageBoard['positions'];
+
+const DEFAULT_INTERVIEW_WEIGHT = 50;
+const staffOutcome = (r: Result | undefined) =>
+  r && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'gaveUp') ? r.outcome : null;
+
+/**
+ * The stages after the interview list: 资格复审 and 体检 results recorded by staff, interview
+ * scores imported like the written ones, the combined score and final ranking, the 体检 and 拟录用
+ * lists by the shared rules (packages/shared/src/stages.ts), and publishing each stage.
+ */
+export function createStagesService(deps: StagesDeps) {
+  const { repo, audit, changed, importLock } = deps;
+
+  async function examOf(officeId: number, examId: number) {
+    const exam = await repo.exam(officeId, examId);
+    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+    return exam;
+  }
+
+  /** Every entrant of every position through the stages, by the results recorded so far. */
+  async function compute(officeId: number, examId: number): Promise<{ positions: Computed; weight: number }> {
+    const [{ positions, entrants }, stored, weight] = await Promise.all([
+      deps.scores.entrants(officeId, examId),
+      repo.results(officeId, examId),
+      repo.interviewWeight(officeId, examId),
+    ]);
+    const w = weight ?? DEFAULT_INTERVIEW_WEIGHT;
+    const results = new Map<string, Result>(stored.map((r) => [`${r.application_id}:${r.stage}`, { outcome: r.outcome, score: r.score }]));
+    const resultOf = (applicationId: number, stage: LaterStage) => results.get(`${applicationId}:${stage}`);
+    const out: Computed = [];
+    for (const p of positions) {
+      const rows: StageRow[] = entrants
+        .filter((e) => e.position_id === p.id)
+        .map((e) => {
+          const qualification = staffOutcome(resultOf(e.application_id, 'qualification'));
+          const i = resultOf(e.application_id, 'interview');
+          const interview =
+            i && (i.outcome === 'score' || i.outcome === 'absent' || i.outcome === 'void')
+              ? { outcome: i.outcome, score: i.score === null ? null : fromHundredths(i.score) }
+              : null;
+          const eligible = qualification !== 'fail' && qualification !== 'gaveUp';
+          const combined = eligible && i?.outcome === 'score' && i.score !== null ? combinedScore(e.total, i.score, w) : null;
+          return {
+            applicationId: e.application_id,
+            ticketNo: e.ticket_no,
+            name: e.name,
+            written: fromHundredths(e.total),
+            qualification,
+            interview,
+            combined: combined === null ? null : fromHundredths(combined),
+            finalRank: null,
+            inMedical: false,
+            medical: staffOutcome(resultOf(e.application_id, 'medical')),
+            hired: false,
+          };
+        });
+      const scored = rows.filter((r) => r.combined !== null);
+      const ranks = competitionRanks(scored.map((r) => r.combined ?? 0));
+      scored.forEach((r, k) => (r.finalRank = ranks[k] ?? null));
+      scored.sort((a, b) => (a.finalRank ?? 0) - (b.finalRank ?? 0) || a.ticketNo.localeCompare(b.ticketNo));
+      const take = medicalEntrants(
+        scored.map((r) => ({ rank: r.finalRank ?? 0, out: r.medical === 'fail' || r.medical === 'gaveUp' })),
+        p.headcount,
+      );
+      scored.forEach((r, k) => {
+        r.inMedical = take[k] ?? false;
+        r.hired = r.inMedical && r.medical === 'pass';
+      });
+      // Best first by the final ranking, then the others by written total.
+      const unranked = rows.filter((r) => r.combined === null);
+      out.push({ positionId: p.id, code: p.code, name: p.name, headcount: p.headcount, rows: [...scored, ...unranked] });
+    }
+    return { positions: out, weight: w };
+  }
+
+  async function published(examId: number): Promise<StageBoard['published']> {
+    const rows = await repo.publications(examId);
+    const at = (s: LaterStage) => rows.find((r) => r.stage === s)?.published_at ?? null;
+    return { qualification: at('qualification'), interview: at('interview'), medical: at('medical'), hire: at('hire') };
+  }
+
+  /** Who a published list shows: the entrants who passed 资格复审, everyone ranked, those in 体检, those hired. */
+  const shown: Record<LaterStage, (r: StageRow) => boolean> = {
+    qualification: (r) => r.qualification === 'pass',
+    interview: (r) => r.finalRank !== null,
+    medical: (r) => r.inMedical,
+    hire: (r) => r.hired,
+  };
+
+  return {
+    async board(staff: StaffPrincipal, examId: number): Promise<StageBoard> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      const [{ positions, weight }, pub] = await Promise.all([compute(officeId, examId), published(examId)]);
+      return { examId, interviewWeight: weight, published: pub, positions: positions.filter((p) => p.rows.length > 0) };
+    },
+
+    async saveWeight(staff: StaffPrincipal, input: { examId: number; interviewWeight: number }, ip: string): Promise<void> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      await repo.commit(async (trx) => {
+        if (!(await repo.saveInterviewWeight(trx, officeId, input.examId, input.interviewWeight, clock.nowIso())))
+          throw new AppError(ErrorCode.Validation, '请先保存该考试的成绩规则');
+        await audit.record(
+          staff,
+          '设置综合成绩比例',
+          `exam:${input.examId}`,
+          `笔试 ${100 - input.interviewWeight}%，面试 ${input.interviewWeight}%`,
+          ip,
+          trx,
+        );
+      });
+      await changed(officeId);
+    },
+
+    /** 资格复审 or 体检 results for candidates of that stage; any ticket outside it refuses the batch. */
+    async recordResults(staff: StaffPrincipal, input: RecordStageResultsInput, ip: string): Promise<{ saved: number }> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      const { positions } = await compute(officeId, input.examId);
+      const rows = positions.flatMap((p) => p.rows);
+      const inStage = new Map(
+        rows.filter((r) => (input.stage === 'qualification' ? true : r.inMedical)).map((r) => [r.ticketNo, r.applicationId]),
+      );
+      const outside = input.results.filter((r) => !inStage.has(r.ticketNo.trim())).map((r) => r.ticketNo);
+      if (outside.length > 0)
+        throw new AppError(
+          ErrorCode.Validation,
+          `${outside.slice(0, 5).join('、')}${outside.length > 5 ? ` 等 ${outside.length} 人` : ''}不在${
+            input.stage === 'qualification' ? '面试名单' : '体检名单'
+          }中，未保存任何结果`,
+        );
+      const at = clock.nowIso();
+      await repo.commit(async (trx) => {
+        await repo.saveResults(
+          trx,
+          input.results.map((r) => ({
+            application_id: inStage.get(r.ticketNo.trim())!,
+            stage: input.stage,
+            office_id: officeId,
+            exam_id: input.examId,
+            outcome: r.outcome,
+            score: null,
+            updated_at: at,
+          })),
+        );
+        const counts = (['pass', 'fail', 'gaveUp'] as const)
+          .map((o) => [o, input.results.filter((r) => r.outcome === o).length] as const)
+          .filter(([, n]) => n > 0)
+          .map(([o, n]) => `${STAGE_OUTCOME_TEXT[o]} ${n} 人`);
+        await audit.record(staff, `记录${LATER_STAGE_TEXT[input.stage]}结果`, `exam:${input.examId}`, counts.join('，'), ip, trx);
+      });
+      await changed(officeId);
+      return { saved: input.results.length };
+    },
+
+    /**
+     * 面试成绩 from Excel (准考证号, 面试成绩: points out of 100, or 缺考 / 违纪), for the entrants
+     * not failed at 资格复审. A dry run only checks; otherwise all rows replace the earlier import
+     * in one transaction, or none when any row is wrong.
+     */
+    async importInterview(staff: StaffPrincipal, examId: number, dryRun: boolean, file: Buffer, ip: string): Promise<ScoreImportResult> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      return importLock.run(officeId, async () => {
+        const { positions } = await compute(officeId, examId);
+        const eligible = positions
+          .flatMap((p) => p.rows.map((r) => ({ r, positionId: p.positionId })))
+          .filter(({ r }) => r.qualification !== 'fail' && r.qualification !== 'gaveUp');
+        if (eligible.length === 0) throw new AppError(ErrorCode.Validation, '面试名单中还没有可以参加面试的考生');
+        const at = clock.nowIso();
+        const sheet = await readScoreSheet(file, {
+          examId,
+          officeId,
+          subjects: [{ id: 0, name: INTERVIEW_COLUMN, full_marks: INTERVIEW_FULL_MARKS * 100 }],
+          tickets: new Map(eligible.map(({ r, positionId }) => [r.ticketNo, { application_id: r.applicationId, position_id: positionId }])),
+          at,
+        });
+        const result = { dryRun, rows: sheet.rows, imported: 0, absent: sheet.absent, void: sheet.void, errors: sheet.errors };
+        if (dryRun || sheet.errors.length > 0) return result;
+        await repo.commit(async (trx) => {
+          const before = await repo.replaceStage(
+            trx,
+            examId,
+            'interview',
+            sheet.marks.map((m) => ({
+              application_id: m.application_id,
+              stage: 'interview' as const,
+              office_id: officeId,
+              exam_id: examId,
+              outcome: m.mark,
+              score: m.score,
+              updated_at: at,
+            })),
+          );
+          await audit.record(
+            staff,
+            before > 0 ? '重新导入面试成绩' : '导入面试成绩',
+            `exam:${examId}`,
+            `${sheet.marks.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
+            ip,
+            trx,
+          );
+        });
+        await changed(officeId);
+        return { ...result, imported: sheet.marks.length };
+      });
+    },
+
+    /** 公示 a stage: its list opens to anyone and each candidate sees their own result. Again: a new time. */
+    async publish(staff: StaffPrincipal, input: { examId: number; stage: LaterStage }, ip: string): Promise<{ listed: number }> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, input.examId);
+      const { positions } = await compute(officeId, input.examId);
+      const rows = positions.flatMap((p) => p.rows);
+      const ready: Record<LaterStage, [boolean, string]> = {
+        qualification: [rows.some((r) => r.qualification !== null), '还没有记录资格复审结果，不能公布'],
+        interview: [rows.some((r) => r.interview !== null), '还没有导入面试成绩，不能公布'],
+        medical: [rows.some((r) => r.inMedical), '还没有进入体检的考生（请先导入面试成绩），不能公布'],
+        hire: [rows.some((r) => r.medical !== null), '还没有记录体检结果，不能公布'],
+      };
+      const [ok, why] = ready[input.stage];
+      if (!ok) throw new AppError(ErrorCode.Validation, why);
+      const listed = rows.filter(shown[input.stage]).length;
+      await repo.commit(async (trx) => {
+        await repo.publish(trx, input.examId, input.stage, clock.nowIso());
+        await audit.record(staff, `公布${STAGE_LIST_TEXT[input.stage]}`, `exam:${input.examId}`, `${listed} 人`, ip, trx);
+      });
+      await changed(officeId);
+      return { listed };
+    },
+
+    /** A published stage's list for anyone, names masked; refused before it is published. */
+    async list(officeId: number, examId: number, stage: LaterStage): Promise<StageList> {
+      const exam = await examOf(officeId, examId);
+      const at = (await published(examId))[stage];
+      if (!at) throw new AppError(ErrorCode.Validation, `${STAGE_LIST_TEXT[stage]}尚未公布`);
+      const { positions } = await compute(officeId, examId);
+      return {
+        examId,
+        examName: exam.name,
+        stage,
+        title: STAGE_LIST_TEXT[stage],
+        publishedAt: at,
+        positions: positions
+          .map((p) => ({
+            positionId: p.positionId,
+            positionName: p.name,
+            headcount: p.headcount,
+            list: p.rows.filter(shown[stage]).map((r) => ({
+              ticketNo: r.ticketNo,
+              name: maskName(r.name),
+              written: stage === 'qualification' ? null : r.written,
+              interview: stage === 'qualification' ? null : (r.interview?.score ?? null),
+              combined: stage === 'qualification' ? null : r.combined,
+              rank: stage === 'qualification' ? null : r.finalRank,
+            })),
+          }))
+          .filter((p) => p.list.length > 0),
+      };
+    },
+
+    /** The candidate's own results of the stages published so far (none before, or not an entrant). */
+    async mine(officeId: number, candidateId: number, examId: number): Promise<MyStages> {
+      const app = await repo.myApplication(officeId, candidateId, examId);
+      if (!app) return [];
+      const pub = await published(examId);
+      if (!Object.values(pub).some((v) => v !== null)) return [];
+      const { positions } = await compute(officeId, examId);
+      const me = positions.flatMap((p) => p.rows).find((r) => r.applicationId === app.id);
+      if (!me) return [];
+      const out: MyStages = [];
+      const add = (stage: LaterStage, result: string, extra: Partial<MyStages[number]> = {}) => {
+        const at = pub[stage];
+        if (at)
+          out.push({
+            stage,
+            label: LATER_STAGE_TEXT[stage],
+            publishedAt: at,
+            result,
+            interview: null,
+            combined: null,
+            rank: null,
+            ...extra,
+          });
+      };
+      add('qualification', me.qualification ? STAGE_OUTCOME_TEXT[me.qualification] : '待复审');
+      add('interview', me.interview ? STAGE_OUTCOME_TEXT[me.interview.outcome] : '无面试成绩', {
+        interview: me.interview?.score ?? null,
+        combined: me.combined,
+        rank: me.finalRank,
+      });
+      add('medical', me.inMedical ? (me.medical ? `进入体检，${STAGE_OUTCOME_TEXT[me.medical]}` : '进入体检') : '未进入体检');
+      add('hire', me.hired ? '拟录用' : '未拟录用');
+      return out;
+    },
+  };
+}
+

@@ -1,0 +1,151 @@
+import { ErrorCode, WAIVER_CATEGORY_LABEL, type WaiverCategory, type WaiverItem, type WaiverStatus } from '@zhikaoyun/shared';
+import { isUniqueViolation } from '../../db/errors';
+import { AppError } from '../../lib/app-error';
+import { clock } from '../../lib/clock';
+import type { StaffPrincipal } from '../../plugins/auth';
+import type { Lifecycle } from '../applications/lifecycle';
+import type { ApplicationsRepository } from '../applications/repository';
+import type { AuditService } from '../audit/service';
+import type { ExamsService } from '../exams/service';
+import type { NotificationsService } from '../notifications/service';
+import type { PaymentsRepository } from '../payments/repository';
+import { applicationScope, inScope } from '../review/scope';
+import type { WaiversRepository } from './repository';
+
+/** The proof's kind, read from its first bytes (a name or a declared type proves nothing). */
+export function proofKind(data: Buffer): 'image/jpeg' | 'image/png' | 'application/pdf' | null {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data.length >= 5 && data.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  return null;
+}
+
+export interface WaiversDeps {
+  repo: WaiversRepository;
+  payments: PaymentsRepository;
+  applications: ApplicationsRepository;
+  lifecycle: Lifecycle;
+  exams: ExamsService;
+  audit: AuditService;
+  /** The candidate's message of a refusal (an approval's goes with its confirmation, through the lifecycle). */
+  notifications: Pick<NotificationsService, 'stepToApplication'>;
+}
+
+/**
+ * Fee waivers: a candidate of an exam that waives their category asks, with proof, inside the
+ * confirmation window; staff approve (the application is confirmed in the same transaction) or
+ * reject with a reason (the candidate may still pay inside the window).
+ */
+export function createWaiversService({ repo, payments, applications, lifecycle, exams, audit, notifications }: WaiversDeps) {
+  return {
+    async apply(officeId: number, candidateId: number, examId: number, category: WaiverCategory, proof: Buffer): Promise<{ id: number }> {
+      const exam = await exams.get(officeId, examId);
+      const app = await applications.findByCandidate(officeId, examId, candidateId);
+      if (!app) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
+      if (app.status === 'confirmed') throw new AppError(ErrorCode.Validation, '报名已确认，无需申请减免');
+      if (app.status !== 'approved') throw new AppError(ErrorCode.Validation, '资格审查通过后才能申请减免');
+      if (exam.phase !== 'confirming')
+        throw new AppError(
+          ErrorCode.Validation,
+          exam.phase === 'closed' ? '报名确认已截止，不能申请减免' : '报名确认尚未开始，暂不能申请减免',
+        );
+      if (exam.fee <= 0) throw new AppError(ErrorCode.Validation, '本考试无需缴费，请直接确认报名');
+      if (!exam.waiverCategories.includes(category))
+        throw new AppError(ErrorCode.Validation, `本考试不受理「${WAIVER_CATEGORY_LABEL[category]}」的减免申请`);
+      const mime = proofKind(proof);
+      if (!mime) throw new AppError(ErrorCode.Validation, '证明材料须为 JPG、PNG 图片或 PDF 文件');
+      const previous = await repo.latest(officeId, app.id);
+      if (previous?.status === 'pending') throw new AppError(ErrorCode.Validation, '减免申请正在审核，请勿重复提交');
+      if (previous?.status === 'approved') throw new AppError(ErrorCode.Validation, '减免申请已通过');
+      if ((await payments.ordersOf(officeId, app.id)).some((o) => o.status === 'paid'))
+        throw new AppError(ErrorCode.Validation, '报名费已缴纳，无需申请减免');
+      try {
+        const id = await repo.insert({ officeId, examId, applicationId: app.id, category, mime, proof, at: clock.nowIso() });
+        return { id };
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError(ErrorCode.Validation, '减免申请正在审核，请勿重复提交');
+        throw err;
+      }
+    },
+
+    async list(
+      staff: StaffPrincipal,
+      q: { examId: number; status?: WaiverStatus | undefined; page: number; pageSize: number },
+    ): Promise<{ list: WaiverItem[]; total: number }> {
+      const { rows, total } = await repo.list(applicationScope(staff), q, q.page, q.pageSize);
+      return {
+        total,
+        list: rows.map((r) => ({
+          id: r.id,
+          applicationId: r.application_id,
+          name: r.name,
+          positionName: r.position_name ?? '',
+          unit: r.unit ?? '',
+          category: r.category,
+          status: r.status,
+          reason: r.reason,
+          proofMime: r.proof_mime,
+          createdAt: r.created_at,
+          reviewedAt: r.reviewed_at,
+        })),
+      };
+    },
+
+    async proof(staff: StaffPrincipal, id: number, ip: string): Promise<{ mime: string; data: Buffer }> {
+      const w = await repo.find(staff.officeId, id);
+      if (!w || !inScope(applicationScope(staff), w.unit)) throw new AppError(ErrorCode.NotFound, '减免申请不存在');
+      const row = await repo.proof(staff.officeId, id);
+      if (!row) throw new AppError(ErrorCode.NotFound, '减免申请不存在');
+      await audit.record(staff, '查看减免证明', `feeWaiver:${id}`, '', ip);
+      return { mime: row.proof_mime, data: row.proof };
+    },
+
+    /** Approve (confirms the application in the same transaction) or reject with a reason; each decided once. */
+    async review(staff: StaffPrincipal, id: number, decision: 'approve' | 'reject', reason: string, ip: string): Promise<void> {
+      const w = await repo.find(staff.officeId, id);
+      if (!w || !inScope(applicationScope(staff), w.unit)) throw new AppError(ErrorCode.NotFound, '减免申请不存在');
+      if (w.status !== 'pending') throw new AppError(ErrorCode.Validation, '该减免申请已审核，请刷新后再试');
+      const label = WAIVER_CATEGORY_LABEL[w.category];
+      const actor = { kind: 'staff' as const, id: staff.id, officeId: staff.officeId, name: staff.name, role: staff.role, ip };
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const outcome = await repo.commit(async (trx) => {
+          const at = clock.nowIso();
+          if (!(await repo.decide(trx, id, decision === 'approve' ? 'approved' : 'rejected', reason, staff.id, at)))
+            throw new AppError(ErrorCode.Validation, '该减免申请已审核，请刷新后再试');
+          if (decision === 'reject') {
+            await audit.record(staff, '减免不通过', `feeWaiver:${id}`, `${label}：${reason}`, ip, trx);
+            // The candidate may still pay: the message names the deadline while it is ahead.
+            const deadline = await payments.deadlineOf(w.exam_id, trx);
+            await notifications.stepToApplication(trx, {
+              officeId: staff.officeId,
+              applicationId: w.application_id,
+              kind: 'waiver_decided',
+              detail: `未通过，原因：${reason}`,
+              until: deadline && deadline > at ? { to: deadline } : undefined,
+              at,
+            });
+            return 'done';
+          }
+          const application = await payments.applicationIn(trx, w.application_id);
+          const deadline = await payments.deadlineOf(w.exam_id, trx);
+          if (!application || !deadline) throw new AppError(ErrorCode.NotFound, '该报名不存在');
+          const step = await lifecycle.fireIn(trx, {
+            officeId: staff.officeId,
+            application,
+            event: 'waive',
+            actor,
+            reason: label,
+            auditNote: `减免申请 ${id}`,
+            facts: { at: w.created_at, deadline },
+          });
+          if (step.kind === 'raced') return 'raced';
+          if (step.kind === 'refused') throw new AppError(step.why === 'actor' ? ErrorCode.Forbidden : ErrorCode.Validation, step.msg);
+          if (step.kind === 'repeat') throw new AppError(ErrorCode.Validation, '该考生已完成确认（可能已缴费），无需减免');
+          return 'done';
+        });
+        if (outcome === 'done') return;
+      }
+      throw new AppError(ErrorCode.Validation, '报名状态正在变化，请刷新后再试');
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import {
+  AuditOutlined,
+  AccountBookOutlined,
+  BarChartOutlined,
+  CalendarOutlined,
+  CheckSquareOutlined,
+  FileSearchOutlined,
+  GiftOutlined,
+  LogoutOutlined,
+  MessageOutlined,
+  NotificationOutlined,
+  SafetyOutlined,
+  ScanOutlined,
+  ScheduleOutlined,
+  SettingOutlined,
+  SolutionOutlined,
+  TeamOutlined,
+  OrderedListOutlined,
+  TrophyOutlined,
+} from '@ant-design/icons';
+import { STAFF_ROLE_LABEL } from '@zhikaoyun/shared';
+import { Button, Layout, Menu, Spin } from 'antd';
+import { Suspense, useLayoutEffect, type ReactNode } from 'react';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { ConsoleForbidden, ConsoleNotFound } from '../components/console/ConsoleResult';
+import { useStaffLogout } from '../features/staff/api';
+import { useStaffSession } from '../lib/staff-session';
+import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleView, viewTitle, type ConsoleSection } from './route-table';
+
+const ICONS: Record<ConsoleSection, ReactNode> = {
+  review: <FileSearchOutlined />,
+  statistics: <BarChartOutlined />,
+  payments: <AccountBookOutlined />,
+  waivers: <GiftOutlined />,
+  closeout: <CheckSquareOutlined />,
+  arrangement: <ScheduleOutlined />,
+  doorCheck: <ScanOutlined />,
+  scores: <TrophyOutlined />,
+  stages: <OrderedListOutlined />,
+  exams: <CalendarOutlined />,
+  positions: <SolutionOutlined />,
+  notices: <NotificationOutlined />,
+  messages: <MessageOutlined />,
+  settings: <SettingOutlined />,
+  staff: <TeamOutlined />,
+  appeals: <SafetyOutlined />,
+  audit: <AuditOutlined />,
+};
+
+/**
+ * The console's frame around every page but sign-in: header, menu, content. On every
+ * navigation, before the page renders: a signed-out visit goes to sign-in (which comes back
+ * here afterwards), a reviewer gets 无权访问 for an admin page, an unknown path 页面不存在, and
+ * the window title follows the route.
+ */
+export function ConsoleLayout() {
+  const location = useLocation();
+  const { token, staff, endedByUser } = useStaffSession();
+  const logout = useStaffLogout();
+  const isAdmin = staff?.role === 'admin';
+  const view = consoleView(location.pathname, isAdmin);
+  const title = viewTitle(view);
+  const signedIn = token !== '' && staff !== null;
+
+  useLayoutEffect(() => {
+    if (signedIn) document.title = title;
+  }, [signedIn, title]);
+
+  if (!signedIn) {
+    // After 退出 the next person starts on the first page, not on the one the last one left.
+    const from = endedByUser ? undefined : { from: { pathname: location.pathname, search: location.search } };
+    return <Navigate to={CONSOLE_LOGIN} replace state={from} />;
+  }
+
+  // Exam-scoped pages hand the chosen exam on to each other.
+  const examId = new URLSearchParams(location.search).get('examId');
+  const current = CONSOLE_MENU.find((m) => location.pathname.startsWith(m.path))?.examScoped === true;
+  const menuItems = CONSOLE_MENU.filter((m) => isAdmin || !m.adminOnly).map((m) => ({
+    key: m.section,
+    icon: ICONS[m.section],
+    label: <Link to={m.examScoped && current && examId ? `${m.path}?examId=${examId}` : m.path}>{m.label}</Link>,
+  }));
+
+  return (
+    <Layout className="admin-shell">
+      <Layout.Header className="admin-header">
+        <h1 className="admin-header__title">{CONSOLE_BRAND}</h1>
+        <span className="admin-header__office">{staff.officeName}</span>
+        <span className="admin-header__user">
+          {staff.name}（{STAFF_ROLE_LABEL[staff.role]}）
+        </span>
+        <Button icon={<LogoutOutlined />} loading={logout.isPending} onClick={() => logout.mutate()}>
+          退出
+        </Button>
+      </Layout.Header>
+      <Layout>
+        {/* On a phone (the door check) the menu folds away behind its trigger and the page gets the width. */}
+        <Layout.Sider theme="light" width={180} className="admin-sider" breakpoint="md" collapsedWidth={0}>
+          <nav aria-label="控制台菜单">
+            <Menu mode="inline" selectedKeys={view.kind === 'notFound' ? [] : [view.route.section]} items={menuItems} />
+          </nav>
+        </Layout.Sider>
+        <Layout.Content className="admin-content" id="main">
+          {view.kind === 'notFound' ? (
+            <ConsoleNotFound />
+          ) : view.kind === 'forbidden' ? (
+            <ConsoleForbidden />
+          ) : (
+            <Suspense fallback={<Spin className="admin-loading" aria-label="加载中" />}>
+              <Outlet />
+            </Suspense>
+          )}
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,99 @@
+import { CameraOutlined, LockOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { PHOTO_RULES, PHOTO_SPEC, type UserInfo } from '@zhikaoyun/shared';
+import { App, Button } from 'antd';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { decodePhoto, UnreadablePhoto, uploadPhoto } from '../lib/photo';
+import { USER_INFO_KEY } from '../lib/query-keys';
+import { useSysStore } from '../lib/store';
+import './journey.css';
+
+const PhotoCropDialog = lazy(() => import('./PhotoCropDialog'));
+
+/**
+ * The candidate's ID photo (证件照), as part of the application: the office's rules, the photo
+ * at its ratio, and a way to take or choose a new one (any phone photo, HEIC too: the browser
+ * crops and reduces it before upload). While an application is under review or approved, the
+ * photo is the one being judged, and `locked` says why it cannot change.
+ */
+export function IdPhotoField({ photo, locked, missing = false }: { photo: string; locked: string | null; missing?: boolean }) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [reading, setReading] = useState(false);
+  const [image, setImage] = useState<ImageBitmap | null>(null);
+
+  async function choose(file: File | undefined) {
+    if (!file) return;
+    setReading(true);
+    try {
+      setImage(await decodePhoto(file));
+    } catch (err) {
+      void message.error(err instanceof UnreadablePhoto ? err.message : '无法读取该照片，请重新选择');
+    } finally {
+      setReading(false);
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  async function upload(jpeg: Blob) {
+    let info: UserInfo;
+    try {
+      info = await uploadPhoto(jpeg);
+    } catch {
+      // Shown by the client; the dialog stays open to try again.
+      return;
+    }
+    setImage(null);
+    void message.success('照片已上传');
+    useSysStore.getState().setUserInfo(info);
+    client.setQueryData(USER_INFO_KEY, info);
+    void client.invalidateQueries({ queryKey: ['myApplications'] });
+  }
+
+  return (
+    <section className={`id-photo${missing && !photo ? ' is-missing' : ''}`} aria-label="证件照">
+      <div className="id-photo__frame" style={{ aspectRatio: `${PHOTO_SPEC.width} / ${PHOTO_SPEC.height}` }}>
+        {photo ? <img src={photo} alt="证件照" /> : <span className="id-photo__empty">未上传</span>}
+      </div>
+      <div className="id-photo__side">
+        <p className="id-photo__title">
+          <span className="id-photo__required" aria-hidden>
+            *
+          </span>
+          证件照
+        </p>
+        <ul className="id-photo__rules">
+          {PHOTO_RULES.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+        {locked ? (
+          <p className="id-photo__locked">
+            <LockOutlined aria-hidden /> {locked}
+          </p>
+        ) : (
+          <>
+            <input
+              ref={input}
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif"
+              hidden
+              aria-label="选择证件照"
+              onChange={(e) => void choose(e.target.files?.[0])}
+            />
+            <Button icon={<CameraOutlined />} loading={reading} onClick={() => input.current?.click()}>
+              {photo ? '更换证件照' : '上传证件照'}
+            </Button>
+          </>
+        )}
+        {missing && !photo && <p className="id-photo__error">请上传证件照</p>}
+      </div>
+      {image && (
+        <Suspense fallback={null}>
+          <PhotoCropDialog image={image} onCancel={() => setImage(null)} onCropped={upload} />
+        </Suspense>
+      )}
+    </section>
+  );
+}

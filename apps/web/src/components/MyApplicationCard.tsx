@@ -1,0 +1,69 @@
+import { APPLICATION_STATUS_LABEL, journeyOf, type ApplicationStatus, type MyApplication } from '@zhikaoyun/shared';
+import { Button } from 'antd';
+import { useNavigate } from 'react-router';
+import { chooseExam } from '../lib/exam-api';
+import { DeadlineCountdown } from './DeadlineCountdown';
+import { JourneySteps } from './JourneySteps';
+import './journey.css';
+
+/** The look of each status's tag (the compiler asks for a new status's look here). */
+export const STATUS_TONE: Readonly<Record<ApplicationStatus, string>> = {
+  draft: 'draft',
+  submitted: 'submitted',
+  approved: 'approved',
+  rejected: 'rejected',
+  confirmed: 'approved',
+  expired: 'rejected',
+  cancelled: 'rejected',
+};
+
+export function StatusTag({ status }: { status: ApplicationStatus }) {
+  return <span className={`app-status-tag is-${STATUS_TONE[status]}`}>{APPLICATION_STATUS_LABEL[status]}</span>;
+}
+
+/**
+ * One exam the candidate applied to, in 我的报名: its state, the review's reason, the step bar,
+ * the next step with its deadline, and the way there.
+ */
+export function MyApplicationCard({ application: a, hasPhoto }: { application: MyApplication; hasPhoto: boolean }) {
+  const navigate = useNavigate();
+  const journey = journeyOf(a.exam, a, hasPhoto);
+  const action = journey.action;
+  const go = (path: string) => {
+    chooseExam(a.exam);
+    void navigate(path);
+  };
+  return (
+    <article className="mobile-card my-application" aria-label={a.exam.name}>
+      <header className="my-application__head">
+        <h3 className="my-application__exam">{a.exam.name}</h3>
+        <StatusTag status={a.status} />
+      </header>
+      {a.position && (
+        <p className="my-application__position">
+          报考岗位：{a.position.name}（{a.position.code}）· {a.position.unit}
+        </p>
+      )}
+      <JourneySteps current={journey.step} status={journey.stepStatus} />
+      {a.status === 'rejected' && a.reason && (
+        <p className="my-application__reason">
+          <strong>审核意见：</strong>
+          {a.reason}
+        </p>
+      )}
+      <p className="my-application__next">
+        <strong>下一步：</strong>
+        {journey.next}
+      </p>
+      {journey.deadline && <DeadlineCountdown deadline={journey.deadline} />}
+      <div className="my-application__actions">
+        {action && (
+          <Button type="primary" onClick={() => go(action.path)}>
+            {action.label}
+          </Button>
+        )}
+        <Button onClick={() => go('/current-exam')}>查看报考状态</Button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,81 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ArrangementOverview,
+  ExamSiteInput,
+  ExamSubjectInput,
+  MoveSeatInput,
+  SeatedCandidate,
+  SaveExamRoomInput,
+  SiteImportResult,
+  VerifiedTicket,
+} from '@zhikaoyun/shared';
+import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
+import { downloadFile, getData, postData, uploadFile } from '../../../lib/console-http';
+
+export interface ExamSubject {
+  id: number;
+  name: string;
+  startAt: string;
+  endAt: string;
+}
+
+const subjectsKey = (examId: number | undefined) => ['console', 'arrangement', 'subjects', examId] as const;
+const overviewKey = (examId: number | undefined) => ['console', 'arrangement', 'overview', examId] as const;
+
+/** A file name staff recognise: 考场签到表-<考点>.pdf, without characters file systems refuse. */
+const safe = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_');
+
+export const fetchSubjects = (examId: number) => getData<ExamSubject[]>('/api/admin/getExamSubjects', { params: { examId } });
+export const fetchOverview = (examId: number) => getData<ArrangementOverview>('/api/admin/getArrangement', { params: { examId } });
+export const saveSubject = (input: ExamSubjectInput) => postData<{ id: number }>('/api/admin/saveExamSubject', input);
+export const saveSite = (input: ExamSiteInput) => postData<{ id: number }>('/api/admin/saveExamSite', input);
+export const saveRoom = (input: SaveExamRoomInput) => postData<{ id: number }>('/api/admin/saveExamRoom', input);
+export const importSites = ({ examId, file }: { examId: number; file: File }) =>
+  uploadFile<SiteImportResult>('/api/admin/importExamSites', file, { params: { examId } });
+export const arrangeSeats = (input: { examId: number; seed?: string }) =>
+  postData<{ arranged: number; rooms: number; sites: number }>('/api/admin/arrangeSeats', input);
+// Without a toast: the move dialog shows the refusal beside the fields.
+export const findSeated = (input: { examId: number; q: string }) =>
+  getData<SeatedCandidate[]>('/api/admin/findSeatedCandidates', { params: input, silent: true });
+export const moveSeat = (input: MoveSeatInput) => postData<{ ticketNo: string | null }>('/api/admin/moveSeat', input, { silent: true });
+export const publishTickets = (input: { examId: number; printStart: string; printEnd: string }) =>
+  postData<{ issued: number }>('/api/admin/publishTickets', input);
+// Without a toast: the door check page shows the refusal itself, large.
+export const verifyTicket = (input: { code: string; examId?: number }) =>
+  postData<VerifiedTicket>('/api/admin/verifyTicket', input, { silent: true });
+export const downloadRoomSheets = ({ examId, siteId, roomId, label }: { examId: number; siteId: number; roomId?: number; label: string }) =>
+  downloadFile('/api/admin/getRoomSheetsPdf', { params: { examId, siteId, roomId } }, `考场签到表-${safe(label)}.pdf`);
+export const exportArrangement = ({ examId, examName }: { examId: number; examName: string }) =>
+  downloadFile('/api/admin/exportArrangement', { params: { examId } }, `考场编排-${safe(examName)}.xlsx`);
+
+export function useSubjects(examId: number | undefined) {
+  return useQuery({ queryKey: subjectsKey(examId), queryFn: () => fetchSubjects(examId!), enabled: examId !== undefined });
+}
+export function useOverview(examId: number | undefined) {
+  return useQuery({ queryKey: overviewKey(examId), queryFn: () => fetchOverview(examId!), enabled: examId !== undefined });
+}
+
+/** Every change here shows in the subjects, the sites and seats, and the exams' ticket state. */
+function useArrangementMutation<I, O>(fn: (input: I) => Promise<O>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['console', 'arrangement'] }),
+        client.invalidateQueries({ queryKey: ADMIN_EXAMS_KEY }),
+      ]),
+  });
+}
+
+export const useSaveSubject = () => useArrangementMutation(saveSubject);
+export const useSaveSite = () => useArrangementMutation(saveSite);
+export const useSaveRoom = () => useArrangementMutation(saveRoom);
+export const useImportSites = () => useArrangementMutation(importSites);
+export const useArrangeSeats = () => useArrangementMutation(arrangeSeats);
+export const usePublishTickets = () => useArrangementMutation(publishTickets);
+export const useDownloadRoomSheets = () => useMutation({ mutationFn: downloadRoomSheets });
+export const useExportArrangement = () => useMutation({ mutationFn: exportArrangement });
+export const useFindSeated = () => useMutation({ mutationFn: findSeated });
+export const useMoveSeat = () => useArrangementMutation(moveSeat);
+export const useVerifyTicket = () => useMutation({ mutationFn: verifyTicket });

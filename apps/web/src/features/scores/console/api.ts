@@ -1,0 +1,119 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AnswerScoreReviewInput,
+  PublishScoresInput,
+  SaveScoreRulesInput,
+  ScoreImportResult,
+  ScoreRanking,
+  ScoreReview,
+  ScoreRules,
+} from '@zhikaoyun/shared';
+import { downloadFile, examFileName, getData, importSheet, postData } from '../../../lib/console-http';
+
+export const scoresKeys = {
+  all: ['console', 'scores'] as const,
+  rules: (examId: number | undefined) => ['console', 'scores', 'rules', examId] as const,
+  ranking: (examId: number | undefined, positionId: number | undefined) => ['console', 'scores', 'ranking', examId, positionId] as const,
+  reviews: (examId: number | undefined, status: 'pending' | 'answered' | undefined) =>
+    ['console', 'scores', 'reviews', examId, status] as const,
+};
+
+export function useScoreRules(examId: number | undefined) {
+  return useQuery({
+    queryKey: scoresKeys.rules(examId),
+    queryFn: () => getData<ScoreRules>('/api/admin/getScoreRules', { params: { examId } }),
+    enabled: examId !== undefined,
+    staleTime: 0,
+  });
+}
+
+export function useScoreRanking(examId: number | undefined, positionId: number | undefined) {
+  return useQuery({
+    queryKey: scoresKeys.ranking(examId, positionId),
+    queryFn: () => getData<ScoreRanking>('/api/admin/getScoreRanking', { params: { examId, positionId } }),
+    enabled: examId !== undefined,
+    placeholderData: (p) => p,
+    staleTime: 0,
+  });
+}
+
+export function useSaveScoreRules() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SaveScoreRulesInput) => postData<null>('/api/admin/saveScoreRules', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+  });
+}
+
+export function useImportScores() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { examId: number; dryRun: boolean; file: File }) =>
+      importSheet<ScoreImportResult>('/api/admin/importScores', input),
+    onSuccess: (r) => {
+      if (!r.dryRun && r.imported > 0) void client.invalidateQueries({ queryKey: scoresKeys.all });
+    },
+  });
+}
+
+export function usePublishScores() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PublishScoresInput) => postData<{ notified: number }>('/api/admin/publishScores', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+  });
+}
+
+export function useExportScores() {
+  return useMutation({
+    mutationFn: ({ examId, examName }: { examId: number; examName: string }) =>
+      downloadFile('/api/admin/exportScores', { params: { examId }, timeout: 120_000 }, examFileName('成绩排名', examName)),
+  });
+}
+
+/** The interview list to post (公示), masked names, as a PDF. */
+export function useExportInterviewListPdf() {
+  return useMutation({
+    mutationFn: ({ examId, examName }: { examId: number; examName: string }) =>
+      downloadFile(
+        '/api/admin/exportInterviewListPdf',
+        { params: { examId }, timeout: 120_000 },
+        examFileName('面试名单', examName).replace(/\.xlsx$/, '.pdf'),
+      ),
+  });
+}
+
+export function useRecordGiveUp() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { examId: number; ticketNo: string; reason?: string }) => postData<null>('/api/admin/recordGiveUp', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+  });
+}
+
+export function useFillVacancy() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { examId: number; positionId: number }) => postData<{ added: string[] }>('/api/admin/fillVacancy', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+  });
+}
+
+/** 成绩复核 requests of an exam, pending or answered (undefined: all). */
+export function useScoreReviews(examId: number | undefined, status: 'pending' | 'answered' | undefined) {
+  return useQuery({
+    queryKey: scoresKeys.reviews(examId, status),
+    queryFn: () => getData<ScoreReview[]>('/api/admin/getScoreReviewList', { params: { examId, status } }),
+    enabled: examId !== undefined,
+    staleTime: 0,
+  });
+}
+
+/** A correction changes scores and ranks: everything of the scores page is read again. */
+export function useAnswerScoreReview() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AnswerScoreReviewInput) => postData<null>('/api/admin/answerScoreReview', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+  });
+}

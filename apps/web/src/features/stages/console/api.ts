@@ -1,0 +1,41 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PublishStageInput, RecordStageResultsInput, SaveStageWeightInput, ScoreImportResult, StageBoard } from '@zhikaoyun/shared';
+import { getData, importSheet, postData } from '../../../lib/console-http';
+
+export const stagesKeys = {
+  all: ['console', 'stages'] as const,
+  board: (examId: number | undefined) => ['console', 'stages', 'board', examId] as const,
+};
+
+export function useStageBoard(examId: number | undefined) {
+  return useQuery({
+    queryKey: stagesKeys.board(examId),
+    queryFn: () => getData<StageBoard>('/api/admin/getStageBoard', { params: { examId } }),
+    enabled: examId !== undefined,
+    placeholderData: (p) => p,
+    staleTime: 0,
+  });
+}
+
+function useStageMutation<I, R>(mutationFn: (input: I) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => void client.invalidateQueries({ queryKey: stagesKeys.all }) });
+}
+
+export const useSaveStageWeight = () =>
+  useStageMutation((input: SaveStageWeightInput) => postData<null>('/api/admin/saveStageWeight', input));
+export const useRecordStageResults = () =>
+  useStageMutation((input: RecordStageResultsInput) => postData<{ saved: number }>('/api/admin/recordStageResults', input));
+export const usePublishStage = () =>
+  useStageMutation((input: PublishStageInput) => postData<{ listed: number }>('/api/admin/publishStage', input));
+
+export function useImportInterviewScores() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { examId: number; dryRun: boolean; file: File }) =>
+      importSheet<ScoreImportResult>('/api/admin/importInterviewScores', input),
+    onSuccess: (r) => {
+      if (!r.dryRun && r.imported > 0) void client.invalidateQueries({ queryKey: stagesKeys.all });
+    },
+  });
+}

@@ -1,0 +1,238 @@
+import { devices, expect, test, type APIRequestContext } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { portraitJpeg } from './journey-support';
+import { apiLogin, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
+
+/**
+ * 考场编排 in the console, end to end, on an exam of its own (made through the API, so the demo
+ * exams stay as other suites expect them): an admin adds a subject and a site, arranges with a
+ * seed and publishes with printing open; the confirmed candidate opens the ticket on the phone
+ * and downloads the PDF; staff paste the ticket's code into the door check and see the name.
+ *
+ * The exam's registration opened long ago, so while it is open it sorts after the demo's open
+ * exam (the site's "current exam" stays the demo's); it is taken off the site at the end.
+ */
+const ADMIN_PASSWORD = 'e2e-admin-password';
+const DAY = 86_400_000;
+const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+async function api(request: APIRequestContext, token: string, url: string, data: unknown) {
+  const body = await (await request.post(url, { headers: { authorization: `Bearer ${token}` }, data })).json();
+  expect(body.success, `${url}: ${body.msg}`).toBe(true);
+  return body.data;
+}
+
+test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 });
+
+test('arrange, publish, the candidate prints on the phone, the door check finds them', async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
+  const name = `考场编排测试 ${Date.now()}`;
+  const exam = (windows: Record<string, unknown>) => ({
+    name,
+    ...windows,
+    config: { fields: [], required: [] },
+    published: true,
+    fee: 0,
+    siteCityChoice: true,
+  });
+  const examId = (
+    await api(
+      request,
+      admin,
+      '/api/admin/saveExam',
+      exam({
+        registrationStart: at(-90 * DAY),
+        registrationEnd: at(DAY),
+        reviewStart: at(-90 * DAY),
+        reviewEnd: at(DAY),
+        confirmationStart: at(2 * DAY),
+        confirmationEnd: at(3 * DAY),
+      }),
+    )
+  ).id as number;
+  try {
+    const positionId = (
+      await api(request, admin, '/api/admin/savePosition', {
+        examId,
+        code: 'KC-01',
+        name: '编排测试岗',
+        unit: '编排测试局',
+        headcount: 3,
+        description: '',
+        requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
+      })
+    ).id as number;
+
+    // A confirmed candidate of a free exam: submitted, approved, then confirmed in the confirmation window.
+    const candidate = await registerCandidate(request);
+    const headers = { authorization: `Bearer ${candidate.token}` };
+    await request.post('/api/uploadPhoto', {
+      headers,
+      multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
+    });
+    await api(request, candidate.token, '/api/saveApplication', { examId, positionId, form: { pledge: true } });
+    await api(request, candidate.token, '/api/submitApplication', { examId });
+    const applicationId = (await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json()).data.id as number;
+    await api(request, admin, '/api/admin/reviewApplication', { applicationId, decision: 'approve' });
+    await api(
+      request,
+      admin,
+      '/api/admin/saveExam',
+      exam({
+        id: examId,
+        registrationStart: at(-90 * DAY),
+        registrationEnd: at(-80 * DAY),
+        reviewStart: at(-90 * DAY),
+        reviewEnd: at(-60_000),
+        confirmationStart: at(-30_000),
+        confirmationEnd: at(DAY),
+      }),
+    );
+    expect((await api(request, candidate.token, '/api/confirmApplication', { examId })).status).toBe('confirmed');
+
+    // The admin arranges in the console.
+    await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+    await page.goto(`/admin/arrangement?examId=${examId}`);
+    await expect(page.getByRole('heading', { name: '考场编排' })).toBeVisible();
+    await page.getByRole('button', { name: '新增科目' }).click();
+    const subject = page.getByRole('dialog', { name: '新增科目' });
+    await subject.getByLabel('科目名称').fill('综合基础知识');
+    await subject.getByRole('button', { name: '保存' }).click();
+    await expect(page.getByRole('cell', { name: '综合基础知识' })).toBeVisible();
+
+    await page.getByRole('button', { name: '新增考点' }).click();
+    const site = page.getByRole('dialog', { name: '新增考点' });
+    await site.getByLabel('考点名称').fill('编排测试第一中学');
+    await site.getByLabel('地址').fill('测试路 1 号');
+    await site.getByLabel('城市（选填）').fill('编排市');
+    await site.getByLabel('考场数').fill('2');
+    await site.getByLabel('每场座位数').fill('30');
+    await site.getByRole('button', { name: '保存' }).click();
+    await expect(page.getByRole('cell', { name: '编排测试第一中学' })).toBeVisible();
+
+    // The exam lets candidates choose the city of their site: the candidate picks it on the phone.
+    const cityPhone = await browser.newContext({ ...devices['Pixel 7'], locale: 'zh-CN' });
+    const cityPage = await cityPhone.newPage();
+    await cityPage.goto('/notice-list');
+    await cityPage.evaluate(
+      ([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)),
+      [`${STORAGE_PREFIX}token`, candidate.token],
+    );
+    await cityPage.goto('/current-exam');
+    const cityCard = cityPage.getByRole('region', { name: '考点城市' });
+    await expect(cityCard).toContainText('未选择的由考试机构统一安排');
+    await cityCard.getByRole('combobox', { name: '考点城市' }).click();
+    await cityPage.locator('.ant-select-item-option').filter({ hasText: '编排市' }).click();
+    await cityCard.getByRole('button', { name: '确定' }).click();
+    await expect(cityCard).toContainText('已选择：编排市');
+    await cityPage.screenshot({ path: test.info().outputPath('site-city-phone.png'), fullPage: true });
+    await cityPhone.close();
+
+    await page.getByLabel('随机种子').fill('e2e-seed-1');
+    await page.getByRole('button', { name: '编排座位' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: '编排' }).click();
+    await expect(page.getByText('已编排 1 人：使用 1 个考场、1 个考点，种子 e2e-seed-1')).toBeVisible();
+
+    // Publishing waits for the overview to show the seated candidate (the button is off until then).
+    await expect(page.getByRole('button', { name: '发布准考证' })).toBeEnabled();
+    // The default print window starts at the current hour: printing is open once published.
+    await page.getByRole('button', { name: '发布准考证' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: '发布' }).click();
+    await expect(page.getByText('准考证已发布：生成 1 张')).toBeVisible();
+    await expect(page.getByText('已发布', { exact: true })).toBeVisible();
+    await page
+      .getByRole('row', { name: /编排测试第一中学/ })
+      .getByRole('button', { name: /展开|Expand/ })
+      .click();
+    await page.screenshot({ path: test.info().outputPath('arrangement-console.png') });
+
+    // The candidate on the phone: the ticket card, then the PDF.
+    const phone = await browser.newContext({ ...devices['Pixel 7'], locale: 'zh-CN' });
+    const mobile = await phone.newPage();
+    await mobile.goto('/notice-list');
+    await mobile.evaluate(
+      ([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)),
+      [`${STORAGE_PREFIX}token`, candidate.token],
+    );
+    await mobile.goto('/current-exam');
+    const card = mobile.getByRole('region', { name: '准考证' });
+    await expect(card).toBeVisible();
+    await expect(card).toContainText('编排测试第一中学');
+    await expect(card).toContainText('综合基础知识');
+    const download = mobile.waitForEvent('download');
+    await card.getByRole('button', { name: '下载准考证 (PDF)' }).click();
+    const bytes = await readFile((await (await download).path())!);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // The door check, on a phone: the ticket's code pasted; the candidate's name and place shown.
+    const ticket = (await (await request.get(`/api/getAdmissionTicket?examId=${examId}`, { headers })).json()).data as {
+      qr: string;
+      ticketNo: string;
+    };
+    const staffPhone = await browser.newContext({ ...devices['Pixel 7'], locale: 'zh-CN' });
+    const door = await staffPhone.newPage();
+    await withStaffSession(door, request, 'admin', ADMIN_PASSWORD);
+    await door.goto(`/admin/door-check?examId=${examId}`);
+    await door.getByLabel('二维码内容').fill(ticket.qr);
+    await door.getByRole('button', { name: '核验' }).click();
+    await expect(door.getByText('准考证有效')).toBeVisible();
+    await expect(door.getByText('测试考生')).toBeVisible();
+    await expect(door.getByText(ticket.ticketNo)).toBeVisible();
+    await door.screenshot({ path: test.info().outputPath('door-check-phone.png'), fullPage: true });
+    // An altered code is refused in large type.
+    await door.getByLabel('二维码内容').fill(`${ticket.qr.slice(0, -1)}${ticket.qr.endsWith('0') ? '1' : '0'}`);
+    await door.getByRole('button', { name: '核验' }).click();
+    await expect(door.getByRole('alert')).toContainText('准考证二维码无效');
+    await phone.close();
+    await staffPhone.close();
+
+    // Moving the seat: found by ticket number; a seat past the room's end is refused in the server's words.
+    await page.goto(`/admin/arrangement?examId=${examId}`);
+    const move = page.locator('.move-seat');
+    await move.getByLabel('准考证号或姓名').fill(ticket.ticketNo);
+    await move.getByRole('button', { name: '查找' }).click();
+    await move
+      .getByRole('row', { name: /测试考生/ })
+      .getByRole('button', { name: '调动座位' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: /调动座位/ });
+    await dialog.getByLabel('调往考场').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '编排测试第一中学 02 考场' }).click();
+    await dialog.getByLabel('调往座位号').fill('31');
+    await dialog.getByRole('button', { name: '调动' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('第 02 考场只有 30 个座位');
+    await dialog.getByLabel('调往座位号').fill('5');
+    await page.screenshot({ path: test.info().outputPath('move-seat.png') });
+    await dialog.getByRole('button', { name: '调动' }).click();
+    await expect(page.getByText(`座位已调动，准考证号 ${ticket.ticketNo} 不变`)).toBeVisible();
+    await expect(move.getByRole('row', { name: /测试考生/ })).toContainText('02 考场 05 号');
+
+    // The exam's editor: the ticket settings are fixed now that tickets are published.
+    await page.goto(`/admin/exams/${examId}`);
+    const drawer = page.getByRole('dialog', { name: '编辑考试' });
+    await expect(drawer.getByLabel('考试代码（2 位数字）')).toHaveValue('01');
+    await expect(drawer.getByLabel('考试代码（2 位数字）')).toBeDisabled();
+    await expect(drawer.getByLabel('准考证号模板')).toBeDisabled();
+    await expect(drawer.getByLabel('考生选择考点城市')).toBeChecked();
+    await drawer.getByLabel(/考生须知/).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('exam-ticket-settings.png') });
+
+    // The position's subjects: chosen from the exam's, shown again when the form reopens.
+    await page.goto(`/admin/positions/${positionId}?examId=${examId}`);
+    const positionForm = page.getByRole('dialog', { name: '编辑岗位 KC-01' });
+    await positionForm.getByLabel('考试科目').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: '综合基础知识' }).click();
+    await positionForm.getByRole('button', { name: '保存' }).click();
+    await expect(page.getByText('岗位已保存')).toBeVisible();
+    await page.goto(`/admin/positions/${positionId}?examId=${examId}`);
+    await expect(page.getByRole('dialog', { name: '编辑岗位 KC-01' })).toContainText('综合基础知识');
+    await page.screenshot({ path: test.info().outputPath('position-subjects.png') });
+  } finally {
+    // Off the candidate site again, whatever happened above.
+    await request.post('/api/admin/setExamPublished', {
+      headers: { authorization: `Bearer ${admin}` },
+      data: { examId, published: false },
+    });
+  }
+});

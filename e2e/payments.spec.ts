@@ -1,0 +1,92 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { idnoCheckChar } from '../packages/shared/src/idno';
+import { CAPTCHA, STORAGE_PREFIX } from './support';
+
+/**
+ * Registration confirmation on the demo office's exam in its confirmation window (seeded with
+ * candidates): staff approve → the candidate pays in the sandbox cashier → confirmed; and a fee
+ * waiver approved by staff → confirmed. Screenshots of the phone pages go to test-results/.
+ */
+const EXAM = '示范市 2026 年度事业单位招聘（报名确认阶段）';
+const PASSWORD = 'Demo-pay-2026';
+const idno = (first17: string) => first17 + idnoCheckChar(first17);
+const WANG = idno('33010619960520242');
+const ZHAO = idno('33010619940808253');
+
+async function token(request: APIRequestContext, path: string, data: Record<string, string>): Promise<string> {
+  const code = await (await request.get('/api/getCode')).json();
+  const body = await (await request.post(path, { data: { ...data, captchaId: code.data.captchaId, captcha: CAPTCHA } })).json();
+  if (!body.success) throw new Error(`${path}: ${body.msg}`);
+  return body.data.token as string;
+}
+
+async function signIn(page: Page, request: APIRequestContext, id: string) {
+  const t = await token(request, '/api/login', { idno: id, password: PASSWORD });
+  await page.goto('/notice-list');
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, t]);
+  await page.goto('/exam-list');
+  await page.locator('.exam-card', { hasText: EXAM }).getByRole('button', { name: '查看报考状态' }).click();
+  await expect(page).toHaveURL(/\/current-exam$/);
+}
+
+test('approve → pay in the sandbox → confirmed, with a receipt', async ({ page, request }) => {
+  const admin = await token(request, '/api/admin/login', { username: 'admin', password: 'e2e-admin-password' });
+  const headers = { authorization: `Bearer ${admin}` };
+  const exams = (await (await request.get('/api/admin/getExamList', { headers })).json()).data as { id: number; name: string }[];
+  const examId = exams.find((e) => e.name === EXAM)!.id;
+  const queue = await (
+    await request.post('/api/admin/getApplicationList', { headers, data: { examId, status: 'submitted', page: 1, pageSize: 20 } })
+  ).json();
+  const zhao = (queue.data.list as { id: number; name: string }[]).find((a) => a.name === '赵磊')!;
+  const approved = await (
+    await request.post('/api/admin/reviewApplication', { headers, data: { applicationId: zhao.id, decision: 'approve' } })
+  ).json();
+  expect(approved.success).toBe(true);
+
+  await signIn(page, request, ZHAO);
+  await expect(page.getByText('下一步：报名确认')).toBeVisible();
+  await expect(page.getByText('¥50.00').first()).toBeVisible();
+  await expect(page.getByText(/剩余/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/payments-status-pay-step.png', fullPage: true });
+
+  await page.getByRole('button', { name: /立即缴费/ }).click();
+  await expect(page).toHaveURL(/\/api\/payment\/sandbox\/cashier\?orderNo=/);
+  await expect(page.getByText('模拟支付 · 不产生真实扣款')).toBeVisible();
+  await page.screenshot({ path: 'test-results/payments-sandbox-cashier.png', fullPage: true });
+  await page.getByRole('button', { name: '确认支付 ¥50.00' }).click();
+
+  await expect(page).toHaveURL(/\/current-exam$/);
+  // The notify is asynchronous: the page shows confirmed once it has arrived (我已支付 asks meanwhile).
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText('报名确认回执')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.locator('.status-card__label')).toContainText('已确认');
+  await expect(page.locator('.receipt')).toContainText('¥50.00');
+  await expect(page.locator('.receipt')).toContainText('赵磊');
+  await page.screenshot({ path: 'test-results/payments-confirmed-receipt.png', fullPage: true });
+});
+
+test('a fee waiver, approved by staff → confirmed', async ({ page, request }) => {
+  await signIn(page, request, WANG);
+  await page.getByRole('button', { name: '申请减免报名费' }).click();
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+  await page.locator('input[type=file]').setInputFiles({ name: 'dibao.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: '提交减免申请' }).click();
+  await expect(page.getByText(/减免申请（城乡最低生活保障家庭）：待审核/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/payments-waiver-pending.png', fullPage: true });
+
+  const admin = await token(request, '/api/admin/login', { username: 'admin', password: 'e2e-admin-password' });
+  const headers = { authorization: `Bearer ${admin}` };
+  const exams = (await (await request.get('/api/admin/getExamList', { headers })).json()).data as { id: number; name: string }[];
+  const examId = exams.find((e) => e.name === EXAM)!.id;
+  const waivers = await (await request.get(`/api/admin/getFeeWaiverList?examId=${examId}&status=pending`, { headers })).json();
+  const w = (waivers.data.list as { id: number; name: string }[]).find((x) => x.name === '王芳')!;
+  expect(
+    (await (await request.post('/api/admin/reviewFeeWaiver', { headers, data: { waiverId: w.id, decision: 'approve' } })).json()).success,
+  ).toBe(true);
+
+  await page.reload();
+  await expect(page.locator('.status-card__label')).toContainText('已确认');
+  await expect(page.locator('.receipt')).toContainText('已减免');
+});

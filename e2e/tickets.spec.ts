@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { idnoCheckChar } from '../packages/shared/src/idno';
+import { CAPTCHA, STORAGE_PREFIX } from './support';
+
+/**
+ * The admission ticket on the phone (Pixel 7): a candidate of the demo office's ticketed exam
+ * (seeded seated, tickets published, printing open) signs in, sees the 准考证 card with the QR
+ * code on the status page and downloads the PDF. A screenshot goes to test-results/.
+ */
+const EXAM = '示范市 2026 年度事业单位招聘（准考证打印阶段）';
+const CHEN = '33010619970412202' + idnoCheckChar('33010619970412202');
+
+test('a ticketed candidate sees the ticket card and downloads the PDF', async ({ page, request }) => {
+  const code = await (await request.get('/api/getCode')).json();
+  const login = await (
+    await request.post('/api/login', { data: { idno: CHEN, password: 'Demo-pay-2026', captchaId: code.data.captchaId, captcha: CAPTCHA } })
+  ).json();
+  expect(login.success, login.msg).toBe(true);
+  await page.goto('/notice-list');
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, login.data.token]);
+
+  await page.goto('/current-exam');
+  await expect(page.getByRole('heading', { name: EXAM })).toBeVisible();
+  const card = page.getByRole('region', { name: '准考证' });
+  await expect(card).toBeVisible();
+  await expect(card.getByText(/^\d{10}$/)).toBeVisible();
+  await expect(card).toContainText('陈静');
+  await expect(card).toContainText('示范市第一中学考点');
+  await expect(card).toContainText('公共基础知识');
+  await expect(card).toContainText('专业知识');
+  await expect(card.getByLabel('入场核验二维码')).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('ticket-card.png'), fullPage: true });
+
+  const response = page.waitForResponse((r) => r.url().includes('/api/getAdmissionTicketPdf'));
+  const download = page.waitForEvent('download');
+  await card.getByRole('button', { name: '下载准考证 (PDF)' }).click();
+  const res = await response;
+  expect(res.headers()['content-type']).toBe('application/pdf');
+  expect(res.headers()['cache-control']).toBe('private, no-store');
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^准考证-\d{10}-.+\.pdf$/);
+  const bytes = await readFile((await file.path())!);
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+});
