@@ -52,6 +52,8 @@ const DEFAULT_SUSTAINED_SAMPLES = 3;
 const DEFAULT_RETRY_AFTER_SECONDS = 2;
 /** The delay histogram's own resolution: its timer fires this often, so this much delay is normal. */
 const RESOLUTION_MS = 10;
+/** Firings after which the running totals start again (about 3 hours at RESOLUTION_MS). */
+const RESTART_TOTALS_AFTER = 1_000_000;
 
 const BUSY = fail(503, ERROR_TEXT[ErrorCode.Internal]);
 
@@ -95,11 +97,24 @@ export default fp(
       maxDelayMs: opts.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
       sustainedSamples: opts.sustainedSamples ?? DEFAULT_SUSTAINED_SAMPLES,
     });
+    // The windows are differences of the histogram's running totals, never reset()s: a reset also
+    // forgets when its timer last fired, so the first firing after it records nothing, and with
+    // loop turns longer than the sample interval (which is what real overload looks like) every
+    // window came out empty and the loop was never judged late.
     const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     histogram.enable();
+    let seen = { count: 0, totalNs: 0 };
     const sampler = setInterval(() => {
-      judge.sample(histogram.count, histogram.mean / 1e6);
-      histogram.reset();
+      const count = histogram.count;
+      const totalNs = count === 0 ? 0 : histogram.mean * count;
+      const recorded = count - seen.count;
+      judge.sample(recorded, recorded > 0 ? (totalNs - seen.totalNs) / recorded / 1e6 : Number.NaN);
+      seen = { count, totalNs };
+      // Now and then (hours apart) the totals start again, at the cost of one unrecorded firing.
+      if (count >= RESTART_TOTALS_AFTER) {
+        histogram.reset();
+        seen = { count: 0, totalNs: 0 };
+      }
     }, opts.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS);
     sampler.unref();
     app.addHook('onClose', async () => {
