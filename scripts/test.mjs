@@ -69,7 +69,10 @@ let skipped = 0;
 const failures = [];
 /** Browser tests that failed and then passed on CI's one retry: counted as passed, named here. */
 const flaky = [];
-const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((l) => l.trim()) ?? '';
+const firstLine = (text) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
 const v = read(vitestJson);
 if (v) {
   passed += v.numPassedTests ?? 0;

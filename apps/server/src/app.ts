@@ -11,6 +11,7 @@ import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import loadSheddingPlugin, { type LoadSheddingOptions } from './plugins/load-shedding';
 import openapiPlugin from './plugins/openapi';
+import personalCachePlugin, { type PersonalCacheOptions } from './plugins/personal-cache';
 import publicCachePlugin from './plugins/public-cache';
 import rateLimitPlugin from './plugins/rate-limit';
 import redisPlugin from './plugins/redis';
@@ -62,6 +63,8 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
   /** Admission limits (tests lower them to show shedding without a real flood). */
   loadShedding?: LoadSheddingOptions;
+  /** How long a candidate's kept answer may live (tests lengthen it to show what ends it). */
+  personalCache?: PersonalCacheOptions;
   /** The sandbox payment provider's keys (lib: modules/payments/sandbox-keys.ts); made afresh when absent. */
   sandboxKeys?: SandboxKeys;
 }
@@ -103,6 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(captchaPlugin);
   await app.register(openapiPlugin);
   await app.register(publicCachePlugin);
+  await app.register(personalCachePlugin, deps.personalCache ?? {});
 
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(systemRoutes, { prefix: '/api' });

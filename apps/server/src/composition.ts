@@ -218,7 +218,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       phoneCodes: smsCodes,
       photoLock: (officeId, candidateId) => applications.photoLock(officeId, candidateId),
     }),
-    personalData: createPersonalDataService({ repo: repos.personalData, cipher, reauth }),
+    personalData: createPersonalDataService({ repo: repos.personalData, cipher, reauth, sessions }),
     appeals: createAppealsService({ repo: repos.appeals, cipher, sessions, audit }),
     applications,
     attachments,

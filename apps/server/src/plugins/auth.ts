@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode, STAFF_ROLES, type StaffRole } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { parseJsonColumn } from '../lib/json';
@@ -35,12 +36,14 @@ declare module 'fastify' {
 }
 
 /** The token the spec's client sends: `Authorization: Bearer …`, or the `token` header. */
-export function tokenOf(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
+export function tokenFromHeaders(headers: IncomingHttpHeaders): string {
+  const auth = headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim();
-  const header = request.headers.token;
+  const header = headers.token;
   return typeof header === 'string' ? header.trim() : '';
 }
+
+export const tokenOf = (request: FastifyRequest): string => tokenFromHeaders(request.headers);
 
 /**
  * Sessions for every route that asks for them. A missing, expired or revoked token, a staff

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
+import { answerBeforeRouting } from '../lib/raw-answer';
 
 /**
  * The public reads every candidate's phone makes (settings, menu, agreement, exams, positions,
@@ -48,6 +49,11 @@ export interface PublicCache {
    * caches kept elsewhere; null while Redis cannot be asked: do not use a cached answer then.
    */
   version(officeId: number): Promise<string | null>;
+  /**
+   * The same version without waiting, for answers made before routing: null when it is not known
+   * or Redis is due to be asked again (then take the slow way, which asks).
+   */
+  freshTag(officeId: number): string | null;
 }
 
 export interface ServeOptions {
@@ -246,18 +252,7 @@ export default fp(
       }
       return true;
     }
-    let closing = false;
-    app.addHook('preClose', (done) => {
-      closing = true;
-      done();
-    });
-    const server = app.server;
-    const fastifyHandlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-    server.removeAllListeners('request');
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (!closing && answerRaw(req, res)) return;
-      for (const handler of fastifyHandlers) handler.call(server, req, res);
-    });
+    answerBeforeRouting(app, answerRaw);
 
     // The fast path: a repeated anonymous GET of a URL already answered from the cache is
     // answered right after routing, before validation, tenancy, sessions and the handler. The URL
@@ -315,6 +310,7 @@ export default fp(
       },
 
       version: currentTag,
+      freshTag: freshTagNow,
     };
     app.decorate('publicCache', cache);
   },

@@ -6,19 +6,21 @@ import type { DataCipher } from '../../lib/crypto';
 import { dataUrl } from '../../lib/data-url';
 import { parseJsonColumn } from '../../lib/json';
 import { DeletionBlocked, type PersonalDataRepository } from './personal-data-repository';
+import type { SessionsService } from '../sessions/service';
 import type { Reauth } from './reauth';
 
 export interface PersonalDataDeps {
   repo: PersonalDataRepository;
   cipher: DataCipher;
   reauth: Reauth;
+  sessions: SessionsService;
 }
 
 /**
  * Data subject rights (PIPL art. 45 and 47): the candidate's own copy of everything we hold about
  * them, and the deletion of the account.
  */
-export function createPersonalDataService({ repo, cipher, reauth }: PersonalDataDeps) {
+export function createPersonalDataService({ repo, cipher, reauth, sessions }: PersonalDataDeps) {
   return {
     async export(officeId: number, candidateId: number): Promise<MyData> {
       const c = await repo.candidate(officeId, candidateId);
@@ -136,6 +138,7 @@ export function createPersonalDataService({ repo, cipher, reauth }: PersonalData
         if (err instanceof DeletionBlocked) throw new AppError(ErrorCode.Forbidden, DELETE_ACCOUNT_BLOCKED_TEXT);
         throw err;
       }
+      sessions.deleted('candidate', candidateId);
     },
   };
 }

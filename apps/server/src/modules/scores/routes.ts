@@ -220,10 +220,10 @@ export const scoresRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(myScoreSchema) },
       },
     },
-    async (request, reply) => {
-      void reply.header('cache-control', 'private, no-store');
-      return ok(await service.mine(request.office.id, request.candidate.subjectId, request.query.examId, request.office.timeZone));
-    },
+    async (request, reply) =>
+      app.personalCache.serve(request, reply, () =>
+        service.mine(request.office.id, request.candidate.subjectId, request.query.examId, request.office.timeZone),
+      ),
   );
   app.post(
     '/requestScoreReview',

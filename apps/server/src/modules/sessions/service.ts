@@ -14,13 +14,23 @@ export interface SessionPrincipal {
   kind: SessionKind;
   subjectId: number;
   officeId: number;
+  /** How much longer (ms) the session stays valid, from the moment it was checked (idle or absolute limit). */
+  validForMs: number;
 }
+
+/** Sessions that have just ended: one, or all of a subject's but one. */
+export type EndedSessions = { sessionId: number } | { kind: SessionKind; subjectId: number; exceptSessionId?: number | undefined };
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
 export function createSessionsService(repo: SessionsRepository) {
+  // Told after an ending is committed: caches of what a session may read forget it at once.
+  const listeners: ((ended: EndedSessions) => void)[] = [];
+  const told = (ended: EndedSessions) => {
+    for (const listener of listeners) listener(ended);
+  };
   return {
     /** A fresh random 256-bit token; only its hash is kept. */
     async open(kind: SessionKind, subjectId: number, officeId: number): Promise<string> {
@@ -47,16 +57,36 @@ export function createSessionsService(repo: SessionsRepository) {
       if (Date.parse(row.expires_at) <= now) return null;
       const lastSeen = Date.parse(row.last_seen_at);
       if (lastSeen + IDLE_TIMEOUT_MS <= now) return null;
-      if (now - lastSeen > TOUCH_EVERY_MS) await repo.touch(row.id, new Date(now).toISOString());
-      return { sessionId: row.id, kind: row.kind as SessionKind, subjectId: row.subject_id, officeId: row.office_id };
+      const touched = now - lastSeen > TOUCH_EVERY_MS;
+      if (touched) await repo.touch(row.id, new Date(now).toISOString());
+      const validUntil = Math.min(Date.parse(row.expires_at), (touched ? now : lastSeen) + IDLE_TIMEOUT_MS);
+      return {
+        sessionId: row.id,
+        kind: row.kind as SessionKind,
+        subjectId: row.subject_id,
+        officeId: row.office_id,
+        validForMs: validUntil - now,
+      };
     },
 
-    revoke(sessionId: number) {
-      return repo.revoke(sessionId, nowIso());
+    async revoke(sessionId: number): Promise<void> {
+      await repo.revoke(sessionId, nowIso());
+      told({ sessionId });
     },
 
-    revokeAll(kind: SessionKind, subjectId: number, exceptSessionId?: number) {
-      return repo.revokeAllOf(kind, subjectId, nowIso(), exceptSessionId);
+    async revokeAll(kind: SessionKind, subjectId: number, exceptSessionId?: number): Promise<void> {
+      await repo.revokeAllOf(kind, subjectId, nowIso(), exceptSessionId);
+      told({ kind, subjectId, exceptSessionId });
+    },
+
+    /** The subject's sessions were deleted with it (account deletion): tell who keeps answers for them. */
+    deleted(kind: SessionKind, subjectId: number): void {
+      told({ kind, subjectId });
+    },
+
+    /** Calls `listener` after every ending, in this process. */
+    onEnded(listener: (ended: EndedSessions) => void): void {
+      listeners.push(listener);
     },
   };
 }

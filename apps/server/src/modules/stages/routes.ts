@@ -137,9 +137,7 @@ export const stagesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(myStagesSchema) },
       },
     },
-    async (request, reply) => {
-      void reply.header('cache-control', 'private, no-store');
-      return ok(await service.mine(request.office.id, request.candidate.subjectId, request.query.examId));
-    },
+    async (request, reply) =>
+      app.personalCache.serve(request, reply, () => service.mine(request.office.id, request.candidate.subjectId, request.query.examId)),
   );
 };

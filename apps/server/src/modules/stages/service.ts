@@ -340,4 +340,3 @@ export function createStagesService(deps: StagesDeps) {
     },
   };
 }
-

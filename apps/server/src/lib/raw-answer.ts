@@ -1,0 +1,25 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+/** Answers the request itself and returns true, or returns false to leave it to Fastify. */
+export type RawAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Puts `answer` in front of Fastify on the HTTP server's request event: what it answers skips
+ * routing, hooks, the logger and the reply object (the caches' fast paths). Once the server is
+ * closing, everything goes to Fastify, which refuses or finishes requests as a closing server does.
+ */
+export function answerBeforeRouting(app: FastifyInstance, answer: RawAnswer): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  const server = app.server;
+  const next = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!closing && answer(req, res)) return;
+    for (const handler of next) handler.call(server, req, res);
+  });
+}
