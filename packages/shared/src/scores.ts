@@ -404,8 +404,8 @@ export const recordGiveUpSchema = z.object({
 /** 递补: the next qualified candidates by rank take the places of those who gave up. */
 export const fillVacancySchema = z.object({ examId, positionId: z.number().int().positive({ message: '请选择岗位' }) });
 
-/** The plain fields of the import's multipart body (or its query string). */
-export const scoreImportFieldsSchema = z.object({
+/** The plain fields of an exam sheet import's multipart body or query string (scores, interview scores). */
+export const sheetImportFieldsSchema = z.object({
   examId: idParam('考试编号有误，请从考试列表进入'),
   dryRun: z
     .enum(['true', 'false', '1', '0'], { message: 'dryRun 应为 true 或 false' })

@@ -1,4 +1,4 @@
-import { ErrorCode, scoreImportFieldsSchema } from '@zhikaoyun/shared';
+import { ErrorCode, sheetImportFieldsSchema } from '@zhikaoyun/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from './app-error';
@@ -57,7 +57,7 @@ export async function readSheetUpload(
     empty: `${noun}文件是空的，请重新选择`,
   });
   const query = request.query as { examId?: string; dryRun?: string };
-  const parsed = scoreImportFieldsSchema.safeParse({ examId: fields.examId ?? query.examId, dryRun: fields.dryRun ?? query.dryRun });
+  const parsed = sheetImportFieldsSchema.safeParse({ examId: fields.examId ?? query.examId, dryRun: fields.dryRun ?? query.dryRun });
   if (!parsed.success) throw new AppError(ErrorCode.Validation, parsed.error.issues[0]?.message ?? '请选择考试');
   return { data, ...parsed.data };
 }
