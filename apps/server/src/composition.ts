@@ -262,7 +262,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     closeout,
     arrangement: createArrangementService({ repo: repos.arrangement, audit }),
     scores,
-    stages: createStagesService({ repo: repos.stages, scores, audit, importLock, changed }),
+    stages: createStagesService({ repo: repos.stages, scores, audit, importLock, changed, notifications }),
     tickets: createTicketsService({
       repo: repos.tickets,
       cipher,

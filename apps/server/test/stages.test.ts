@@ -165,8 +165,26 @@ for (const kind of DATABASES) {
         expect.objectContaining({ stage: 'medical', result: '进入体检，合格' }),
         expect.objectContaining({ stage: 'hire', result: '拟录用' }),
       ]);
-      const log = await t.db.kysely.selectFrom('audit_log').select('action').where('action', 'like', '公布%').execute();
+      const log = await t.db.kysely.selectFrom('audit_log').select(['action', 'detail']).where('action', 'like', '公布%').execute();
       expect(log.map((l) => l.action)).toEqual(expect.arrayContaining(['公布拟录用人员名单', '公布体检人员名单']));
+      expect(log.find((l) => l.action === '公布资格复审合格人员名单')?.detail).toMatch(/；通知 \d+ 人$/);
+
+      // Each publishing told her, once: publishing again after a correction tells no one again.
+      const messages = async () =>
+        ((await get(t, '/api/getMessageList?page=1&pageSize=50', bearer(token))).body.data.list as { title: string; content: string }[])
+          .filter((m) => m.title === '下一环节结果')
+          .map((m) => m.content);
+      const told = await messages();
+      expect(told).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('资格复审结果已公布：合格'),
+          expect.stringContaining('面试成绩已公布：面试 80 分，综合成绩岗位第 1 名'),
+          expect.stringContaining('您已进入体检环节'),
+          expect.stringContaining('您已列入拟录用人员名单'),
+        ]),
+      );
+      expect((await publish('hire')).body.success).toBe(true);
+      expect(await messages()).toHaveLength(told.length);
     });
   });
 }

@@ -24,6 +24,7 @@ import { clock } from '../../lib/clock';
 import type { OfficeLock } from '../../lib/office-lock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
+import type { NotificationsService } from '../notifications/service';
 import { officeAdminScope } from '../review/scope';
 import { readScoreSheet } from '../scores/sheet';
 import type { ScoresService } from '../scores/service';
@@ -36,6 +37,8 @@ export interface StagesDeps {
   audit: AuditService;
   /** One Excel import per office at a time (shared with the other imports). */
   importLock: OfficeLock;
+  /** A stage published the first time: each candidate it concerns is told, with the publishing. */
+  notifications: Pick<NotificationsService, 'stepToApplication'>;
   /** After each committed change: public lists show it on their next read. */
   changed: (officeId: number) => Promise<void>;
 }
@@ -124,6 +127,19 @@ export function createStagesService(deps: StagesDeps) {
   }
 
   /** Who a published list shows: the entrants who passed 资格复审, everyone ranked, those in 体检, those hired. */
+  /** What a stage's publishing tells each candidate it concerns (null: not concerned). */
+  const told: Record<LaterStage, (r: StageRow) => string | null> = {
+    qualification: (r) => (r.qualification === null ? null : `资格复审结果已公布：${STAGE_OUTCOME_TEXT[r.qualification]}`),
+    interview: (r) =>
+      r.interview === null
+        ? null
+        : `面试成绩已公布：${r.interview.outcome === 'score' ? `面试 ${r.interview.score ?? ''} 分` : STAGE_OUTCOME_TEXT[r.interview.outcome]}${
+            r.finalRank === null ? '' : `，综合成绩岗位第 ${r.finalRank} 名`
+          }`,
+    medical: (r) => (r.inMedical ? '您已进入体检环节，请按公告要求参加体检' : null),
+    hire: (r) => (r.medical === null ? null : r.hired ? '您已列入拟录用人员名单' : '拟录用人员名单已公布，您未列入'),
+  };
+
   const shown: Record<LaterStage, (r: StageRow) => boolean> = {
     qualification: (r) => r.qualification === 'pass',
     interview: (r) => r.finalRank !== null,
@@ -266,9 +282,21 @@ export function createStagesService(deps: StagesDeps) {
       const [ok, why] = ready[input.stage];
       if (!ok) throw new AppError(ErrorCode.Validation, why);
       const listed = rows.filter(shown[input.stage]).length;
+      // Told once, on the first publishing; publishing again (after a correction) only moves the time.
+      const first = (await published(input.examId))[input.stage] === null;
+      const at = clock.nowIso();
       await repo.commit(async (trx) => {
-        await repo.publish(trx, input.examId, input.stage, clock.nowIso());
-        await audit.record(staff, `公布${STAGE_LIST_TEXT[input.stage]}`, `exam:${input.examId}`, `${listed} 人`, ip, trx);
+        await repo.publish(trx, input.examId, input.stage, at);
+        let n = 0;
+        if (first)
+          for (const r of rows) {
+            const detail = told[input.stage](r);
+            if (detail === null) continue;
+            await deps.notifications.stepToApplication(trx, { officeId, applicationId: r.applicationId, kind: 'next_stage_result', detail, at });
+            n += 1;
+          }
+        const note = `${listed} 人${n > 0 ? `；通知 ${n} 人` : ''}`;
+        await audit.record(staff, `公布${STAGE_LIST_TEXT[input.stage]}`, `exam:${input.examId}`, note, ip, trx);
       });
       await changed(officeId);
       return { listed };
