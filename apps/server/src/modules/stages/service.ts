@@ -292,7 +292,13 @@ export function createStagesService(deps: StagesDeps) {
           for (const r of rows) {
             const detail = told[input.stage](r);
             if (detail === null) continue;
-            await deps.notifications.stepToApplication(trx, { officeId, applicationId: r.applicationId, kind: 'next_stage_result', detail, at });
+            await deps.notifications.stepToApplication(trx, {
+              officeId,
+              applicationId: r.applicationId,
+              kind: 'next_stage_result',
+              detail,
+              at,
+            });
             n += 1;
           }
         const note = `${listed} 人${n > 0 ? `；通知 ${n} 人` : ''}`;
