@@ -39,7 +39,11 @@ function FillForm({ exam }: { exam: Exam }) {
   const autosave = useAutosave(exam.id, {
     onSaved: (saved) => {
       shown.current = saved.version;
-      client.setQueryData(applicationKey(exam.id), saved);
+      // A read still under way left before this save: it must not put the older form back in
+      // the cache (the confirm page submits the cached version). Cancelled first, then set.
+      void client
+        .cancelQueries({ queryKey: applicationKey(exam.id) })
+        .then(() => client.setQueryData(applicationKey(exam.id), saved));
     },
     onConflict: () => {
       conflicted.current = true;
@@ -56,11 +60,13 @@ function FillForm({ exam }: { exam: Exam }) {
   const last = useLastProfile(exam.id, editable && profileEmpty && prefilledFrom === null);
 
   // The fields show the server's form: when first read, and when a newer one saved elsewhere
-  // arrives (after a refused save); never this tab's own saves coming back.
+  // arrives (after a refused save); never this tab's own saves coming back, and never an older
+  // form (a read that left before this tab's last save and came back after it), which would
+  // wipe what was chosen since.
   useEffect(() => {
     if (!application.isSuccess || !editable) return;
     const version = app?.version ?? 0;
-    if (shown.current === version) return;
+    if (shown.current !== null && version <= shown.current) return;
     shown.current = version;
     rebase(version);
     form.resetFields();
