@@ -41,9 +41,7 @@ function FillForm({ exam }: { exam: Exam }) {
       shown.current = saved.version;
       // A read still under way left before this save: it must not put the older form back in
       // the cache (the confirm page submits the cached version). Cancelled first, then set.
-      void client
-        .cancelQueries({ queryKey: applicationKey(exam.id) })
-        .then(() => client.setQueryData(applicationKey(exam.id), saved));
+      void client.cancelQueries({ queryKey: applicationKey(exam.id) }).then(() => client.setQueryData(applicationKey(exam.id), saved));
     },
     onConflict: () => {
       conflicted.current = true;
