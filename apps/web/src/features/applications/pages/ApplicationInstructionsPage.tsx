@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -6,13 +7,14 @@ import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useExamDocuments } from '../../../lib/system-api';
-import { fetchApplication, saveApplication, useApplication } from '../api';
+import { applicationKey, fetchApplication, saveApplication, useApplication } from '../api';
 import { ExamGate } from '../../../components/ExamGate';
 import { JourneySteps } from '../../../components/JourneySteps';
 import { ReviewOpinion } from '../components/ReviewOpinion';
 
 function Instructions({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const docs = useExamDocuments(exam.id);
   const application = useApplication(exam.id);
   const [agreed, setAgreed] = useState(false);
@@ -31,7 +33,9 @@ function Instructions({ exam }: { exam: Exam }) {
         // The pledge is part of the application: the server will not accept a submit without it.
         // The form is read fresh, so that a cached copy never overwrites what was saved since.
         const fresh = await fetchApplication(exam.id);
-        await saveApplication(exam.id, { ...(fresh?.form ?? {}), pledge: true }, undefined, false, fresh?.version ?? 0);
+        const saved = await saveApplication(exam.id, { ...(fresh?.form ?? {}), pledge: true }, undefined, false, fresh?.version ?? 0);
+        // The form page starts from this draft, not from the copy read before the pledge.
+        client.setQueryData(applicationKey(exam.id), saved);
       } catch {
         setSaving(false);
         return;

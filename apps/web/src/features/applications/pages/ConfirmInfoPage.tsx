@@ -49,7 +49,8 @@ function Confirm({ exam }: { exam: Exam }) {
     );
   }, [chosen, application.isSuccess, application.data, exam.id, client, setParams]);
 
-  if (application.isLoading || choosing) {
+  // The submit names the version shown: wait for this visit's own read, never a cached older copy.
+  if (application.isLoading || !application.isFetchedAfterMount || choosing) {
     return (
       <MobileContainerCard>
         <Skeleton active paragraph={{ rows: 10 }} />

@@ -82,7 +82,9 @@ function FillForm({ exam }: { exam: Exam }) {
     schedule({ ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) });
   }, [last.data, profileEmpty, editable, prefilledFrom, form, schedule, app]);
 
-  if (application.isLoading) {
+  // Until this visit's own read has come back, the cached copy may be older than the server's
+  // (a pledge or a save made since): fields edited on top of it would be reset when it arrives.
+  if (application.isLoading || !application.isFetchedAfterMount) {
     return (
       <MobileContainerCard>
         <Skeleton active paragraph={{ rows: 10 }} />
