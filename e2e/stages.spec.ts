@@ -113,6 +113,9 @@ test('staff take the interview list through 资格复审, 面试, 体检 to 拟�
   await expect(lin.getByRole('heading', { name: '拟录用人员名单' })).toBeVisible();
   await expect(lin.getByRole('cell', { name: '林*' })).toBeVisible();
   await expect(lin.getByText('林晓')).toHaveCount(0);
+  // The switch's highlight has slid under 拟录用 (the sliding thumb goes when it arrives).
+  await expect(lin.locator('.ant-segmented-thumb')).toHaveCount(0);
+  await expect(lin.locator('.ant-segmented-item-selected')).toHaveText('拟录用');
   await lin.screenshot({ path: test.info().outputPath('stages-public.png'), fullPage: true });
   await phone.close();
 });

@@ -148,8 +148,16 @@ for (const kind of DATABASES) {
       const token = login.body.data.token as string;
       const mine = async () => (await get(t, `/api/getMyStages?examId=${examId}`, bearer(token))).body.data;
       expect(await mine()).toEqual([]);
+      const all = async () => (await get(t, `/api/getStageLists?examId=${examId}`)).body;
+      expect(await all()).toMatchObject({ success: true, data: [] });
 
-      for (const stage of ['qualification', 'interview', 'medical', 'hire']) expect((await publish(stage)).body.success, stage).toBe(true);
+      expect((await publish('qualification')).body.success).toBe(true);
+      expect(((await all()).data as { stage: string }[]).map((l) => l.stage)).toEqual(['qualification']);
+      for (const stage of ['interview', 'medical', 'hire']) expect((await publish(stage)).body.success, stage).toBe(true);
+      // One call for the page beside the interview list: every published list, in stage order, as each alone.
+      const lists = (await all()).data as { stage: string; title: string }[];
+      expect(lists.map((l) => l.stage)).toEqual(['qualification', 'interview', 'medical', 'hire']);
+      for (const l of lists) expect(l).toEqual((await list(l.stage)).body.data);
       const hire = (await list('hire')).body.data;
       expect(hire.title).toBe('拟录用人员名单');
       expect(hire.positions.flatMap((p: { list: { name: string }[] }) => p.list.map((c) => c.name)).sort()).toEqual(['林*', '邓*']);

@@ -1,5 +1,5 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
-import { LATER_STAGES, type LaterStage, type MyStages, type StageList } from '@zhikaoyun/shared';
+import { useQuery } from '@tanstack/react-query';
+import type { LaterStage, MyStages, StageList } from '@zhikaoyun/shared';
 import { getData } from './lazy-http';
 
 /** The candidate's own results of the later stages published so far (empty before any). */
@@ -13,18 +13,13 @@ export function useMyStages(examId: number | undefined) {
   });
 }
 
-/** The published lists of the later stages of an exam (a stage not yet published is left out). */
+/** The published lists of the later stages of an exam, in stage order (a stage not yet published is left out). */
 export function useStageLists(examId: number | undefined): { stage: LaterStage; list: StageList }[] {
-  const results = useQueries({
-    queries: LATER_STAGES.map((stage) => ({
-      queryKey: ['stageList', examId, stage],
-      queryFn: () => getData<StageList>('/api/getStageList', { params: { examId, stage }, silent: true }),
-      enabled: examId !== undefined,
-      retry: false,
-    })),
+  const lists = useQuery({
+    queryKey: ['stageLists', examId],
+    queryFn: () => getData<StageList[]>('/api/getStageLists', { params: { examId }, silent: true }),
+    enabled: examId !== undefined,
+    retry: false,
   });
-  return LATER_STAGES.flatMap((stage, i) => {
-    const list = results[i]?.data;
-    return list ? [{ stage, list }] : [];
-  });
+  return (lists.data ?? []).map((list) => ({ stage: list.stage, list }));
 }

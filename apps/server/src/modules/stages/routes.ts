@@ -127,6 +127,21 @@ export const stagesRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   );
   app.get(
+    '/getStageLists',
+    {
+      schema: {
+        summary: '考试已公布的全部后续环节名单（按环节顺序；未公布任何环节时为空）',
+        tags: ['scores'],
+        querystring: examIdQuerySchema.extend(officeQuerySchema.shape),
+        response: { 200: envelopeSchema(z.array(stageListSchema)) },
+      },
+    },
+    async (request, reply) =>
+      app.publicCache.serve(request, reply, cacheKey('getStageLists', request.query), () =>
+        service.lists(request.office.id, request.query.examId),
+      ),
+  );
+  app.get(
     '/getMyStages',
     {
       config: { auth: 'candidate' as const },

@@ -6,6 +6,7 @@ import {
   INTERVIEW_COLUMN,
   INTERVIEW_FULL_MARKS,
   LATER_STAGE_TEXT,
+  LATER_STAGES,
   maskName,
   medicalEntrants,
   STAGE_LIST_TEXT,
@@ -146,6 +147,32 @@ export function createStagesService(deps: StagesDeps) {
     medical: (r) => r.inMedical,
     hire: (r) => r.hired,
   };
+
+  /** A stage's public list: who it shows, names masked. */
+  function publicList(examName: string, examId: number, positions: Computed, stage: LaterStage, publishedAt: string): StageList {
+    return {
+      examId,
+      examName,
+      stage,
+      title: STAGE_LIST_TEXT[stage],
+      publishedAt,
+      positions: positions
+        .map((p) => ({
+          positionId: p.positionId,
+          positionName: p.name,
+          headcount: p.headcount,
+          list: p.rows.filter(shown[stage]).map((r) => ({
+            ticketNo: r.ticketNo,
+            name: maskName(r.name),
+            written: stage === 'qualification' ? null : r.written,
+            interview: stage === 'qualification' ? null : (r.interview?.score ?? null),
+            combined: stage === 'qualification' ? null : r.combined,
+            rank: stage === 'qualification' ? null : r.finalRank,
+          })),
+        }))
+        .filter((p) => p.list.length > 0),
+    };
+  }
 
   return {
     async board(staff: StaffPrincipal, examId: number): Promise<StageBoard> {
@@ -314,28 +341,20 @@ export function createStagesService(deps: StagesDeps) {
       const at = (await published(examId))[stage];
       if (!at) throw new AppError(ErrorCode.Validation, `${STAGE_LIST_TEXT[stage]}尚未公布`);
       const { positions } = await compute(officeId, examId);
-      return {
-        examId,
-        examName: exam.name,
-        stage,
-        title: STAGE_LIST_TEXT[stage],
-        publishedAt: at,
-        positions: positions
-          .map((p) => ({
-            positionId: p.positionId,
-            positionName: p.name,
-            headcount: p.headcount,
-            list: p.rows.filter(shown[stage]).map((r) => ({
-              ticketNo: r.ticketNo,
-              name: maskName(r.name),
-              written: stage === 'qualification' ? null : r.written,
-              interview: stage === 'qualification' ? null : (r.interview?.score ?? null),
-              combined: stage === 'qualification' ? null : r.combined,
-              rank: stage === 'qualification' ? null : r.finalRank,
-            })),
-          }))
-          .filter((p) => p.list.length > 0),
-      };
+      return publicList(exam.name, examId, positions, stage, at);
+    },
+
+    /** Every published stage's list of the exam, in stage order (none before the first is published). */
+    async lists(officeId: number, examId: number): Promise<StageList[]> {
+      const exam = await examOf(officeId, examId);
+      const pub = await published(examId);
+      const stages = LATER_STAGES.flatMap((stage) => {
+        const at = pub[stage];
+        return at === null ? [] : [{ stage, at }];
+      });
+      if (stages.length === 0) return [];
+      const { positions } = await compute(officeId, examId);
+      return stages.map(({ stage, at }) => publicList(exam.name, examId, positions, stage, at));
     },
 
     /** The candidate's own results of the stages published so far (none before, or not an entrant). */

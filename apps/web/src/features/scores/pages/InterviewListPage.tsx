@@ -81,7 +81,6 @@ export default function InterviewListPage() {
   const switcher =
     stageLists.length === 0 ? null : (
       <Segmented
-        block
         className="interview-list__switch"
         value={shown?.stage ?? 'interviewList'}
         options={[
