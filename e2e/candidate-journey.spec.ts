@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { draftViaApi, openExamId, uploadIdPhoto } from './journey-support';
-import { CAPTCHA, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+import { CAPTCHA, confirmDialog, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
 
 // The candidate's way from registration to a submitted application, on a phone (412×915): the
 // ID photo on the form, the step bar, positions by major, what was confirmed is what is
@@ -134,7 +134,7 @@ test('from registration to a submitted application, as one path on a phone', asy
   await expect(page.getByText('联系电话')).toBeVisible();
   await shot(page, '07-confirm');
   await page.getByRole('button', { name: '确认并提交报名' }).click();
-  await page.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(page, '确认提交报名', '确认提交');
 
   // 报考状态 (step 5): my application, its next step and deadline, its history in words.
   await expect(page).toHaveURL(/\/current-exam$/);
@@ -143,14 +143,14 @@ test('from registration to a submitted application, as one path on a phone', asy
   await expect(page.getByText(/距资格审查截止还有/)).toBeVisible();
   await expect(page.getByText('提交报名（本人）')).toBeVisible();
   await page.getByRole('button', { name: '撤回修改' }).click();
-  await page.getByRole('button', { name: '撤回', exact: true }).click();
+  await confirmDialog(page, '撤回报名', '撤回');
   await expect(page.getByText('已撤回（本人）')).toBeVisible();
   await shot(page, '08-status-withdrawn');
   await page.getByRole('button', { name: '继续填写' }).click();
   await expect(page).toHaveURL(/\/fill-info$/);
   await page.goto('/confirm-info');
   await page.getByRole('button', { name: '确认并提交报名' }).click();
-  await page.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(page, '确认提交报名', '确认提交');
   await expect(page).toHaveURL(/\/current-exam$/);
   await expect(page.getByText('待审核').first()).toBeVisible();
   await shot(page, '09-status-submitted');
@@ -249,12 +249,12 @@ test('two tabs on one draft: the stale save is refused and the newer draft shown
   await a.getByRole('textbox', { name: '所学专业' }).fill('软件工程');
   await expect(a.getByText(/已自动保存/)).toBeVisible();
   await b.getByRole('button', { name: '确认并提交报名' }).click();
-  await b.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(b, '确认提交报名', '确认提交');
   await expect(toast(b, /报考信息在您核对之后又有修改/)).toBeVisible();
   await expect(b.getByText('软件工程')).toBeVisible();
   await b.screenshot({ path: test.info().outputPath('13-tab-b-submit-refused.png'), fullPage: true });
   await b.getByRole('button', { name: '确认并提交报名' }).click();
-  await b.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(b, '确认提交报名', '确认提交');
   await expect(b).toHaveURL(/\/current-exam$/);
   const status = await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json();
   expect(status.data).toMatchObject({ status: 'submitted', form: { major: '软件工程', school: '浙江大学A' } });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { portraitJpeg, uploadIdPhoto } from './journey-support';
-import { CAPTCHA, chooseOption, registerCandidate } from './support';
+import { CAPTCHA, chooseOption, confirmDialog, registerCandidate } from './support';
 
 // Runs in its own Playwright project after every other suite: it publishes a second exam that is
 // open for registration, which would change what "the current exam" means to the other tests.
@@ -133,7 +133,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await position.getByRole('button', { name: '选择此岗位' }).click();
   await expect(phone.getByText('综合文字')).toBeVisible();
   await phone.getByRole('button', { name: '确认并提交报名' }).click();
-  await phone.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(phone, '确认提交报名', '确认提交');
   await expect(phone.getByText('待审核').first()).toBeVisible();
 
   // The reviewer the admin created rejects it with a reason.
@@ -185,7 +185,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await phone.goto('/confirm-info');
   await expect(phone.getByText('温州大学（瓯江学院）')).toBeVisible();
   await phone.getByRole('button', { name: '确认并提交报名' }).click();
-  await phone.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(phone, '确认提交报名', '确认提交');
   await expect(phone.getByText('待审核').first()).toBeVisible();
 
   // The reviewer approves.

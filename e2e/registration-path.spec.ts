@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { applyAndSubmit, portraitJpeg, uploadIdPhoto } from './journey-support';
-import { CAPTCHA, newIdno, registerCandidate } from './support';
+import { CAPTCHA, confirmDialog, newIdno, registerCandidate } from './support';
 
 test('a new candidate goes from the guide page to 待审核 on a phone, with a reload in the middle of the form', async ({
   page,
@@ -59,7 +59,7 @@ test('a new candidate goes from the guide page to 待审核 on a phone, with a r
   await expect(page.getByText('财务会计')).toBeVisible();
   await expect(page.getByText('浙江工业大学')).toBeVisible();
   await page.getByRole('button', { name: '确认并提交报名' }).click();
-  await page.getByRole('button', { name: '确认提交' }).click();
+  await confirmDialog(page, '确认提交报名', '确认提交');
 
   await expect(page).toHaveURL(/\/current-exam$/);
   await expect(page.getByText('待审核').first()).toBeVisible();
@@ -82,7 +82,7 @@ test('a submitted application can be withdrawn back to a draft', async ({ page, 
   await page.evaluate((t) => sessionStorage.setItem('zhikaoyun-v1-token', JSON.stringify(t)), token);
   await page.goto('/current-exam');
   await page.getByRole('button', { name: '撤回修改' }).click();
-  await page.getByRole('button', { name: '撤回', exact: true }).click();
+  await confirmDialog(page, '撤回报名', '撤回');
   await expect(page.getByText('草稿').first()).toBeVisible();
   await expect(page.getByRole('button', { name: '继续填写' })).toBeVisible();
 });

@@ -139,3 +139,18 @@ export async function demoCandidateToken(request: APIRequestContext, first17: st
   if (!body.success) throw new Error(`login: ${body.msg}`);
   return body.data.token as string;
 }
+
+/**
+ * Clicks a button of an antd confirm dialog once the dialog has finished zooming in. While it
+ * still grows from the tapped point, its buttons move; a click aimed at where the button was can
+ * land beside it, and the dialog then just stays open (seen as rare, unexplained failures).
+ */
+export async function confirmDialog(page: Page, title: string, button: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog).toBeVisible();
+  await dialog.evaluate(async (el) => {
+    const root = el.closest('.ant-modal-wrap') ?? el;
+    await Promise.allSettled(root.getAnimations({ subtree: true }).map((a) => a.finished));
+  });
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+}
