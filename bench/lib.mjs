@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import sharp from 'sharp';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CAPTCHA = 'bench-captcha';
@@ -162,6 +163,23 @@ export async function register(a, n) {
   });
   if (!r.success) throw new Error(`registration ${n} failed: ${r.msg}`);
   return r.data.token;
+}
+
+let photoBytes = null;
+/** A plain 295×413 JPEG, as the site sends after cropping (made once). */
+async function idPhoto() {
+  photoBytes ??= await sharp({ create: { width: 295, height: 413, channels: 3, background: '#e8f0ff' } })
+    .jpeg()
+    .toBuffer();
+  return photoBytes;
+}
+
+/** Uploads the candidate's ID photo, as the form page does (a submit is refused without one). */
+export async function uploadPhoto(base, token) {
+  const form = new FormData();
+  form.append('file', new Blob([await idPhoto()], { type: 'image/jpeg' }), 'photo.jpg');
+  const res = await fetch(`${base}/api/uploadPhoto`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  return res.json();
 }
 
 /** Runs f over items with at most `limit` at a time. */

@@ -24,6 +24,7 @@ import {
   rssMonitor,
   startChild,
   startServer,
+  uploadPhoto,
   waitFor,
 } from './lib.mjs';
 
@@ -65,7 +66,12 @@ process.stdout.write(`registering ${CANDIDATES} candidates… `);
 const tokens = await pool(
   Array.from({ length: CANDIDATES }, (_, i) => i),
   8,
-  (i) => register(a, i),
+  async (i) => {
+    const token = await register(a, i);
+    const photo = await uploadPhoto(base, token);
+    if (!photo.success) throw new Error(`photo of candidate ${i}: ${photo.msg}`);
+    return token;
+  },
 );
 for (const token of tokens) {
   const r = await a.post(

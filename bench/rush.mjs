@@ -10,7 +10,20 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { buildServer, buildWeb } from '../scripts/build.mjs';
 import { ensureDependencies } from '../scripts/lib.mjs';
-import { ADMIN_PASSWORD, CAPTCHA, COMPLETE_FORM, PASSWORD, api, idnoFor, pool, root, rssMonitor, startServer, waitFor } from './lib.mjs';
+import {
+  ADMIN_PASSWORD,
+  CAPTCHA,
+  COMPLETE_FORM,
+  PASSWORD,
+  api,
+  idnoFor,
+  pool,
+  root,
+  rssMonitor,
+  startServer,
+  uploadPhoto,
+  waitFor,
+} from './lib.mjs';
 
 const CANDIDATES = Number(process.env.RUSH_CANDIDATES ?? 2000);
 const CONCURRENCY = Number(process.env.RUSH_CONCURRENCY ?? 100);
@@ -91,6 +104,7 @@ async function candidate(n) {
   );
   await step('saveApplication', () => a.post('/api/saveApplication', { examId: exam.id, form: COMPLETE_FORM }, auth(token)));
   await step('saveApplication', () => a.post('/api/saveApplication', { examId: exam.id, positionId: open.id }, auth(token)));
+  await step('uploadPhoto', () => uploadPhoto(server.base, token));
   await step('submitApplication', () => a.post('/api/submitApplication', { examId: exam.id }, auth(token)));
   await step('getApplyStatus', () => a.json(`/api/getApplyStatus?examId=${exam.id}`, { headers: auth(token) }));
 }

@@ -27,6 +27,7 @@ import {
   root,
   rssMonitor,
   startChild,
+  uploadPhoto,
   waitFor,
 } from './lib.mjs';
 
@@ -177,7 +178,11 @@ for (const n of SIZES) {
   ]);
 
   // A registration: fresh candidates save a first draft, then submit.
-  const fresh = await pool(seed.freshIdnos, 4, loginOf);
+  const fresh = await pool(seed.freshIdnos, 4, async (idno) => {
+    const token = await loginOf(idno);
+    must(await uploadPhoto(base, token), 'photo');
+    return token;
+  });
   const positionId = seed.popularPositionId;
   const lat = async (tokens, f) => {
     const ms = [];
