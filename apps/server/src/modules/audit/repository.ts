@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../../db/database';
 import type { AuditLogTable, DB } from '../../db/schema';
 
@@ -65,7 +65,7 @@ export function createAuditRepository(db: Db) {
           ? k
               .selectFrom('position')
               .select(['id', 'code', 'name'])
-              .where('office_id', '=', officeId)
+              .where(sql<number>`+office_id`, '=', officeId)
               .where('id', 'in', ids.position)
               .execute()
           : none,
@@ -85,7 +85,9 @@ export function createAuditRepository(db: Db) {
               .selectFrom('application as a')
               .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
               .select(['a.id', 'c.name'])
-              .where('a.office_id', '=', officeId)
+              // By primary key, the office checked on each row found: the unary plus keeps SQLite's
+              // planner from walking the office's whole index instead (about 100 ms at 1M).
+              .where(sql<number>`+a.office_id`, '=', officeId)
               .where('a.id', 'in', ids.application)
               .execute()
           : none,
@@ -95,7 +97,7 @@ export function createAuditRepository(db: Db) {
               .innerJoin('application as a', 'a.id', 'w.application_id')
               .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
               .select(['w.id', 'c.name'])
-              .where('w.office_id', '=', officeId)
+              .where(sql<number>`+w.office_id`, '=', officeId)
               .where('w.id', 'in', ids.feeWaiver)
               .execute()
           : none,
