@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Answers the request itself and returns true, or returns false to leave it to Fastify. */
 export type RawAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -22,4 +22,18 @@ export function answerBeforeRouting(app: FastifyInstance, answer: RawAnswer): vo
     if (!closing && answer(req, res)) return;
     for (const handler of next) handler.call(server, req, res);
   });
+}
+
+/** Headers that belong to one answer on the wire, not to an answer kept to be sent again. */
+const PER_ANSWER = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'];
+
+/**
+ * The headers Fastify sent with a reply (security headers included), less the per-answer ones
+ * and `alsoPerAnswer`: what a raw answer of the same kept bytes sends again.
+ */
+export function replayableHeaders(reply: FastifyReply, ...alsoPerAnswer: string[]): OutgoingHttpHeaders {
+  const skip = new Set([...PER_ANSWER, ...alsoPerAnswer]);
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (!skip.has(name) && value !== undefined) headers[name] = value;
+  return headers;
 }

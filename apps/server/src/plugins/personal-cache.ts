@@ -3,7 +3,8 @@ import { ok } from '@zhikaoyun/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
-import { answerBeforeRouting } from '../lib/raw-answer';
+import { keepNewest } from '../lib/bounded-map';
+import { answerBeforeRouting, replayableHeaders } from '../lib/raw-answer';
 import { hashToken, type EndedSessions } from '../modules/sessions/service';
 import { tokenFromHeaders } from './auth';
 
@@ -64,9 +65,6 @@ interface Entry {
   /** The headers Fastify sent with it, once it has been sent (the raw path needs them). */
   headers: OutgoingHttpHeaders | null;
 }
-
-/** Headers that belong to one answer, not to the kept one. */
-const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 const subjectOf = (kind: string, subjectId: number) => `${kind}:${subjectId}`;
 const keyOf = (url: string, tokenHash: string) => `${url}\n${tokenHash}`;
@@ -154,24 +152,12 @@ export default fp(
       });
     });
 
-    function remember(key: string, entry: Entry): void {
-      entries.delete(key);
-      entries.set(key, entry);
-      if (entries.size > MAX_ENTRIES) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
-    }
-
     // The headers of a kept answer's first sending, for the raw path.
     const sentAs = new WeakMap<FastifyRequest, Entry>();
     app.addHook('onResponse', (request, reply, done) => {
       const entry = sentAs.get(request);
       if (entry && reply.statusCode === 200 && entry.headers === null) {
-        const headers: OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(reply.getHeaders()))
-          if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = value;
-        entry.headers = headers;
+        entry.headers = replayableHeaders(reply);
       }
       done();
     });
@@ -224,7 +210,8 @@ export default fp(
           };
           // Kept only when nothing moved while it was built: the data (a write landed) or the
           // subscription; a session ending meanwhile is caught by `seq` in valid().
-          if (key !== null && tag !== null && subscribed && (await app.publicCache.version(officeId)) === tag) remember(key, entry);
+          if (key !== null && tag !== null && subscribed && (await app.publicCache.version(officeId)) === tag)
+            keepNewest(entries, key, entry, MAX_ENTRIES);
         }
         sentAs.set(request, entry);
         return reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
-import { answerBeforeRouting } from '../lib/raw-answer';
+import { keepNewest } from '../lib/bounded-map';
+import { answerBeforeRouting, replayableHeaders } from '../lib/raw-answer';
 
 /**
  * The public reads every candidate's phone makes (settings, menu, agreement, exams, positions,
@@ -166,15 +167,6 @@ export default fp(
       return `${v.local}.${v.remote}`;
     }
 
-    function remember(key: string, entry: Entry) {
-      entries.delete(key);
-      entries.set(key, entry);
-      if (entries.size > MAX_ENTRIES) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
-    }
-
     /** Whether an entry may be answered now: fresh, or a `revalidate` entry another request is rebuilding. */
     function servable(e: Entry, now: number): boolean {
       return e.expires > now || (e.revalidate && building.has(e.key));
@@ -213,7 +205,7 @@ export default fp(
       try {
         const entry = await promise;
         // A write that landed while we built moved the tag on: keep the answer out of the cache.
-        if (versionOf(officeId).local === Number(tag.split('.')[0])) remember(fullKey, entry);
+        if (versionOf(officeId).local === Number(tag.split('.')[0])) keepNewest(entries, fullKey, entry, MAX_ENTRIES);
         return entry;
       } finally {
         if (building.get(fullKey) === promise) building.delete(fullKey);
@@ -228,14 +220,10 @@ export default fp(
     // method, a token, an unknown URL, a stale entry, a closing server — goes to Fastify as usual.
     const anonymous = new WeakSet<FastifyRequest>();
     const sentHeaders = new Map<string, OutgoingHttpHeaders>();
-    const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'etag']);
     app.addHook('onResponse', (request, reply, done) => {
       if (reply.statusCode === 200 && anonymous.has(request)) {
-        const headers: OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(reply.getHeaders()))
-          if (!PER_ANSWER.has(name) && value !== undefined) headers[name] = value;
         if (sentHeaders.size >= MAX_ENTRIES) sentHeaders.clear();
-        sentHeaders.set(request.url, headers);
+        sentHeaders.set(request.url, replayableHeaders(reply, 'etag'));
       }
       done();
     });

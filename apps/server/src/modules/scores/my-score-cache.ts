@@ -1,3 +1,4 @@
+import { keepNewest } from '../../lib/bounded-map';
 /**
  * Candidates refresh the score page over and over when scores open, so each candidate's answer
  * is kept in this process, tagged with the office's data version (the one every scores write
@@ -35,12 +36,7 @@ export function createVersionedCache<T>(version: (officeId: number) => Promise<s
       if (tag !== null && hit && hit.tag === tag && hit.expires > Date.now()) return hit.data;
       const data = await build();
       if (tag !== null && (await version(officeId)) === tag) {
-        entries.delete(key);
-        entries.set(key, { tag, expires: Date.now() + TTL_MS, data });
-        if (entries.size > MAX_ENTRIES) {
-          const oldest = entries.keys().next().value;
-          if (oldest !== undefined) entries.delete(oldest);
-        }
+        keepNewest(entries, key, { tag, expires: Date.now() + TTL_MS, data }, MAX_ENTRIES);
       }
       return data;
     },
