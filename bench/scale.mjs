@@ -226,6 +226,22 @@ for (const n of SIZES) {
     ['review ID number', { keyword: seed.sampleIdnos[2] }],
   ];
   for (const [name, q] of reviewCases) fig(name, await seq(SEQ, async () => must(await list(q), name)));
+  // What the console sends when a reviewer steps to the next or previous page: the shown page's
+  // edge row (keyset), at the middle of the queue and of a filtered queue.
+  const edge = (r) => ({ submittedAt: r.submittedAt, id: r.id });
+  for (const [name, q, pages] of [
+    ['review next page, middle (keyset)', {}, lastPage],
+    ['review next page, middle of unit (keyset)', { unit: seed.sampleUnit }, 0],
+  ]) {
+    const last = pages || Math.ceil(must(await list(q), name).total / 20);
+    const mid = Math.max(1, Math.ceil(last / 2));
+    const shown = must(await list({ ...q, page: mid }), name).list;
+    fig(name, await seq(SEQ, async () => must(await list({ ...q, page: mid + 1, after: edge(shown.at(-1)) }), name)));
+    fig(
+      name.replace('next', 'previous'),
+      await seq(SEQ, async () => must(await list({ ...q, page: mid - 1, before: edge(shown[0]) }), name)),
+    );
+  }
   fig(
     'getStatistics',
     await seq(10, async () => must(await a.json(`/api/admin/getStatistics?examId=${examId}`, { headers: auth }), 'statistics')),

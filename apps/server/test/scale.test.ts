@@ -233,6 +233,54 @@ for (const kind of DATABASES) {
       }
     });
 
+    it('stepping page by page from the edge rows (keyset) gives the same pages, forward and back', async () => {
+      const unit = positions[2]!.unit;
+      const code = (await t.db.kysely.selectFrom('position').select('code').where('id', '=', positions[1]!.id).executeTakeFirstOrThrow())
+        .code;
+      const cases: [Record<string, unknown>, Parameters<typeof reference>[0]][] = [
+        [{}, () => true],
+        [{ status: 'approved' }, (r) => r.status === 'approved'],
+        [{ positionId: positions[1]!.id }, (r) => r.position_id === positions[1]!.id],
+        [{ unit }, (r) => r.unit === unit],
+        [{ keyword: '王芳' }, (r) => r.name === '王芳'],
+        // A word: the positions it names and the candidates so called, merged in the queue's order.
+        [{ keyword: code }, (r) => r.position_id === positions[1]!.id],
+      ];
+      type Row = { id: number; submittedAt: string };
+      const edge = (r: Row) => ({ submittedAt: r.submittedAt, id: r.id });
+      const list = async (q: Record<string, unknown>) => {
+        const res = await post(t, '/api/admin/getApplicationList', { examId, ...q }, bearer(admin));
+        expect(res.body.success).toBe(true);
+        return res.body.data as { list: Row[]; total: number };
+      };
+      for (const [q, keep] of cases) {
+        const expected = await reference(keep);
+        const pageSize = 6;
+        const pages: Row[][] = [(await list({ ...q, page: 1, pageSize })).list];
+        while (pages.length * pageSize < expected.length) {
+          const shown = pages[pages.length - 1]!;
+          pages.push((await list({ ...q, page: pages.length + 1, pageSize, after: edge(shown[shown.length - 1]!) })).list);
+        }
+        expect({ q, ids: pages.flat().map((r) => r.id) }).toEqual({ q, ids: expected });
+        // And back from the last page, each page read from the first row of the one after it.
+        for (let i = pages.length - 2; i >= 0; i--) {
+          const back = await list({ ...q, page: i + 1, pageSize, before: edge(pages[i + 1]![0]!) });
+          expect({ q, i, ids: back.list.map((r) => r.id) }).toEqual({ q, i, ids: pages[i]!.map((r) => r.id) });
+        }
+      }
+      // Past the last row: an empty page, not an error; both edges at once: a clear refusal.
+      const { total } = await list({ page: 1, pageSize: 5 });
+      const last = edge((await list({ page: Math.ceil(total / 5), pageSize: 5 })).list.at(-1)!);
+      expect((await list({ page: 99, pageSize: 5, after: last })).list).toEqual([]);
+      const both = await post(
+        t,
+        '/api/admin/getApplicationList',
+        { examId, page: 2, pageSize: 5, after: last, before: last },
+        bearer(admin),
+      );
+      expect(both.body).toMatchObject({ success: false, msg: '翻页位置有误' });
+    });
+
     it("a reviewer's pages and statistics hold only their units", async () => {
       const unit = positions[0]!.unit;
       await addStaff(t, officeId, 'scalereviewer', 'reviewer', [unit]);

@@ -59,15 +59,31 @@ const examIdParam = z.coerce.number({ message: '请选择考试' }).int().positi
 const deepPage = z.coerce.number().int().min(1, { message: '页码有误' }).max(1_000_000, { message: '页码有误' }).default(1);
 export const deepPageQuerySchema = pageQuerySchema.extend({ page: deepPage });
 
-export const reviewListQuerySchema = pageQuerySchema.extend({
-  page: deepPage,
-  examId: examIdParam,
-  status: z.enum(APPLICATION_STATUSES, { message: '状态有误' }).refine(isStaffVisible, { message: '状态有误' }).optional(),
-  unit: z.string().trim().max(60).optional(),
-  positionId: z.coerce.number().int().positive().optional(),
-  keyword: z.string().trim().max(40, { message: '关键词不能超过 40 个字' }).optional(),
+/**
+ * The first or last row of the page the console shows: the next page is read from its last row,
+ * the previous from its first (keyset), which costs the same at every depth.
+ */
+const queueEdgeSchema = z.object({
+  submittedAt: z.string().min(1, { message: '翻页位置有误' }).max(40, { message: '翻页位置有误' }),
+  id: z.number({ message: '翻页位置有误' }).int({ message: '翻页位置有误' }).positive({ message: '翻页位置有误' }),
 });
+
+export const reviewListQuerySchema = pageQuerySchema
+  .extend({
+    page: deepPage,
+    /** The shown page's last row, when asking for the page after it. */
+    after: queueEdgeSchema.optional(),
+    /** The shown page's first row, when asking for the page before it. */
+    before: queueEdgeSchema.optional(),
+    examId: examIdParam,
+    status: z.enum(APPLICATION_STATUSES, { message: '状态有误' }).refine(isStaffVisible, { message: '状态有误' }).optional(),
+    unit: z.string().trim().max(60).optional(),
+    positionId: z.coerce.number().int().positive().optional(),
+    keyword: z.string().trim().max(40, { message: '关键词不能超过 40 个字' }).optional(),
+  })
+  .refine((q) => !(q.after && q.before), { message: '翻页位置有误' });
 export type ReviewListQuery = z.input<typeof reviewListQuerySchema>;
+export type QueueEdgeInput = z.infer<typeof queueEdgeSchema>;
 
 export const reviewItemSchema = z.object({
   id: z.number().int(),

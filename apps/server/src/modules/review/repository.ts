@@ -73,6 +73,16 @@ export interface QueueRow {
   submitted_at: string | null;
 }
 
+/** A page's first or last row, from which the next or previous page is read (keyset). */
+export interface QueueEdge {
+  side: 'after' | 'before';
+  submittedAt: string;
+  id: number;
+}
+
+/** Which rows of the queue a page holds: from an edge row, or by position (offset). */
+type QueueWindow = { edge: QueueEdge; limit: number } | { offset: number; limit: number; total: number };
+
 /**
  * The console's side of applications at a provincial exam's size. The queue is read as a range of
  * an index in its own order, (submitted_at, id), never sorted whole: first the ids of the page
@@ -128,19 +138,34 @@ export function createReviewRepository(db: Db) {
     return Number((await q.executeTakeFirstOrThrow()).n ?? 0);
   }
 
-  /** Ids (in order) of one window of the queue, walked from the start or, for a deep page, from the end. */
-  async function sliceIds(officeId: number, examId: number, s: QueueSlice, offset: number, limit: number, total: number) {
-    if (limit <= 0 || offset >= total || (s.positions !== null && s.positions.length === 0)) return [];
-    const fromEnd = offset > total / 2;
-    const dir = fromEnd ? 'desc' : 'asc';
-    const skip = fromEnd ? Math.max(0, total - offset - limit) : offset;
-    const take = fromEnd ? Math.min(limit, total - offset) : limit;
+  /**
+   * Ids (in order) of one window of the queue. From a neighbouring page's edge row (keyset): a
+   * range of the index from that row on, whatever the depth. By offset: walked from the start or,
+   * for a deep page, from the end.
+   */
+  async function sliceIds(officeId: number, examId: number, s: QueueSlice, w: QueueWindow) {
+    if (w.limit <= 0 || (s.positions !== null && s.positions.length === 0)) return [];
+    let dir: 'asc' | 'desc';
+    let skip = 0;
+    let take = w.limit;
+    if ('edge' in w) dir = w.edge.side === 'after' ? 'asc' : 'desc';
+    else {
+      if (w.offset >= w.total) return [];
+      dir = w.offset > w.total / 2 ? 'desc' : 'asc';
+      skip = dir === 'desc' ? Math.max(0, w.total - w.offset - w.limit) : w.offset;
+      take = dir === 'desc' ? Math.min(w.limit, w.total - w.offset) : w.limit;
+    }
     let q = k
       .selectFrom('application as a')
       .select(['a.id', 'a.submitted_at'])
       .where((eb) => statusCondition(eb.ref('a.status'), s.statuses))
       // Every status staff see has been submitted: the range starts after the drafts' NULLs.
       .where('a.submitted_at', 'is not', null);
+    if ('edge' in w) {
+      // A row value: one range on the index's (submitted_at, id), in SQLite and PostgreSQL alike.
+      const { submittedAt, id } = w.edge;
+      q = q.where(sql<SqlBool>`(a.submitted_at, a.id) ${sql.raw(w.edge.side === 'after' ? '>' : '<')} (${submittedAt}, ${id})`);
+    }
     if (s.positions !== null && s.fewRows) {
       // Few rows: per position from its own index, then sorted. The positions were read with the
       // office and exam, so the application needs no other condition (which would tempt the
@@ -153,7 +178,7 @@ export function createReviewRepository(db: Db) {
       if (s.positions !== null) q = q.where(sql<number>`+a.position_id`, 'in', [...s.positions]);
     }
     const rows = await q.orderBy('a.submitted_at', dir).orderBy('a.id', dir).offset(skip).limit(take).execute();
-    return fromEnd ? rows.reverse() : rows;
+    return dir === 'desc' ? rows.reverse() : rows;
   }
 
   async function records(officeId: number, ids: readonly number[]) {
@@ -172,8 +197,19 @@ export function createReviewRepository(db: Db) {
   const byQueueOrder = (x: QueueRow, y: QueueRow) =>
     (x.submitted_at ?? '') < (y.submitted_at ?? '') ? -1 : (x.submitted_at ?? '') > (y.submitted_at ?? '') ? 1 : x.id - y.id;
 
+  /** Whether a row lies on the far side of an edge, in the queue's order. */
+  const beyond = (r: QueueRow, edge: QueueEdge) => {
+    const c = byQueueOrder(r, { submitted_at: edge.submittedAt, id: edge.id });
+    return edge.side === 'after' ? c > 0 : c < 0;
+  };
+
   return {
-    async page(scope: ApplicationScope, f: ReviewFilter, offset: number, limit: number) {
+    /**
+     * One page of the queue: `at` is either an offset or the edge row of the page beside it (the
+     * console sends the edge when it steps to the next or previous page, so stepping through a
+     * million rows costs the same at every depth; a jump to a page number walks the index).
+     */
+    async page(scope: ApplicationScope, f: ReviewFilter, at: { offset: number } | { edge: QueueEdge }, limit: number) {
       const statuses = f.status ? [f.status] : STAFF_VISIBLE_STATUSES;
       const positions = await allowedPositions(scope, f.examId, f.unit, f.positionId);
       if (positions !== null && positions.length === 0) return { rows: [], total: 0 };
@@ -218,24 +254,34 @@ export function createReviewRepository(db: Db) {
         const onlyNamed = named.filter((r) => r.position_id === null || !inMatched.has(r.position_id));
         const matchedTotal = await tallied(scope.officeId, f.examId, statuses, matched);
         const total = matchedTotal + onlyNamed.length;
-        const fromPositions = await sliceIds(
-          scope.officeId,
-          f.examId,
-          { statuses, positions: matched, fewRows: matchedTotal <= FEW_ROWS },
-          0,
-          offset + limit,
-          matchedTotal,
-        );
-        const ids = [...onlyNamed, ...fromPositions]
-          .sort(byQueueOrder)
-          .slice(offset, offset + limit)
-          .map((r) => r.id);
-        return { rows: await records(scope.officeId, ids), total };
+        const slice = { statuses, positions: matched, fewRows: matchedTotal <= FEW_ROWS };
+        let window: QueueRow[];
+        if ('edge' in at) {
+          const { edge } = at;
+          const fromPositions = await sliceIds(scope.officeId, f.examId, slice, { edge, limit });
+          const merged = [...onlyNamed.filter((r) => beyond(r, edge)), ...fromPositions].sort(byQueueOrder);
+          window = edge.side === 'after' ? merged.slice(0, limit) : merged.slice(-limit);
+        } else {
+          const fromPositions = await sliceIds(scope.officeId, f.examId, slice, {
+            offset: 0,
+            limit: at.offset + limit,
+            total: matchedTotal,
+          });
+          window = [...onlyNamed, ...fromPositions].sort(byQueueOrder).slice(at.offset, at.offset + limit);
+        }
+        return {
+          rows: await records(
+            scope.officeId,
+            window.map((r) => r.id),
+          ),
+          total,
+        };
       }
 
       const total = await tallied(scope.officeId, f.examId, statuses, positions);
       const fewRows = positions !== null && total <= FEW_ROWS;
-      const ids = (await sliceIds(scope.officeId, f.examId, { statuses, positions, fewRows }, offset, limit, total)).map((r) => r.id);
+      const window = 'edge' in at ? { edge: at.edge, limit } : { offset: at.offset, limit, total };
+      const ids = (await sliceIds(scope.officeId, f.examId, { statuses, positions, fewRows }, window)).map((r) => r.id);
       return { rows: await records(scope.officeId, ids), total };
     },
     /**

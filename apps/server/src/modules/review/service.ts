@@ -17,6 +17,7 @@ import {
   type Statistics,
   zonedDateTimeSeconds,
   zonedDay,
+  type QueueEdgeInput,
 } from '@zhikaoyun/shared';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
@@ -41,6 +42,8 @@ export interface ReviewQuery {
   keyword?: string | undefined;
   page: number;
   pageSize: number;
+  after?: QueueEdgeInput | undefined;
+  before?: QueueEdgeInput | undefined;
 }
 
 export interface ReviewDeps {
@@ -81,7 +84,7 @@ const cellText = (v: unknown): string => (typeof v === 'string' || typeof v === 
 
 /** The console's side of applications: every read and decision within the staff member's scope. */
 export function createReviewService({ repo, findPhoto, lifecycle, applicationsRepo, cipher, audit }: ReviewDeps) {
-  function filter(q: Omit<ReviewQuery, 'page' | 'pageSize'>): ReviewFilter {
+  function filter(q: Omit<ReviewQuery, 'page' | 'pageSize' | 'after' | 'before'>): ReviewFilter {
     const keyword = q.keyword?.trim();
     // An ID number is found by its blind index: the database holds no plain ID number to search.
     const idnoIndex = keyword && isValidIdno(keyword) ? cipher.blindIndex('idno', keyword.toUpperCase()) : undefined;
@@ -145,7 +148,12 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
 
   return {
     async list(staff: StaffPrincipal, q: ReviewQuery): Promise<{ list: ReviewItem[]; total: number }> {
-      const { rows, total } = await repo.page(applicationScope(staff), filter(q), (q.page - 1) * q.pageSize, q.pageSize);
+      const at = q.after
+        ? { edge: { side: 'after' as const, ...q.after } }
+        : q.before
+          ? { edge: { side: 'before' as const, ...q.before } }
+          : { offset: (q.page - 1) * q.pageSize };
+      const { rows, total } = await repo.page(applicationScope(staff), filter(q), at, q.pageSize);
       return { list: rows.map(item), total };
     },
 
@@ -263,7 +271,7 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
      */
     async export(staff: StaffPrincipal, examId: number, ip: string, timeZone: string): Promise<{ rows: number; file: Readable }> {
       const scope = applicationScope(staff);
-      const { total } = await repo.page(scope, filter({ examId }), 0, 0);
+      const { total } = await repo.page(scope, filter({ examId }), { offset: 0 }, 0);
       const full = staff.role === 'admin';
       await audit.record(staff, '导出报名', `exam:${examId}`, `${total} 条`, ip);
       const out = new PassThrough({ highWaterMark: EXPORT_HIGH_WATER });

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type {
   Position,
+  QueueEdgeInput,
   RevealedIdentity,
   ReviewDecisionInput,
   ReviewDetail,
@@ -49,15 +50,51 @@ export function useExamPositions(examId: number | undefined) {
   });
 }
 
-export function useReviewList(q: ReviewListQuery | null) {
-  return useQuery({
-    queryKey: reviewKeys.list(q),
-    queryFn: () => fetchReviewList(q!),
-    enabled: q !== null,
+type ListQuery = Omit<ReviewListQuery, 'after' | 'before' | 'page'> & { page: number };
+interface Shown {
+  filters: string;
+  page: number;
+  first: QueueEdgeInput;
+  last: QueueEdgeInput;
+}
+
+const edgeOf = (r: ReviewItem): QueueEdgeInput | null => (r.submittedAt ? { submittedAt: r.submittedAt, id: r.id } : null);
+const filtersOf = ({ page: _page, ...rest }: ListQuery) => JSON.stringify(rest);
+
+/**
+ * The queue's page. A step to the next or previous page is asked from the shown page's last or
+ * first row (keyset), which the server reads at the same cost at every depth of a provincial
+ * exam; a jump to a page number is asked by number. The way a page was first asked is kept for
+ * its refreshes, so a refresh does not change the query (and the table does not flicker).
+ */
+export function useReviewList(q: ListQuery | null) {
+  const shown = useRef<Shown | null>(null);
+  const asked = useRef<{ key: string; query: ReviewListQuery } | null>(null);
+  let query: ReviewListQuery | null = null;
+  if (q) {
+    const key = JSON.stringify(q);
+    if (asked.current?.key !== key) {
+      const s = shown.current;
+      const beside = s && s.filters === filtersOf(q) ? q.page - s.page : 0;
+      query = beside === 1 ? { ...q, after: s!.last } : beside === -1 ? { ...q, before: s!.first } : q;
+      asked.current = { key, query };
+    } else query = asked.current.query;
+  }
+  const result = useQuery({
+    queryKey: reviewKeys.list(query),
+    queryFn: () => fetchReviewList(query!),
+    enabled: query !== null,
     placeholderData: (p) => p,
     staleTime: 0,
     refetchInterval: 30_000,
   });
+  const rows = result.isPlaceholderData ? undefined : result.data?.list;
+  const first = rows?.[0] && edgeOf(rows[0]);
+  const last = rows?.length ? edgeOf(rows[rows.length - 1]!) : null;
+  useEffect(() => {
+    shown.current = q && first && last ? { filters: filtersOf(q), page: q.page, first, last } : null;
+  });
+  return result;
 }
 
 export function useReviewDetail(id: number | null) {
