@@ -22,10 +22,10 @@ mustRun('npx', ['eslint', '.', '--max-warnings=0']);
 mustRun('npx', ['knip']);
 
 buildWeb();
-// The target is 170 KiB of initial JS per route; the shell (React 19 + antd's runtime) is ≈ 190 KiB
-// today, so npm test guards against regressions at 256 KiB while the bench reports the target.
-console.log('› web budget (initial JS of /, /login, /notice-list)…');
-mustRun('node', ['scripts/check-web-budget.mjs', '--max-kib', '230']);
+// 120 KiB gzip of initial JS on the public routes held to it (/, /notice-list, /notice-detail);
+// the other public routes are measured and printed until they are lean too (check-web-budget.mjs).
+console.log('› web budget (initial JS of the public routes)…');
+mustRun('node', ['scripts/check-web-budget.mjs', '--max-kib', '120']);
 await buildServer();
 
 const out = mkdtempSync(path.join(tmpdir(), 'zk-test-report-'));

@@ -10,11 +10,13 @@ import { type Captcha, type MenuItem, type SystemSetting } from '@zhikaoyun/shar
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { createQueryClient, Providers } from './app/providers';
+import { ServerQueryClient } from './app/providers';
+import { createQueryClient } from './app/query-client';
 import { metaFor, PUBLIC_PATHS } from './app/route-table';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { NOTICE_PAGE_SIZE } from './features/notices/api';
 import { POSITION_PAGE_SIZE } from './features/positions/api';
+import { seedPublicQueries } from './lib/public-query';
 import { setSsrData, SSR_DATA_ID, type SsrData } from './lib/ssr-data';
 
 /** Reads one of the server's public GET calls for the office of the page; undefined when it failed. */
@@ -133,15 +135,17 @@ async function renderNow(url: string, read: ReadApi): Promise<RenderedPage | nul
   for (const [key, value] of data.queries) client.setQueryData(key, value);
   const cache = createCache();
   setSsrData(data);
+  // The public pages read their data without TanStack Query (lib/public-query.ts).
+  seedPublicQueries(data.queries);
   try {
     const { prelude } = await prerenderToNodeStream(
       <StrictMode>
         <StyleProvider cache={cache}>
-          <Providers client={client}>
+          <ServerQueryClient.Provider value={client}>
             <StaticRouter location={data.url}>
               <AppRoutes />
             </StaticRouter>
-          </Providers>
+          </ServerQueryClient.Provider>
         </StyleProvider>
       </StrictMode>,
       {
@@ -163,6 +167,7 @@ async function renderNow(url: string, read: ReadApi): Promise<RenderedPage | nul
     };
   } finally {
     setSsrData(null);
+    seedPublicQueries([]);
     client.clear();
   }
 }

@@ -3,10 +3,10 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { guardRedirect } from './app/guard';
 import { navigateOutside } from './app/navigation';
 import { rememberOffice } from './app/office-from-url';
-import { Providers, queryClient } from './app/providers';
 import { AppRouter, preloadPage } from './app/router';
 import { loadHttp } from './lib/lazy-http';
-import { ssrData, takeSsrCaptcha } from './lib/ssr-data';
+import { seedPublicQueries } from './lib/public-query';
+import { setHydrationQueries, ssrData, takeSsrCaptcha } from './lib/ssr-data';
 import { writeStored } from './lib/storage';
 import { isLoggedIn, ssrStoreFields, useSysStore } from './lib/store';
 import { loadSystemSetting } from './lib/system-api';
@@ -23,7 +23,8 @@ import './styles/global.css';
 void loadHttp().then(({ setUnauthorizedHandler }) =>
   setUnauthorizedHandler(() => {
     useSysStore.getState().logout();
-    queryClient.clear();
+    // The query client loads with the pages that read through it: none loaded, nothing to clear.
+    void import('./app/query-client').then(({ queryClient }) => queryClient.clear());
     navigateOutside('/login', { replace: true });
   }),
 );
@@ -33,9 +34,7 @@ rememberOffice(window.location);
 
 const app = (
   <StrictMode>
-    <Providers>
-      <AppRouter />
-    </Providers>
+    <AppRouter />
   </StrictMode>
 );
 const container = document.getElementById('root')!;
@@ -62,7 +61,10 @@ if (canHydrate()) {
   // store, as a load would put them, with no request.
   useSysStore.setState(ssrStoreFields(data));
   writeStored('sysSetting', data.sysSetting);
-  for (const [key, value] of data.queries) queryClient.setQueryData(key, value);
+  // The page's data: the public pages read it from lib/public-query.ts, the others from the
+  // query client, which takes it when it loads (with the page, below).
+  seedPublicQueries(data.queries);
+  setHydrationQueries(data.queries);
   // The page's chunk first, so that hydration renders it in one pass instead of suspending.
   // Hydration as a transition, like the first render below: React hydrates in slices of a few
   // milliseconds, yielding to the browser between them, instead of one long task.

@@ -6,6 +6,7 @@ import { rememberReturnTo } from '../lib/return-to';
 import { isLoggedIn } from '../lib/store';
 import { ReplayTyped } from '../lib/typed-before-hydration';
 import { guardRedirect } from './guard';
+import { FeedbackHoldersSlot } from './feedback-slot';
 import { bindNavigate } from './navigation';
 import { rememberOffice } from './office-from-url';
 import { HOME_FOR_GUEST, ROUTES, type RouteMeta } from './route-table';
@@ -57,6 +58,7 @@ export function RootLayout() {
   if (redirect) return <Navigate to={redirect} replace />;
   return (
     <div className="app-shell">
+      <FeedbackHoldersSlot />
       <div className={`app-viewport${meta?.nav ? ' has-bottom-nav' : ''}`} data-scroll-container>
         {meta?.topBar && <MobileTopBar title={meta.title} />}
         <main className="app-main" id="main">

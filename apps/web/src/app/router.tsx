@@ -5,31 +5,49 @@ import { ROUTES, type RoutePath } from './route-table';
 
 type PageModule = () => Promise<{ default: ComponentType }>;
 
+/**
+ * A page built on antd and TanStack Query, with what it needs around it (app/providers.tsx:
+ * antd's theme and App, the query client), loaded with it. The public pages built without them
+ * (the guide page, the notices) load neither.
+ */
+const scoped =
+  (load: PageModule): PageModule =>
+  () =>
+    Promise.all([load(), import('./providers')]).then(([{ default: Page }, { AntdScope }]) => ({
+      default: function ScopedPage() {
+        return (
+          <AntdScope>
+            <Page />
+          </AntdScope>
+        );
+      },
+    }));
+
 /** Each page is its own chunk: a candidate downloads only the pages they open. */
 const PAGES: Record<RoutePath, PageModule> = {
   '/': () => import('../features/guide/pages/GuidePage'),
-  '/login': () => import('../features/accounts/pages/LoginPage'),
-  '/register': () => import('../features/accounts/pages/RegisterPage'),
-  '/test': () => import('../features/ui-test/pages/UiTestPage'),
-  '/exam-list': () => import('../features/exams/pages/ExamListPage'),
-  '/application-instructions': () => import('../features/applications/pages/ApplicationInstructionsPage'),
-  '/fill-info': () => import('../features/applications/pages/FillInfoPage'),
-  '/job-positions': () => import('../features/positions/pages/JobPositionsPage'),
-  '/job-positions-only-read': () => import('../features/positions/pages/JobPositionsReadOnlyPage'),
-  '/confirm-info': () => import('../features/applications/pages/ConfirmInfoPage'),
-  '/current-exam': () => import('../features/applications/pages/CurrentExamPage'),
-  '/personal-center': () => import('../features/accounts/pages/PersonalCenterPage'),
+  '/login': scoped(() => import('../features/accounts/pages/LoginPage')),
+  '/register': scoped(() => import('../features/accounts/pages/RegisterPage')),
+  '/test': scoped(() => import('../features/ui-test/pages/UiTestPage')),
+  '/exam-list': scoped(() => import('../features/exams/pages/ExamListPage')),
+  '/application-instructions': scoped(() => import('../features/applications/pages/ApplicationInstructionsPage')),
+  '/fill-info': scoped(() => import('../features/applications/pages/FillInfoPage')),
+  '/job-positions': scoped(() => import('../features/positions/pages/JobPositionsPage')),
+  '/job-positions-only-read': scoped(() => import('../features/positions/pages/JobPositionsReadOnlyPage')),
+  '/confirm-info': scoped(() => import('../features/applications/pages/ConfirmInfoPage')),
+  '/current-exam': scoped(() => import('../features/applications/pages/CurrentExamPage')),
+  '/personal-center': scoped(() => import('../features/accounts/pages/PersonalCenterPage')),
   '/notice-list': () => import('../features/notices/pages/NoticeListPage'),
   '/notice-detail/:id': () => import('../features/notices/pages/NoticeDetailPage'),
-  '/messages': () => import('../features/notifications/pages/MessagesPage'),
-  '/scores': () => import('../features/scores/pages/MyScorePage'),
-  '/interview-list': () => import('../features/scores/pages/InterviewListPage'),
+  '/messages': scoped(() => import('../features/notifications/pages/MessagesPage')),
+  '/scores': scoped(() => import('../features/scores/pages/MyScorePage')),
+  '/interview-list': scoped(() => import('../features/scores/pages/InterviewListPage')),
 };
 
 const PAGE_COMPONENTS: Record<RoutePath, ComponentType> = Object.fromEntries(
   Object.entries(PAGES).map(([path, load]) => [path, lazy(load)]),
 ) as Record<RoutePath, LazyExoticComponent<ComponentType>>;
-const NotFoundPage = lazy(() => import('./NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
+const NotFoundPage = lazy(scoped(() => import('./NotFoundPage').then((m) => ({ default: m.NotFoundPage }))));
 
 /** The route table's page for a path (/guide-page is the guide page), or null for unknown paths. */
 export function pagePathFor(pathname: string): RoutePath | null {

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { Button } from 'antd';
+import type { Exam } from '@zhikaoyun/shared';
 import { useNavigate } from 'react-router';
-import { fetchCurrentExam } from '../lib/exam-api';
+import { getData } from '../lib/lazy-http';
+import { usePublicQuery } from '../lib/public-query';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { formatDateTime } from './format';
 import { MobileContainerCard } from './MobileContainerCard';
@@ -10,7 +10,8 @@ import './journey.css';
 /** The home page's current exam: what is open, until when, and the way to its positions. */
 export function CurrentExamBanner() {
   const navigate = useNavigate();
-  const current = useQuery({ queryKey: ['currentExam'], queryFn: fetchCurrentExam });
+  // A guest's page: read without TanStack Query (lib/public-query.ts).
+  const current = usePublicQuery(['currentExam'], () => getData<Exam | null>('/api/getCurrentExam'));
   const exam = current.data;
   // Until the exam arrives (the rendered HTML, then hydration) the card keeps its place, so the
   // entries below do not jump when it shows (layout shift).
@@ -40,7 +41,9 @@ export function CurrentExamBanner() {
       </p>
       {deadline && <DeadlineCountdown deadline={deadline} />}
       <div className="home-current-exam__actions">
-        <Button onClick={() => void navigate('/job-positions-only-read')}>查看招聘岗位</Button>
+        <button type="button" className="zk-btn" onClick={() => void navigate('/job-positions-only-read')}>
+          查看招聘岗位
+        </button>
       </div>
     </MobileContainerCard>
   );

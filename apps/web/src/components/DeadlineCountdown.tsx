@@ -1,6 +1,6 @@
 import { ClockCircleOutlined } from '@ant-design/icons';
 import { countdownText, type Deadline } from '@zhikaoyun/shared';
-import { useNow } from '../lib/journey-api';
+import { useNow } from '../lib/use-now';
 import { formatDateTime } from './format';
 import './journey.css';
 

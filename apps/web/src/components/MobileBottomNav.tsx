@@ -1,9 +1,11 @@
 import { AuditOutlined, FileTextOutlined, HomeOutlined, NotificationOutlined, SolutionOutlined, UserOutlined } from '@ant-design/icons';
 import { DEFAULT_MENU, type MenuItem } from '@zhikaoyun/shared';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { isLoggedIn, useSysStore } from '../lib/store';
-import { badgeText, useUnreadCount } from '../lib/unread';
+
+// The unread count needs TanStack Query, which loads with the logged-in area, not with a guest's page.
+const UnreadBadge = lazy(() => import('./UnreadBadge'));
 
 const ICONS: Record<MenuItem['icon'], ReactNode> = {
   home: <HomeOutlined />,
@@ -28,7 +30,12 @@ export function MobileBottomNav() {
   const loggedIn = isLoggedIn({ token });
   const items = menu.length > 0 ? menu : DEFAULT_MENU;
   // Unread messages show on the personal center, where the inbox opens.
-  const unread = badgeText(useUnreadCount());
+  const unread = (part: 'badge' | 'label') =>
+    loggedIn && (
+      <Suspense fallback={null}>
+        <UnreadBadge part={part} />
+      </Suspense>
+    );
   return (
     <nav className="mobile-bottom-nav" aria-label="主导航">
       {items.map((item) => {
@@ -42,9 +49,9 @@ export function MobileBottomNav() {
           >
             <span className="mobile-bottom-nav__icon" aria-hidden>
               {ICONS[item.icon]}
-              {item.path === '/personal-center' && unread && <span className="zk-badge">{unread}</span>}
+              {item.path === '/personal-center' && unread('badge')}
             </span>
-            {item.path === '/personal-center' && unread && <span className="sr-only">{`，${unread} 条未读消息`}</span>}
+            {item.path === '/personal-center' && unread('label')}
             <span className="mobile-bottom-nav__label">{item.title}</span>
           </NavLink>
         );

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MyApplication } from '@zhikaoyun/shared';
-import { useEffect, useState } from 'react';
 import { getData } from './lazy-http';
 
 /**
@@ -16,14 +15,4 @@ export function useMyApplications(enabled = true) {
     enabled,
     staleTime: 0,
   });
-}
-
-/** Now, as ISO text, moving on every `everyMs` (countdowns). */
-export function useNow(everyMs = 30_000): string {
-  const [now, setNow] = useState(() => new Date().toISOString());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date().toISOString()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
 }

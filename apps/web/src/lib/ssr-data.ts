@@ -38,6 +38,20 @@ export function ssrData(): SsrData | null {
   return current;
 }
 
+/**
+ * The query entries of the page the browser hydrates (set by the entry before hydrating): the
+ * query client takes them when it loads, so its first render matches the HTML.
+ */
+let hydrationQueries: SsrData['queries'] = [];
+export function setHydrationQueries(queries: SsrData['queries']): void {
+  hydrationQueries = queries;
+}
+export function takeHydrationQueries(): SsrData['queries'] {
+  const queries = hydrationQueries;
+  hydrationQueries = [];
+  return queries;
+}
+
 /** The server sets each render's data before it renders (renders run one at a time). */
 export function setSsrData(data: SsrData | null): void {
   current = data;

@@ -1,6 +1,5 @@
 import { setDisplayTimeZone } from '../components/format';
 import type { Captcha, DocumentType, ExamDocument, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
-import { useQuery } from '@tanstack/react-query';
 import { getData } from './lazy-http';
 import { writeStored } from './storage';
 import { useSysStore } from './store';
@@ -42,16 +41,4 @@ async function doLoad(): Promise<void> {
     }),
     fetchMenu(true).then((menu) => store.setSysMenu(menu)),
   ]);
-}
-
-export function useTreatyDesc() {
-  return useQuery({ queryKey: ['treatyDesc'], queryFn: fetchTreatyDesc, staleTime: 5 * 60_000 });
-}
-
-export function useExamDocuments(examId: number | undefined, type?: DocumentType) {
-  return useQuery({
-    queryKey: ['examDocuments', examId, type],
-    queryFn: () => fetchExamDocuments(examId!, type),
-    enabled: examId !== undefined,
-  });
 }

@@ -6,7 +6,7 @@ import { formLock, type Exam } from '@zhikaoyun/shared';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useExamDocuments } from '../../../lib/system-api';
+import { useExamDocuments } from '../../../lib/system-queries';
 import { applicationKey, fetchApplication, saveApplication, useApplication } from '../api';
 import { ExamGate } from '../../../components/ExamGate';
 import { JourneySteps } from '../../../components/JourneySteps';

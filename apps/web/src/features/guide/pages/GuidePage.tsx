@@ -8,7 +8,6 @@ import {
   PhoneOutlined,
   SolutionOutlined,
 } from '@ant-design/icons';
-import { Button } from 'antd';
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CurrentExamBanner } from '../../../components/CurrentExamBanner';
@@ -43,12 +42,12 @@ export default function GuidePage() {
         <p className="guide-hero__sub">网上报名 · 资格审查 · 状态查询</p>
         <div className="guide-hero__actions">
           {/* Links (with the router's navigation once the script runs): they work from the HTML alone. */}
-          <Button type="primary" size="large" block className="guide-hero__login" href="/login" onClick={go('/login')}>
-            登录报名
-          </Button>
-          <Button size="large" block ghost href="/register" onClick={go('/register')}>
-            注册账号
-          </Button>
+          <a className="zk-btn zk-btn--primary zk-btn--lg zk-btn--block guide-hero__login" href="/login" onClick={go('/login')}>
+            <span>登录报名</span>
+          </a>
+          <a className="zk-btn zk-btn--lg zk-btn--block zk-btn--ghost" href="/register" onClick={go('/register')}>
+            <span>注册账号</span>
+          </a>
         </div>
       </header>
 

@@ -1,9 +1,9 @@
 import { PaperClipOutlined } from '@ant-design/icons';
-import { Button, Skeleton } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../components/PlainSkeleton';
 import { useNotice } from '../api';
 
 /** 通知公告 detail: the text as the office published it (sanitized by the server). */
@@ -15,7 +15,7 @@ export default function NoticeDetailPage() {
   if (notice.isLoading) {
     return (
       <MobileContainerCard>
-        <Skeleton active paragraph={{ rows: 8 }} />
+        <PlainSkeleton rows={8} />
       </MobileContainerCard>
     );
   }
@@ -24,9 +24,9 @@ export default function NoticeDetailPage() {
       <EmptyState
         text="该公告不存在或已撤下"
         action={
-          <Button type="primary" onClick={() => void navigate('/notice-list')}>
+          <button type="button" className="zk-btn zk-btn--primary" onClick={() => void navigate('/notice-list')}>
             返回公告列表
-          </Button>
+          </button>
         }
       />
     );

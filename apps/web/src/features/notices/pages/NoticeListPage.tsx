@@ -1,15 +1,15 @@
 import { PushpinOutlined } from '@ant-design/icons';
-import { Skeleton, Tag } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useSearchParams, Link } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDate } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../components/PlainSkeleton';
 import { NOTICE_PAGE_SIZE, useNoticePage } from '../api';
 
-// antd's Pagination brings its Select (for a page-size changer this list never shows): loaded
-// only when a second page exists, so the list itself renders without it (it would add to every page's first load).
-const Pagination = lazy(() => import('antd/es/pagination'));
+// antd's Pagination (with antd's theme) loads only when a second page exists: the list itself
+// renders without antd (it would add to every page's first load).
+const Pagination = lazy(() => import('../components/NoticePager'));
 
 /** 通知公告: open to anyone; pinned notices first. */
 export default function NoticeListPage() {
@@ -20,7 +20,7 @@ export default function NoticeListPage() {
   if (notices.isLoading) {
     return (
       <MobileContainerCard>
-        <Skeleton active paragraph={{ rows: 6 }} />
+        <PlainSkeleton rows={6} />
       </MobileContainerCard>
     );
   }
@@ -33,9 +33,10 @@ export default function NoticeListPage() {
             <Link to={`/notice-detail/${n.id}`} className="notice-item">
               <span className="notice-item__title">
                 {n.pinned && (
-                  <Tag color="red" icon={<PushpinOutlined />}>
-                    置顶
-                  </Tag>
+                  <span className="zk-tag zk-tag--red">
+                    <PushpinOutlined />
+                    <span>置顶</span>
+                  </span>
                 )}
                 {n.title}
               </span>
