@@ -32,11 +32,11 @@ export const BUDGET_ROUTES = {
   '/': ['src/features/guide/pages/GuidePage.tsx'],
   '/notice-list': ['src/features/notices/pages/NoticeListPage.tsx'],
   '/notice-detail/{id}': ['src/features/notices/pages/NoticeDetailPage.tsx'],
+  '/login': ['src/features/accounts/pages/LoginPage.tsx'],
 };
 
 /** Public routes measured and printed, not yet held to the budget (their forms and filters still carry antd's Form, Input and Select). */
 export const MEASURED_ROUTES = {
-  '/login': ['src/features/accounts/pages/LoginPage.tsx', SCOPE],
   '/register': ['src/features/accounts/pages/RegisterPage.tsx', SCOPE],
   '/job-positions-only-read': ['src/features/positions/pages/JobPositionsReadOnlyPage.tsx', SCOPE],
 };

@@ -8,7 +8,7 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 /**
  * A page built on antd and TanStack Query, with what it needs around it (app/providers.tsx:
  * antd's theme and App, the query client), loaded with it. The public pages built without them
- * (the guide page, the notices) load neither.
+ * (the guide page, the notices, the login form) load neither.
  */
 const scoped =
   (load: PageModule): PageModule =>
@@ -26,7 +26,7 @@ const scoped =
 /** Each page is its own chunk: a candidate downloads only the pages they open. */
 const PAGES: Record<RoutePath, PageModule> = {
   '/': () => import('../features/guide/pages/GuidePage'),
-  '/login': scoped(() => import('../features/accounts/pages/LoginPage')),
+  '/login': () => import('../features/accounts/pages/LoginPage'),
   '/register': scoped(() => import('../features/accounts/pages/RegisterPage')),
   '/test': scoped(() => import('../features/ui-test/pages/UiTestPage')),
   '/exam-list': scoped(() => import('../features/exams/pages/ExamListPage')),

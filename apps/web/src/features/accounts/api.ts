@@ -3,7 +3,6 @@ import type {
   AuthResult,
   ChangePasswordInput,
   DeleteAccountInput,
-  LoginInput,
   MyData,
   RegisterInput,
   ResetPasswordInput,
@@ -18,7 +17,6 @@ import { USER_INFO_KEY } from '../../lib/query-keys';
 import { useSysStore } from '../../lib/store';
 
 export const register = (input: RegisterInput) => postData<AuthResult>('/api/register', input);
-export const login = (input: LoginInput) => postData<AuthResult>('/api/login', input);
 /**
  * Ends the session on the server with the token it is given, so that the browser can forget the
  * token and leave at once instead of waiting for the answer (up to the 15-second timeout on a
@@ -34,13 +32,6 @@ export const changePassword = (input: ChangePasswordInput) => postData<null>('/a
 export const getSecurityQuestion = (input: { idno: string; captchaId: string; captcha: string }) =>
   postData<{ question: string }>('/api/getSecurityQuestion', input);
 export const resetPassword = (input: ResetPasswordInput) => postData<null>('/api/resetPassword', input);
-
-/** A session begins: token and user info into the store (the token also into its own key). */
-export function startSession(result: AuthResult): void {
-  const store = useSysStore.getState();
-  store.setToken(result.token);
-  store.setUserInfo(result.userInfo);
-}
 
 export { useUserInfo } from '../../lib/user-info';
 

@@ -1,48 +1,111 @@
-import { Button, Form, Input } from 'antd';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { EyeInvisibleOutlined, EyeOutlined, LoadingOutlined } from '@ant-design/icons';
+import { lazy, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
+import { CaptchaImage, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
 import { useHydrated } from '../../../lib/hydrated';
 import { takeReturnTo } from '../../../lib/return-to';
-import { login, startSession } from '../api';
+import { login, startSession } from '../session';
 
-// The recovery drawer (its steps, forms and the password rules) loads when first opened: it is
-// not needed to show the login form.
-const RecoverPasswordDrawer = lazy(() => import('../components/RecoverPasswordDrawer').then((m) => ({ default: m.RecoverPasswordDrawer })));
+// The recovery drawer (its steps, forms and the password rules, on antd with its theme and App)
+// loads when first opened: it is not needed to show the login form, which is plain and needs
+// none of antd's runtime, so the page loads light.
+const RecoverPasswordDrawer = lazy(() =>
+  Promise.all([import('../components/RecoverPasswordDrawer'), import('../../../app/providers')]).then(
+    ([{ RecoverPasswordDrawer: Drawer }, { AntdScope }]) => ({
+      default: function ScopedRecoverPasswordDrawer(props: { open: boolean; onClose: () => void }) {
+        return (
+          <AntdScope>
+            <Drawer {...props} />
+          </AntdScope>
+        );
+      },
+    }),
+  ),
+);
 
 interface FormValues {
   idno: string;
   password: string;
   captcha: string;
 }
+type Field = keyof FormValues;
+
+/** Each field's rule: required, and not only spaces where antd's form said `whitespace`. */
+const REQUIRED: Record<Field, { message: string; whitespace: boolean }> = {
+  idno: { message: '请输入身份证号码', whitespace: true },
+  password: { message: '请输入密码', whitespace: false },
+  captcha: { message: '请输入验证码', whitespace: true },
+};
+
+function check(field: Field, value: string): string | undefined {
+  const rule = REQUIRED[field];
+  return (rule.whitespace ? value.trim() : value) === '' ? rule.message : undefined;
+}
+
+/** A labelled field with its error below it, as antd's vertical Form.Item lays it out. */
+function FormField({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
+  return (
+    <div className={`zk-field${error ? ' zk-field--error' : ''}`}>
+      <div className="zk-field__label">
+        <label htmlFor={id} title={label}>
+          {label}
+        </label>
+      </div>
+      {children}
+      {error && (
+        <div id={`${id}_help`} className="zk-field__error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
 
 /** 登录: ID number, password and captcha. */
 export default function LoginPage() {
-  const [form] = Form.useForm<FormValues>();
-  const captcha = useRef<CaptchaHandle>(null);
   const navigate = useNavigate();
   const siteName = useSiteName();
+  const [values, setValues] = useState<FormValues>({ idno: '', password: '', captcha: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [recovering, setRecovering] = useState(false);
   // Once opened it stays mounted, so that closing it animates like any drawer.
   const [recoveryOpened, setRecoveryOpened] = useState(false);
   const ready = useHydrated();
+  const captchaRef = useRef<CaptchaHandle>(null);
+  // A new captcha empties its field without judging it (no red 请输入验证码 before anything is typed).
+  const setCaptchaValue = useCallback((value: string) => setValues((v) => ({ ...v, captcha: value })), []);
+  const captcha = useCaptcha(captchaRef, setCaptchaValue);
 
-  async function onFinish(values: FormValues) {
+  /** A change is judged at once (the ID number and password) or on leaving the field (the captcha). */
+  const change = (field: Field, value: string, judge: boolean) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (judge) setErrors((e) => ({ ...e, [field]: check(field, value) }));
+  };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || submitting) return;
+    const found = { idno: check('idno', values.idno), password: check('password', values.password), captcha: check('captcha', values.captcha) };
+    setErrors(found);
+    if (found.idno || found.password || found.captcha) return;
     setSubmitting(true);
     try {
-      startSession(await login({ ...values, captchaId: captcha.current?.captchaId() ?? '' }));
+      startSession(await login({ ...values, captchaId: captchaRef.current?.captchaId() ?? '' }));
       void navigate(takeReturnTo() ?? '/exam-list', { replace: true });
     } catch {
-      // A captcha is single use: a new one, its field emptied (judged only on leaving it or on
-      // submit, so no red 请输入验证码 before anything is typed). The password stays.
-      captcha.current?.refresh();
+      // A captcha is single use: a new one, its field emptied. The password stays.
+      captchaRef.current?.refresh();
     } finally {
       setSubmitting(false);
     }
   }
+
+  const invalid = (field: Field) =>
+    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `login_${field}_help` } : { 'aria-invalid': false as const };
 
   return (
     <div className="account-page">
@@ -52,51 +115,96 @@ export default function LoginPage() {
       </div>
       <MobileContainerCard>
         {/* Shown from the HTML at once; marked not yet usable until the script runs (what is typed meanwhile is kept). */}
-        <Form<FormValues>
-          name="login"
-          form={form}
-          layout="vertical"
-          requiredMark={false}
-          onFinish={(v) => void onFinish(v)}
-          aria-disabled={!ready}
-        >
-          <Form.Item
-            name="idno"
-            label="身份证号码"
-            rules={[{ required: true, whitespace: true, message: '请输入身份证号码' }]}
-            normalize={(v: string) => v.toUpperCase().replace(/\s/g, '')}
-          >
+        <form id="login" className="zk-form" noValidate aria-disabled={!ready} onSubmit={(e) => void onSubmit(e)}>
+          <FormField id="login_idno" label="身份证号码" error={errors.idno}>
             {/* Room for the spaces a pasted number brings (they are dropped): 18 after trimming. */}
-            <Input size="large" maxLength={24} autoComplete="username" placeholder="注册时使用的身份证号码" />
-          </Form.Item>
-          <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }]}>
-            <Input.Password size="large" maxLength={128} autoComplete="current-password" />
-          </Form.Item>
-          <Form.Item
-            name="captcha"
-            label="验证码"
-            validateTrigger="onBlur"
-            rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}
+            <input
+              id="login_idno"
+              className={`zk-input${errors.idno ? ' zk-input--error' : ''}`}
+              type="text"
+              maxLength={24}
+              autoComplete="username"
+              placeholder="注册时使用的身份证号码"
+              aria-required="true"
+              {...invalid('idno')}
+              value={values.idno}
+              onChange={(e) => change('idno', e.target.value.toUpperCase().replace(/\s/g, ''), true)}
+            />
+          </FormField>
+          <FormField id="login_password" label="密码" error={errors.password}>
+            <span className={`zk-input zk-input-affix${errors.password ? ' zk-input--error' : ''}`}>
+              <input
+                id="login_password"
+                type={showPassword ? 'text' : 'password'}
+                maxLength={128}
+                autoComplete="current-password"
+                aria-required="true"
+                {...invalid('password')}
+                value={values.password}
+                onChange={(e) => change('password', e.target.value, true)}
+              />
+              <span className="zk-input-affix__suffix">
+                <span
+                  role="button"
+                  tabIndex={0}
+                  className="zk-input-password-icon"
+                  aria-label={showPassword ? '隐藏' : '显示'}
+                  aria-pressed={showPassword}
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={() => setShowPassword((s) => !s)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' || e.key === ' ') {
+                      e.preventDefault();
+                      setShowPassword((s) => !s);
+                    }
+                  }}
+                >
+                  {showPassword ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+                </span>
+              </span>
+            </span>
+          </FormField>
+          <FormField id="login_captcha" label="验证码" error={errors.captcha}>
+            <div className="captcha-input">
+              <input
+                id="login_captcha"
+                className={`zk-input${errors.captcha ? ' zk-input--error' : ''}`}
+                type="text"
+                placeholder="请输入右侧验证码"
+                maxLength={8}
+                autoComplete="off"
+                autoCapitalize="off"
+                spellCheck={false}
+                aria-required="true"
+                {...invalid('captcha')}
+                value={values.captcha}
+                onChange={(e) => change('captcha', e.target.value, false)}
+                onBlur={(e) => setErrors((errs) => ({ ...errs, captcha: check('captcha', e.target.value) }))}
+              />
+              <CaptchaImage {...captcha} />
+            </div>
+          </FormField>
+          <button
+            type={ready ? 'submit' : 'button'}
+            className={`zk-btn zk-btn--primary zk-btn--lg zk-btn--block${submitting ? ' zk-btn--loading' : ''}`}
           >
-            <CaptchaInput ref={captcha} />
-          </Form.Item>
-          <Button type="primary" htmlType={ready ? 'submit' : 'button'} size="large" block loading={submitting}>
-            登录
-          </Button>
-        </Form>
+            {submitting && <LoadingOutlined spin aria-hidden />}
+            <span>登录</span>
+          </button>
+        </form>
         <div className="account-page__links">
           <Link to="/register">注册账号</Link>
-          <Button
-            type="link"
-            className="inline-link"
+          <button
+            type="button"
+            className="zk-btn zk-btn--link inline-link"
             aria-disabled={!ready}
             onClick={() => {
               setRecoveryOpened(true);
               setRecovering(true);
             }}
           >
-            忘记密码？
-          </Button>
+            <span>忘记密码？</span>
+          </button>
         </div>
       </MobileContainerCard>
       {recoveryOpened && (

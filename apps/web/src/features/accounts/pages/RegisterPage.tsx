@@ -21,7 +21,8 @@ import { useHydrated } from '../../../lib/hydrated';
 import { RequestError } from '../../../lib/http';
 import { takeReturnTo } from '../../../lib/return-to';
 import { SmsCodeField, usePhoneVerification } from '../../../components/SmsCodeField';
-import { register, startSession } from '../api';
+import { register } from '../api';
+import { startSession } from '../session';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 
 // The agreement dialog and the appeal drawer load when first opened: the form shows without them.

@@ -1,0 +1,47 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import type { Captcha } from '@zhikaoyun/shared';
+import { useCallback, useEffect, useImperativeHandle, useState, type Ref } from 'react';
+import { ssrCaptcha, takeSsrCaptcha } from '../lib/ssr-data';
+import { fetchCaptcha } from '../lib/system-api';
+
+export interface CaptchaHandle {
+  /** A new image; call after every failed submit (a captcha is single use). */
+  refresh(): void;
+  /** The id the typed code belongs to. */
+  captchaId(): string;
+}
+
+/**
+ * A captcha field's image and its refresh, for both captcha inputs (antd's, in the forms built on
+ * antd; the plain one of the login page, which loads without antd).
+ */
+export function useCaptcha(ref: Ref<CaptchaHandle>, onChange?: (value: string) => void) {
+  // The page's HTML may carry one (the server put it there): then it shows before any script runs.
+  const [captcha, setCaptcha] = useState<Captcha | null>(ssrCaptcha);
+  const [failed, setFailed] = useState(false);
+
+  const refresh = useCallback(() => {
+    setFailed(false);
+    fetchCaptcha().then(setCaptcha, () => setFailed(true));
+    onChange?.('');
+  }, [onChange]);
+
+  useImperativeHandle(ref, () => ({ refresh, captchaId: () => captcha?.captchaId ?? '' }), [refresh, captcha]);
+
+  useEffect(() => {
+    if (ssrCaptcha()) takeSsrCaptcha();
+    else fetchCaptcha().then(setCaptcha, () => setFailed(true));
+  }, []);
+
+  return { captcha, failed, refresh };
+}
+
+/** The image button beside the code: tap for a new one. */
+export function CaptchaImage({ captcha, failed, refresh }: ReturnType<typeof useCaptcha>) {
+  return (
+    <button type="button" className="captcha-input__image" onClick={refresh} aria-label="看不清，换一张验证码">
+      {captcha ? <img src={captcha.image} alt="验证码" width={120} height={44} /> : <span>{failed ? '点击重试' : '加载中'}</span>}
+      <ReloadOutlined className="captcha-input__reload" aria-hidden />
+    </button>
+  );
+}
