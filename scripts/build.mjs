@@ -34,12 +34,29 @@ export function serverBuildOptions() {
 
 export const SERVER_OUT = 'apps/server/dist/server.js';
 
+/**
+ * The worker threads' scripts, bundled beside the server (which starts them by the name
+ * `./NAME.js` next to its own file): heavy work runs there, off the event loop.
+ */
+export const WORKER_ENTRIES = { 'export-worker': 'apps/server/src/modules/review/export-worker.ts' };
+
+/** How the worker scripts are bundled: as the server, into its folder. */
+export function workerBuildOptions() {
+  const { outfile: _outfile, ...options } = serverBuildOptions();
+  return {
+    ...options,
+    entryPoints: Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
+    outdir: path.join(root, path.dirname(SERVER_OUT)),
+  };
+}
+
 export async function buildServer({ force = false } = {}) {
   const inputs = newestMtime(['apps/server/src', 'apps/server/package.json', ...SHARED, 'scripts/build.mjs']);
-  if (!force && mtime(SERVER_OUT) > inputs) return false;
+  const outputs = [SERVER_OUT, ...Object.keys(WORKER_ENTRIES).map((name) => path.join(path.dirname(SERVER_OUT), `${name}.js`))];
+  if (!force && Math.min(...outputs.map(mtime)) > inputs) return false;
   console.log('› building server…');
   const esbuild = await import('esbuild');
-  await esbuild.build(serverBuildOptions());
+  await Promise.all([esbuild.build(serverBuildOptions()), esbuild.build(workerBuildOptions())]);
   markServerBundleAsModule();
   return true;
 }

@@ -4,7 +4,7 @@
 // proxies /api to the server. Ctrl-C stops both.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { markServerBundleAsModule, serverBuildOptions, SERVER_OUT } from './build.mjs';
+import { markServerBundleAsModule, serverBuildOptions, SERVER_OUT, workerBuildOptions } from './build.mjs';
 import { ensureDependencies, root } from './lib.mjs';
 
 ensureDependencies();
@@ -56,6 +56,9 @@ const context = await esbuild.context({
   ],
 });
 await context.watch();
+// The worker scripts (started afresh for each job, so a rebuild needs no restart).
+const workers = await esbuild.context(workerBuildOptions());
+await workers.watch();
 
 const web = spawn('npx', ['vite', '--host', '127.0.0.1', '--port', webPort, '--strictPort'], {
   cwd: path.join(root, 'apps/web'),
@@ -68,6 +71,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   await context.dispose();
+  await workers.dispose();
   web.kill('SIGTERM');
   server?.kill('SIGTERM');
 }

@@ -5,6 +5,7 @@ export default defineProject({
     name: 'server',
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/global-setup.mjs'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

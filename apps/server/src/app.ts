@@ -65,6 +65,8 @@ export interface AppDeps {
   loadShedding?: LoadSheddingOptions;
   /** How long a candidate's kept answer may live (tests lengthen it to show what ends it). */
   personalCache?: PersonalCacheOptions;
+  /** The export's worker script; the server bundle's neighbour dist/export-worker.js unless given (tests give the built one). */
+  exportWorker?: URL | string;
   /** The sandbox payment provider's keys (lib: modules/payments/sandbox-keys.ts); made afresh when absent. */
   sandboxKeys?: SandboxKeys;
 }
@@ -100,6 +102,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     payments: { config: config.payments, sandboxKeys: deps.sandboxKeys ?? (wantsSandbox ? await sharedSandboxKeys() : undefined) },
     production: config.env === 'production',
     captchaFixed: config.captchaFixed,
+    exports: {
+      script: deps.exportWorker ?? new URL('./export-worker.js', import.meta.url),
+      database: config.database,
+      dataKey: deps.dataKey,
+      previousKeys: config.previousDataKeys,
+    },
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
   await app.register(authPlugin);

@@ -47,7 +47,9 @@ import { createSmsCodesRepository } from './modules/sms/codes-repository';
 import { createProvider } from './modules/sms/providers';
 import { createSmsRepository } from './modules/sms/repository';
 import { createSmsWorker } from './modules/sms/worker';
-import type { SmsConfig } from './config';
+import type { Database, SmsConfig } from './config';
+import { createWorkerStreams } from './lib/worker-stream';
+import type { ExportJob } from './modules/review/export-worker';
 import { createArrangementRepository } from './modules/arrangement/repository';
 import { createArrangementService } from './modules/arrangement/service';
 import { createCloseoutRepository } from './modules/closeout/repository';
@@ -72,7 +74,12 @@ export interface CompositionOptions {
   production: boolean;
   /** The one answer every captcha accepts (tests and benches only; see config.ts). */
   captchaFixed: string | undefined;
+  /** What the export's worker thread needs to read the applications on a connection of its own. */
+  exports: { script: URL | string; database: Database; dataKey: Buffer; previousKeys: readonly Buffer[] };
 }
+
+/** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
+const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
 
 /**
  * The composition root: every repository and service of one app instance, built once when the
@@ -117,6 +124,8 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   };
 
   const audit = createAuditService(repos.audit);
+  // At most two exports at once, each on its own thread; a third waits its turn.
+  const exportWorkers = createWorkerStreams(options.exports.script, { resourceLimits: EXPORT_WORKER_LIMITS, concurrency: 2 });
   const sessions = createSessionsService(repos.sessions);
   const captcha = createCaptchaService(repos.captcha, { fixedCode: options.captchaFixed });
   const console: ConsoleDeps = { db, audit, changed: (officeId) => app.publicCache.invalidate(officeId) };
@@ -241,6 +250,13 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       applicationsRepo: repos.applications,
       cipher,
       audit,
+      exportFile: (job) =>
+        exportWorkers.start({
+          ...job,
+          database: options.exports.database,
+          dataKey: options.exports.dataKey,
+          previousKeys: [...options.exports.previousKeys],
+        } satisfies ExportJob),
     }),
     staff: createStaffService({ repo: repos.staff, captcha, sessions, counters, audit }),
     staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions }),

@@ -29,7 +29,8 @@ function ownerOnly(filename: string): void {
   }
 }
 
-export function openDatabase(config: DatabaseConfig): Db {
+/** `poolSize`: PostgreSQL connections at most (a worker thread's export needs one). */
+export function openDatabase(config: DatabaseConfig, { poolSize = 10 }: { poolSize?: number } = {}): Db {
   if (config.kind === 'sqlite') {
     if (config.filename !== ':memory:') ownerOnly(config.filename);
     const sqlite = new SQLite(config.filename);
@@ -45,7 +46,7 @@ export function openDatabase(config: DatabaseConfig): Db {
     const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: config.connectionString, max: 10 });
+  const pool = new pg.Pool({ connectionString: config.connectionString, max: poolSize });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -16,6 +16,8 @@ import type { DatabaseKind, TestDatabase } from './databases';
 export const TEST_ADMIN_PASSWORD = 'test-admin-pass-2026';
 export const TEST_CAPTCHA = 'zk-test-captcha';
 export const TEST_DATA_KEY = Buffer.alloc(32, 7);
+/** The export's worker script as `npm run build` bundles it (test/global-setup.mjs builds it when stale). */
+export const EXPORT_WORKER = new URL('../../dist/export-worker.js', import.meta.url);
 
 /** Every test app's log lines also go here, for the scan after the whole suite (scripts/scan-test-logs.mjs). */
 export const TEST_LOG_DIR = process.env.ZK_TEST_LOG_DIR ?? path.join(tmpdir(), 'zk-test-logs');
@@ -60,7 +62,13 @@ export async function createTestApp(
     appendFileSync(logFile, c);
   });
   const routes: RouteOptions[] = [];
-  const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY, logStream: stream, onRoute: (r) => routes.push(r) });
+  const app = await buildApp(config, {
+    db,
+    dataKey: TEST_DATA_KEY,
+    exportWorker: EXPORT_WORKER,
+    logStream: stream,
+    onRoute: (r) => routes.push(r),
+  });
   await app.ready();
   return {
     app,

@@ -1,27 +1,20 @@
 import {
   APPLICANT_STATUSES,
-  APPLICATION_STATUS_LABEL,
   byStatus,
   ErrorCode,
-  FORM_FIELD_LABEL,
   isStaffVisible,
   isValidIdno,
   maskIdno,
   maskMobile,
-  PROFILE_FIELDS,
   type ApplicationStatus,
-  type FormField,
   type RevealedIdentity,
   type ReviewDetail,
   type ReviewItem,
   type Statistics,
-  zonedDateTimeSeconds,
   zonedDay,
   type QueueEdgeInput,
 } from '@zhikaoyun/shared';
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import type { DataCipher } from '../../lib/crypto';
 import { dataUrl } from '../../lib/data-url';
@@ -31,6 +24,7 @@ import type { Actor, Lifecycle } from '../applications/lifecycle';
 import type { ApplicationsRepository } from '../applications/repository';
 import { parseForm } from '../applications/service';
 import type { AuditService } from '../audit/service';
+import type { ExportJob } from './export-worker';
 import type { ReviewFilter, ReviewRecord, ReviewRepository } from './repository';
 import { applicationScope, inScope, type ApplicationScope } from './scope';
 
@@ -53,62 +47,20 @@ export interface ReviewDeps {
   applicationsRepo: ApplicationsRepository;
   cipher: DataCipher;
   audit: AuditService;
+  /** The workbook of an exam's applications, written off the event loop (see export-worker.ts). */
+  exportFile: (job: Pick<ExportJob, 'scope' | 'examId' | 'full' | 'timeZone'>) => Readable;
 }
-
-const EXPORT_BATCH = 500;
-const EXPORT_SLICE = 50;
-const EXPORT_HIGH_WATER = 1 << 20;
-// The person's fields of the form, as columns (the free-text work history stays out of the sheet).
-const EXPORT_FORM_FIELDS: FormField[] = PROFILE_FIELDS.filter((f) => f !== 'workExperience');
-const EXPORT_COLUMNS = [
-  { header: '报名序号', key: 'id', width: 10 },
-  { header: '姓名', key: 'name', width: 10 },
-  { header: '性别', key: 'sex', width: 6 },
-  { header: '出生日期', key: 'birthday', width: 12 },
-  { header: '身份证号', key: 'idno', width: 22 },
-  { header: '手机号码', key: 'mobile', width: 14 },
-  { header: '岗位代码', key: 'code', width: 12 },
-  { header: '岗位名称', key: 'position', width: 18 },
-  { header: '招聘单位', key: 'unit', width: 26 },
-  ...EXPORT_FORM_FIELDS.map((f) => ({ header: FORM_FIELD_LABEL[f], key: f, width: 14 })),
-  { header: '审核状态', key: 'status', width: 10 },
-  { header: '审核意见', key: 'reason', width: 30 },
-  { header: '提交时间', key: 'submittedAt', width: 20 },
-];
 
 const NOT_IN_SCOPE = '该报名不属于您负责审核的单位';
 const NOT_FOUND = '该报名不存在';
 
-/** A form value as the export's cell shows it (the form holds text, numbers and flags). */
-const cellText = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
-
 /** The console's side of applications: every read and decision within the staff member's scope. */
-export function createReviewService({ repo, findPhoto, lifecycle, applicationsRepo, cipher, audit }: ReviewDeps) {
+export function createReviewService({ repo, findPhoto, lifecycle, applicationsRepo, cipher, audit, exportFile }: ReviewDeps) {
   function filter(q: Omit<ReviewQuery, 'page' | 'pageSize' | 'after' | 'before'>): ReviewFilter {
     const keyword = q.keyword?.trim();
     // An ID number is found by its blind index: the database holds no plain ID number to search.
     const idnoIndex = keyword && isValidIdno(keyword) ? cipher.blindIndex('idno', keyword.toUpperCase()) : undefined;
     return { examId: q.examId, status: q.status, unit: q.unit, positionId: q.positionId, keyword, idnoIndex };
-  }
-
-  function exportRow(r: ReviewRecord, full: boolean, timeZone: string): Record<string, string | number> {
-    const idno = cipher.decrypt(r.idno_enc);
-    const form = parseForm(r.form) as Record<string, unknown>;
-    return {
-      id: r.id,
-      name: r.name,
-      sex: r.sex,
-      birthday: r.birthday,
-      idno: full ? idno : maskIdno(idno),
-      mobile: full ? r.mobile : maskMobile(r.mobile),
-      code: r.position_code ?? '',
-      position: r.position_name ?? '',
-      unit: r.unit ?? '',
-      ...Object.fromEntries(EXPORT_FORM_FIELDS.map((f) => [f, cellText(form[f])])),
-      status: APPLICATION_STATUS_LABEL[r.status],
-      reason: r.reason,
-      submittedAt: r.submitted_at ? zonedDateTimeSeconds(r.submitted_at, timeZone) : '',
-    };
   }
 
   function item(r: ReviewRecord): ReviewItem {
@@ -263,41 +215,16 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
     },
 
     /**
-     * The exam's applications in scope as .xlsx, streamed: rows are read in batches from a cursor
-     * and written by exceljs's streaming writer, each batch only once the previous one has left
-     * (memory holds a batch, whatever the exam's size), with a turn of the event loop between
-     * batches so candidates' requests are served meanwhile. The full ID number only for admins,
-     * who need it for tickets. Answers the number of rows it will hold (for progress) and the stream.
+     * The exam's applications in scope as .xlsx, streamed as it is written by a worker thread
+     * (modules/review/export-worker.ts), so a million rows never hold up a candidate's request.
+     * The full ID number only for admins, who need it for tickets. Answers the number of rows it
+     * will hold (for progress) and the stream.
      */
     async export(staff: StaffPrincipal, examId: number, ip: string, timeZone: string): Promise<{ rows: number; file: Readable }> {
       const scope = applicationScope(staff);
       const { total } = await repo.page(scope, filter({ examId }), { offset: 0 }, 0);
-      const full = staff.role === 'admin';
       await audit.record(staff, '导出报名', `exam:${examId}`, `${total} 条`, ip);
-      const out = new PassThrough({ highWaterMark: EXPORT_HIGH_WATER });
-      const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-      book.creator = '智考云';
-      const sheet = book.addWorksheet('报名信息');
-      sheet.columns = EXPORT_COLUMNS;
-      sheet.getRow(1).font = { bold: true };
-      sheet.getRow(1).commit();
-      const write = async () => {
-        for await (const batch of repo.stream(scope, examId, EXPORT_BATCH)) {
-          if (out.destroyed) return;
-          // A few rows at a time, then a turn of the event loop: candidates' requests wait for
-          // a slice of rows (milliseconds), never for a batch.
-          for (let i = 0; i < batch.length; i += EXPORT_SLICE) {
-            for (const r of batch.slice(i, i + EXPORT_SLICE)) sheet.addRow(exportRow(r, full, timeZone)).commit();
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-          // Wait for the reader (the browser) rather than buffer the workbook.
-          if (out.writableNeedDrain) await once(out, 'drain');
-        }
-        sheet.commit();
-        await book.commit();
-      };
-      write().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-      return { rows: total, file: out };
+      return { rows: total, file: exportFile({ scope, examId, full: staff.role === 'admin', timeZone }) };
     },
   };
 }

@@ -1,0 +1,133 @@
+import { Readable, Writable } from 'node:stream';
+import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+
+/**
+ * Heavy work that answers with a file (a million-row export) runs in a worker thread, so the
+ * event loop that serves candidates never waits for it. The worker writes the file into
+ * `portWritable`; the main thread reads it from `streamFromWorker` as an ordinary Readable. Flow
+ * control crosses the thread boundary: the worker has at most WINDOW chunks unacknowledged, and
+ * the main thread acknowledges a chunk only once its reader (the HTTP response) wants more, so a
+ * slow download slows the worker instead of filling memory.
+ */
+const WINDOW = 8;
+
+type FromWorker = { chunk: Uint8Array } | { end: true } | { error: string };
+
+/** Workers running now, and those waiting for a place (at most `limit` run at once). */
+function createGate(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async enter() {
+      if (running < limit) {
+        running++;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    leave() {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    },
+  };
+}
+
+export interface WorkerStreamOptions {
+  /** The worker's heap limits: a worker that outgrows them ends with an error instead of swelling the process. */
+  resourceLimits?: ResourceLimits;
+  /** How many such workers may run at once; others wait their turn. */
+  concurrency?: number;
+}
+
+/** Starts workers of one script and reads what each writes. */
+export function createWorkerStreams(script: URL | string, { resourceLimits, concurrency = 2 }: WorkerStreamOptions = {}) {
+  const gate = createGate(concurrency);
+  return {
+    /** The file the worker writes for `workerData`, as it is written; destroyed (and the worker stopped) on error or abort. */
+    start(workerData: unknown): Readable {
+      let worker: Worker | null = null;
+      let owed = 0;
+      let ended = false;
+      // Whether this stream holds one of the gate's places (taken once, given back once).
+      let holding = false;
+      const leave = () => {
+        if (holding) gate.leave();
+        holding = false;
+      };
+      const readable = new Readable({
+        highWaterMark: 1 << 20,
+        read() {
+          if (owed > 0 && worker) {
+            worker.postMessage(owed);
+            owed = 0;
+          }
+        },
+        destroy(err, callback) {
+          if (worker && !ended) void worker.terminate();
+          leave();
+          callback(err);
+        },
+      });
+      void gate.enter().then(() => {
+        holding = true;
+        if (readable.destroyed) return leave();
+        const w = new Worker(script, { workerData, ...(resourceLimits ? { resourceLimits } : {}) });
+        worker = w;
+        w.on('message', (m: FromWorker) => {
+          if ('chunk' in m) {
+            owed++;
+            // Room for more: acknowledged at once; else when the reader asks (read above).
+            if (readable.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength))) {
+              w.postMessage(owed);
+              owed = 0;
+            }
+          } else if ('end' in m) {
+            ended = true;
+            readable.push(null);
+          } else readable.destroy(new Error(m.error));
+        });
+        w.on('error', (err) => readable.destroy(err));
+        w.on('exit', (code) => {
+          leave();
+          if (!ended && !readable.destroyed) readable.destroy(new Error(`worker stopped (exit code ${code})`));
+        });
+      });
+      return readable;
+    },
+  };
+}
+
+/** The worker's side: a Writable whose chunks go to the main thread, at most WINDOW unacknowledged. */
+export function portWritable(port: MessagePort): Writable {
+  let unacknowledged = 0;
+  let resume: (() => void) | null = null;
+  port.on('message', (n: number) => {
+    unacknowledged -= n;
+    if (resume && unacknowledged < WINDOW) {
+      const go = resume;
+      resume = null;
+      go();
+    }
+  });
+  return new Writable({
+    highWaterMark: 1 << 16,
+    write(chunk: Buffer, _encoding, callback) {
+      // A copy of its own, moved (not copied again) to the main thread.
+      const bytes = new Uint8Array(chunk);
+      port.postMessage({ chunk: bytes }, [bytes.buffer]);
+      unacknowledged++;
+      if (unacknowledged < WINDOW) callback();
+      else resume = () => callback();
+    },
+    final(callback) {
+      port.postMessage({ end: true });
+      callback();
+    },
+  });
+}
+
+/** The worker's side: a failure, told to the main thread (which destroys the stream it reads). */
+export function reportWorkerError(port: MessagePort, err: unknown) {
+  port.postMessage({ error: err instanceof Error ? err.message : String(err) });
+}

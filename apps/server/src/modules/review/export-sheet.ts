@@ -1,0 +1,86 @@
+import {
+  APPLICATION_STATUS_LABEL,
+  FORM_FIELD_LABEL,
+  maskIdno,
+  maskMobile,
+  PROFILE_FIELDS,
+  type FormField,
+  zonedDateTimeSeconds,
+} from '@zhikaoyun/shared';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { DataCipher } from '../../lib/crypto';
+import { parseForm } from '../applications/service';
+import type { ReviewRecord } from './repository';
+
+// The person's fields of the form, as columns (the free-text work history stays out of the sheet).
+const EXPORT_FORM_FIELDS: FormField[] = PROFILE_FIELDS.filter((f) => f !== 'workExperience');
+const EXPORT_COLUMNS = [
+  { header: '报名序号', key: 'id', width: 10 },
+  { header: '姓名', key: 'name', width: 10 },
+  { header: '性别', key: 'sex', width: 6 },
+  { header: '出生日期', key: 'birthday', width: 12 },
+  { header: '身份证号', key: 'idno', width: 22 },
+  { header: '手机号码', key: 'mobile', width: 14 },
+  { header: '岗位代码', key: 'code', width: 12 },
+  { header: '岗位名称', key: 'position', width: 18 },
+  { header: '招聘单位', key: 'unit', width: 26 },
+  ...EXPORT_FORM_FIELDS.map((f) => ({ header: FORM_FIELD_LABEL[f], key: f, width: 14 })),
+  { header: '审核状态', key: 'status', width: 10 },
+  { header: '审核意见', key: 'reason', width: 30 },
+  { header: '提交时间', key: 'submittedAt', width: 20 },
+];
+
+/** A form value as the export's cell shows it (the form holds text, numbers and flags). */
+const cellText = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+
+export interface SheetOptions {
+  cipher: DataCipher;
+  /** The full ID number and phone (admins, who need them for tickets); masked otherwise. */
+  full: boolean;
+  /** The office's time zone, in which submission times are written. */
+  timeZone: string;
+}
+
+function exportRow(r: ReviewRecord, { cipher, full, timeZone }: SheetOptions): Record<string, string | number> {
+  const idno = cipher.decrypt(r.idno_enc);
+  const form = parseForm(r.form) as Record<string, unknown>;
+  return {
+    id: r.id,
+    name: r.name,
+    sex: r.sex,
+    birthday: r.birthday,
+    idno: full ? idno : maskIdno(idno),
+    mobile: full ? r.mobile : maskMobile(r.mobile),
+    code: r.position_code ?? '',
+    position: r.position_name ?? '',
+    unit: r.unit ?? '',
+    ...Object.fromEntries(EXPORT_FORM_FIELDS.map((f) => [f, cellText(form[f])])),
+    status: APPLICATION_STATUS_LABEL[r.status],
+    reason: r.reason,
+    submittedAt: r.submitted_at ? zonedDateTimeSeconds(r.submitted_at, timeZone) : '',
+  };
+}
+
+/**
+ * The applications' workbook (.xlsx), written to `out` as the batches arrive: exceljs's streaming
+ * writer without shared strings, each batch only once `out` has taken the previous one, so memory
+ * holds one batch whatever the exam's size.
+ */
+export async function writeApplicationsSheet(batches: AsyncIterable<ReviewRecord[]>, out: Writable, options: SheetOptions) {
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  book.creator = '智考云';
+  const sheet = book.addWorksheet('报名信息');
+  sheet.columns = EXPORT_COLUMNS;
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  for await (const batch of batches) {
+    if (out.destroyed) return;
+    for (const r of batch) sheet.addRow(exportRow(r, options)).commit();
+    // Wait for the reader (the browser) rather than buffer the workbook.
+    if (out.writableNeedDrain) await once(out, 'drain');
+  }
+  sheet.commit();
+  await book.commit();
+}
