@@ -76,7 +76,7 @@ describe('review queue paging', () => {
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
     const hook = renderHook((q: { page: number; status?: 'approved' }) => useReviewList({ examId: 3, pageSize: 20, ...q }), {
       wrapper,
-      initialProps: { page: 1 },
+      initialProps: { page: 1 } as { page: number; status?: 'approved' },
     });
     const shows = async (expected: number[]) => {
       await waitFor(() => expect(hook.result.current.isPlaceholderData).toBe(false));
