@@ -4,10 +4,10 @@ import { ErrorCode, EXAM_NOT_PUBLISHED } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/database';
-import { VERSION_CHECK_MS } from '../src/plugins/public-cache';
+import { LIVE_TTL_MS, VERSION_CHECK_MS } from '../src/plugins/public-cache';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer, get, post, registered } from './helpers/candidates';
-import { adminToken } from './helpers/actors';
+import { adminToken, submittedApplication } from './helpers/actors';
 import { DATABASES } from './helpers/databases';
 import { redisProblem, TEST_REDIS_URL } from './helpers/server-process';
 
@@ -21,6 +21,25 @@ const noRedis = await redisProblem();
 
 /** Log lines of the extra apps go nowhere (the suite's own app keeps its logs). */
 const quiet = () => new Writable({ write: (_chunk, _enc, done) => done() });
+
+/** A second app on the suite's database, listening (so that the raw path answers), its log lines kept in `lines`. */
+async function listening(t: TestApp, lines: string[]) {
+  const logStream = new Writable({
+    write: (chunk: Buffer, _enc, done) => {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const app = await buildApp({ ...t.config, logLevel: 'info' }, { db: t.db, dataKey: TEST_DATA_KEY, logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, as: { ...t, app } };
+}
+/** How many requests for `path` (no query: logs leave it out) reached Fastify; the raw path leaves no log line. */
+const routed = (lines: string[], path: string) => lines.filter((l) => l.includes('incoming request') && l.includes(path)).length;
+/** A response's headers less the ones that belong to one answer on the wire. */
+const headersOf = (res: Response) =>
+  Object.fromEntries([...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)));
+type PositionPage = { data: { list: { applicants: number }[] } };
 
 async function setWebname(t: TestApp, officeId: number, webname: string) {
   const row = await t.db.kysely.selectFrom('office').select('settings').where('id', '=', officeId).executeTakeFirstOrThrow();
@@ -191,6 +210,122 @@ for (const kind of DATABASES) {
         expect(after.data.webname).toBe('原样路径测试');
       } finally {
         await app.close();
+      }
+    });
+
+    it('sends the same headers and bytes before routing as Fastify did, for 200 and 304', async () => {
+      const lines: string[] = [];
+      const { app, base } = await listening(t, lines);
+      try {
+        for (const path of [
+          '/api/getWSystem',
+          '/api/getNoticeList?page=1&pageSize=10',
+          `/api/getPositionList?examId=${examId}&page=2&pageSize=3`,
+        ]) {
+          const first = await fetch(base + path);
+          const body = await first.text();
+          const again = await fetch(base + path);
+          expect(headersOf(again), path).toEqual(headersOf(first));
+          expect(await again.text(), path).toBe(body);
+          const etag = first.headers.get('etag')!;
+          const raw304 = await fetch(base + path, { headers: { 'if-none-match': etag } });
+          expect(raw304.status, path).toBe(304);
+          expect(routed(lines, path.split('?')[0]!), path).toBe(1);
+          // Fastify's own 304 (inject does not go through the HTTP server's request event).
+          const routed304 = await app.inject({ url: path, headers: { 'if-none-match': etag } });
+          expect(routed304.statusCode, path).toBe(304);
+          const expected = Object.fromEntries(
+            Object.entries(routed304.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)),
+          );
+          expect(headersOf(raw304), path).toEqual(expected);
+        }
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('shows a submit and a withdrawal in the applicant counts on the very next read, before routing too', async () => {
+      const lines: string[] = [];
+      const { app, base, as } = await listening(t, lines);
+      try {
+        const url = `${base}/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('财务会计')}`;
+        const applicants = async () => ((await (await fetch(url)).json()) as PositionPage).data.list[0]!.applicants;
+        const before = await applicants();
+        expect(await applicants()).toBe(before);
+        const c = await registered(as);
+        await submittedApplication(as, c.token);
+        expect(await applicants()).toBe(before + 1);
+        expect(await applicants()).toBe(before + 1);
+        expect((await post(as, '/api/withdrawApplication', { examId }, bearer(c.token))).body.success).toBe(true);
+        expect(await applicants()).toBe(before);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('keeps answering positions from the same build while the counts stand still (no rebuild on a timer)', async () => {
+      const lines: string[] = [];
+      const { app, base } = await listening(t, lines);
+      try {
+        const path = `/api/getPositionList?examId=${examId}&page=1&pageSize=4`;
+        const first = await fetch(base + path);
+        await fetch(base + path);
+        // Well past the old one-second life of applicant counts, and within the time to live.
+        const now = Date.now.bind(Date);
+        const clock = vi.spyOn(Date, 'now').mockImplementation(() => now() + 3 * LIVE_TTL_MS);
+        try {
+          const later = await fetch(base + path);
+          expect(later.headers.get('etag')).toBe(first.headers.get('etag'));
+        } finally {
+          clock.mockRestore();
+        }
+        expect(routed(lines, '/api/getPositionList')).toBe(1);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('builds one entry for every way of asking for the same page of positions', async () => {
+      await t.app.publicCache.invalidate(officeId);
+      const page = vi.spyOn(t.app.services.positions, 'page');
+      try {
+        const url = `/api/getPositionList?examId=${examId}&page=2&pageSize=2`;
+        const variants = [
+          url,
+          `${url}&keyword=`,
+          `${url}&unit=&keyword=%20`,
+          `${url}&eligibleOnly=false`,
+          `/api/getPositionList?pageSize=2&examId=${examId}&page=2`,
+        ];
+        const bodies = new Set<string>();
+        for (const v of variants) bodies.add((await t.app.inject({ url: v })).body);
+        expect(bodies.size).toBe(1);
+        expect(page).toHaveBeenCalledTimes(1);
+      } finally {
+        page.mockRestore();
+      }
+    });
+
+    it.skipIf(noRedis !== null)('shows applicant counts that moved in another process through the version check (Redis)', async () => {
+      const redisUrl = REDIS_URL;
+      const a = await buildApp({ ...t.config, redisUrl }, { db: t.db, dataKey: TEST_DATA_KEY, logStream: quiet() });
+      const second = openDatabase(t.config.database);
+      const b = await buildApp({ ...t.config, redisUrl }, { db: second, dataKey: TEST_DATA_KEY, logStream: quiet() });
+      try {
+        await a.ready();
+        await b.ready();
+        const url = `/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('财务会计')}&pageSize=1`;
+        const applicants = async () => (await b.inject({ url })).json<PositionPage>().data.list[0]!.applicants;
+        const before = await applicants();
+        const c = await registered(t);
+        await submittedApplication({ ...t, app: a }, c.token);
+        await vi.waitFor(async () => expect(await applicants()).toBe(before + 1), { timeout: VERSION_CHECK_MS + 10_000, interval: 25 });
+        expect((await post({ ...t, app: a }, '/api/withdrawApplication', { examId }, bearer(c.token))).body.success).toBe(true);
+        await vi.waitFor(async () => expect(await applicants()).toBe(before), { timeout: VERSION_CHECK_MS + 10_000, interval: 25 });
+      } finally {
+        await a.close();
+        await b.close();
+        await second.destroy();
       }
     });
 

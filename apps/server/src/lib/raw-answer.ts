@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Answers the request itself and returns true, or returns false to leave it to Fastify. */
@@ -36,4 +36,34 @@ export function replayableHeaders(reply: FastifyReply, ...alsoPerAnswer: string[
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) if (!skip.has(name) && value !== undefined) headers[name] = value;
   return headers;
+}
+
+/**
+ * `headers` and `extra` (where undefined leaves a header out) as the flat list `writeHead` takes:
+ * made once per kept answer, so that sending it again neither copies an object nor walks its keys.
+ */
+export function headerList(headers: OutgoingHttpHeaders, extra: OutgoingHttpHeaders): OutgoingHttpHeader[] {
+  const list: OutgoingHttpHeader[] = [];
+  for (const [name, value] of Object.entries({ ...headers, ...extra })) if (value !== undefined) list.push(name, value);
+  return list;
+}
+
+/**
+ * For an answer shared by everyone: null when the request carries a session (`authorization` or
+ * `token`), else its If-None-Match (undefined when none). Read from the raw header list, because
+ * `req.headers` is built (every name lower-cased) on first use, which a raw answer can do without.
+ */
+export function conditionalAnonymous(req: IncomingMessage): string | null | undefined {
+  const raw = req.rawHeaders;
+  let ifNoneMatch: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    // Compared by length first: most names (host, accept, user-agent) are passed over unread.
+    if (name.length === 13) {
+      const lower = name.toLowerCase();
+      if (lower === 'authorization') return null;
+      if (lower === 'if-none-match') ifNoneMatch = ifNoneMatch === undefined ? raw[i + 1] : `${ifNoneMatch}, ${raw[i + 1]}`;
+    } else if (name.length === 5 && name.toLowerCase() === 'token') return null;
+  }
+  return ifNoneMatch;
 }

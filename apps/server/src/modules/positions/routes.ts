@@ -11,20 +11,23 @@ import {
   positionSchema,
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { nowIso } from '../../lib/clock';
-import { cacheKey, LIVE_TTL_MS } from '../../plugins/public-cache';
+import { cacheKey } from '../../plugins/public-cache';
 import { eligibilityProfile } from '../applications/service';
 
 /**
  * Positions are public: anonymous callers get the office's shared cached answer (applicant counts
- * refreshed when a submit or withdrawal moves them, in other processes within LIVE_TTL_MS). A logged-in candidate's answer adds `eligible` and its reasons to that
- * same cached base; being personal, it is never stored by a browser or proxy (no-store).
+ * rebuilt when a submit or withdrawal moves them, not on a timer; see `expireLive`). A logged-in
+ * candidate's answer adds `eligible` and its reasons to that same cached base; being personal, it
+ * is never stored by a browser or proxy (no-store).
  */
 const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.positions;
   const { accounts, applications } = app.services.repos;
-  // Applicant counts move with every submit: served from the last build while the next one runs.
-  const live = { ttlMs: LIVE_TTL_MS, revalidate: true };
+  // Applicant counts move with submits and withdrawals: stale when they move (expireLive), served
+  // from the last build while the next one runs.
+  const live = { revalidate: true };
 
   async function profileOf(officeId: number, candidateId: number, examId: number): Promise<EligibilityProfile | null> {
     const candidate = await accounts.findById(officeId, candidateId);
@@ -51,7 +54,7 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const officeId = request.office.id;
       const q = request.query;
-      const key = cacheKey('getPositionList', q);
+      const key = positionListKey(q);
       // Each page is cut from the exam's whole list (built once per office and exam, refreshed by
       // staff writes) and its applicant counts (kept as data, refreshed when they move), so a
       // thousand distinct pages and searches cost one build of each.
@@ -108,5 +111,14 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/**
+ * One key for every way of asking for the same shared page: an empty keyword or unit filters
+ * nothing, and eligibleOnly is personal (its lists are never shared).
+ */
+export function positionListKey(q: z.infer<typeof positionListQuerySchema>): string {
+  const { keyword, unit, eligibleOnly: _personal, ...rest } = q;
+  return cacheKey('getPositionList', { ...rest, keyword: keyword || undefined, unit: unit || undefined });
+}
 
 export default positionsRoutes;
