@@ -15,7 +15,7 @@ import { createQueryClient } from './app/query-client';
 import { metaFor, PUBLIC_PATHS } from './app/route-table';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { NOTICE_PAGE_SIZE } from './features/notices/api';
-import { POSITION_PAGE_SIZE } from './features/positions/api';
+import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/positions/position-query';
 import { seedPublicQueries } from './lib/public-query';
 import { setSsrData, SSR_DATA_ID, type SsrData } from './lib/ssr-data';
 
@@ -76,8 +76,12 @@ async function pageQueries(pathname: string, search: URLSearchParams, read: Read
   if (pathname === '/job-positions-only-read') {
     const exam = (await add(['currentExam'], '/api/getCurrentExam')) as { id: number } | null | undefined;
     if (exam) {
-      const filter = { keyword: '', unit: '', education: '', page: 1 };
-      await add(['positions', exam.id, filter, false], '/api/getPositionList', { examId: exam.id, page: 1, pageSize: POSITION_PAGE_SIZE });
+      // The key the page reads its first page under (it rendered a skeleton when the two differed).
+      await add(publicPositionsKey(exam.id, { keyword: '', unit: '', education: '', page: 1 }), '/api/getPositionList', {
+        examId: exam.id,
+        page: 1,
+        pageSize: POSITION_PAGE_SIZE,
+      });
     }
   }
   // The public interview list (公示) of the exam the address names.

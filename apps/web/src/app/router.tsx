@@ -8,7 +8,7 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 /**
  * A page built on antd and TanStack Query, with what it needs around it (app/providers.tsx:
  * antd's theme and App, the query client), loaded with it. The public pages built without them
- * (the guide page, the notices, the login form) load neither.
+ * (the guide page, the notices, the login form, the public positions) load neither.
  */
 const scoped =
   (load: PageModule): PageModule =>
@@ -33,7 +33,7 @@ const PAGES: Record<RoutePath, PageModule> = {
   '/application-instructions': scoped(() => import('../features/applications/pages/ApplicationInstructionsPage')),
   '/fill-info': scoped(() => import('../features/applications/pages/FillInfoPage')),
   '/job-positions': scoped(() => import('../features/positions/pages/JobPositionsPage')),
-  '/job-positions-only-read': scoped(() => import('../features/positions/pages/JobPositionsReadOnlyPage')),
+  '/job-positions-only-read': () => import('../features/positions/pages/JobPositionsReadOnlyPage'),
   '/confirm-info': scoped(() => import('../features/applications/pages/ConfirmInfoPage')),
   '/current-exam': scoped(() => import('../features/applications/pages/CurrentExamPage')),
   '/personal-center': scoped(() => import('../features/accounts/pages/PersonalCenterPage')),

@@ -7,13 +7,7 @@ import { MobileContainerCard } from './MobileContainerCard';
 import { useActiveExam } from '../lib/exam-api';
 
 /** Renders its page for the exam being applied to, or says how to choose one. */
-export function ExamGate({
-  children,
-  guest = false,
-}: {
-  children: (exam: Exam) => ReactNode;
-  /** A public page: no exam means none is published. */ guest?: boolean;
-}) {
+export function ExamGate({ children }: { children: (exam: Exam) => ReactNode }) {
   const { exam, isLoading } = useActiveExam();
   const navigate = useNavigate();
   if (isLoading || exam === undefined) {
@@ -23,7 +17,6 @@ export function ExamGate({
       </MobileContainerCard>
     );
   }
-  if (!exam && guest) return <EmptyState text="目前没有发布的考试，请关注通知公告" />;
   if (!exam) {
     return (
       <EmptyState

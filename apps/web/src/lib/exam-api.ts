@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Exam } from '@zhikaoyun/shared';
-import { getData } from './lazy-http';
+import { fetchCurrentExam, fetchExamList } from './public-exam';
 import { useSysStore } from './store';
 
-/** Exams are needed by several features (list, positions, applications): their calls live here. */
-export const fetchExamList = () => getData<Exam[]>('/api/getExamList');
-export const fetchCurrentExam = () => getData<Exam | null>('/api/getCurrentExam');
+// Exams are needed by several features (list, positions, applications): their calls live in
+// lib/public-exam.ts (the public pages read them without TanStack Query), their hooks here.
 
 export function useExamList() {
   return useQuery({ queryKey: ['exams'], queryFn: fetchExamList });

@@ -9,7 +9,7 @@ import { NOTICE_PAGE_SIZE, useNoticePage } from '../api';
 
 // antd's Pagination (with antd's theme) loads only when a second page exists: the list itself
 // renders without antd (it would add to every page's first load).
-const Pagination = lazy(() => import('../components/NoticePager'));
+const Pagination = lazy(() => import('../../../components/Pager'));
 
 /** 通知公告: open to anyone; pinned notices first. */
 export default function NoticeListPage() {

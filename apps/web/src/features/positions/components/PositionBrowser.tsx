@@ -1,61 +1,128 @@
-import { EDUCATION_LEVELS, type Position } from '@zhikaoyun/shared';
-import { Input, Pagination, Select, Skeleton, Switch } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { CloseCircleFilled, DownOutlined } from '@ant-design/icons';
+import type { Position } from '@zhikaoyun/shared';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
 import '../../../components/journey.css';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { POSITION_PAGE_SIZE, usePositionPage, type PositionFilter } from '../api';
+import { PlainSkeleton } from '../../../components/PlainSkeleton';
+import { EDUCATION_FILTER_LEVELS } from '../education-levels';
+import { POSITION_PAGE_SIZE, type PositionFilter, type PositionPage } from '../position-query';
 import { PositionCard } from './PositionCard';
 
-/** Search, filters and a page of positions; `action` renders each card's button. */
+// antd's pager (with antd's theme) loads only when a second page exists: the list and its filters
+// are plain, so the public list loads without antd's runtime.
+const Pagination = lazy(() => import('../../../components/Pager'));
+
+/** antd's Input.Search with a 搜索 button and a clear icon, in plain HTML (global.css `zk-search`). */
+function SearchBox({ placeholder, label, onSearch }: { placeholder: string; label: string; onSearch: (value: string) => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <div className="zk-search">
+      <span className="zk-search__field">
+        <input
+          type="search"
+          placeholder={placeholder}
+          aria-label={label}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.nativeEvent.isComposing) onSearch(value);
+          }}
+        />
+        <span className="zk-search__suffix">
+          <button
+            type="button"
+            className={`zk-search__clear${value ? '' : ' zk-search__clear--hidden'}`}
+            onClick={() => {
+              setValue('');
+              onSearch('');
+            }}
+          >
+            <CloseCircleFilled />
+          </button>
+        </span>
+      </span>
+      <button type="button" className="zk-btn zk-btn--primary zk-search__button" onClick={() => onSearch(value)}>
+        <span>搜索</span>
+      </button>
+    </div>
+  );
+}
+
+/** antd's Select (closed, default size) drawn around the browser's own select (global.css `zk-select`). */
+function PlainSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <span className="zk-select">
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <DownOutlined className="zk-select__arrow" aria-hidden />
+    </span>
+  );
+}
+
+/**
+ * Search, filters and a page of positions; `action` renders each card's button. The page holds
+ * the filter (position-query.ts usePositionFilter) and reads the list its own way: the public page
+ * without TanStack Query, the candidate's with it.
+ */
 export function PositionBrowser({
-  examId,
-  withEligibility,
+  filter,
+  onFilter,
+  onPage,
+  positions,
+  extraFilter,
   action,
 }: {
-  examId: number;
-  withEligibility: boolean;
+  filter: PositionFilter;
+  onFilter: (patch: Partial<PositionFilter>) => void;
+  onPage: (page: number) => void;
+  positions: { data?: PositionPage; isLoading: boolean };
+  /** Below the filters (the candidate's 只看可报岗位). */
+  extraFilter?: ReactNode;
   action?: (p: Position) => ReactNode;
 }) {
-  const [filter, setFilter] = useState<PositionFilter>({ keyword: '', unit: '', education: '', eligibleOnly: false, page: 1 });
-  const positions = usePositionPage(examId, filter, withEligibility);
-  const set = (patch: Partial<PositionFilter>) => setFilter((f) => ({ ...f, page: 1, ...patch }));
-
   return (
     <div className="position-browser">
       <MobileContainerCard className="position-filters">
-        <Input.Search
+        <SearchBox
           placeholder="搜索岗位名称、专业、代码或单位"
-          allowClear
-          enterButton="搜索"
-          aria-label="搜索岗位"
-          onSearch={(keyword) => set({ keyword: keyword.trim() })}
+          label="搜索岗位"
+          onSearch={(keyword) => onFilter({ keyword: keyword.trim() })}
         />
         <div className="position-filters__row">
-          <Select
-            aria-label="招聘单位"
+          <PlainSelect
+            label="招聘单位"
             value={filter.unit}
-            onChange={(unit) => set({ unit })}
+            onChange={(unit) => onFilter({ unit })}
             options={[{ value: '', label: '全部单位' }, ...(positions.data?.units ?? []).map((u) => ({ value: u, label: u }))]}
-            popupMatchSelectWidth={false}
           />
-          <Select
-            aria-label="我的学历"
+          <PlainSelect
+            label="我的学历"
             value={filter.education}
-            onChange={(education) => set({ education })}
-            options={[{ value: '', label: '全部学历' }, ...EDUCATION_LEVELS.map((e) => ({ value: e, label: `${e}可报` }))]}
+            onChange={(education) => onFilter({ education })}
+            options={[{ value: '', label: '全部学历' }, ...EDUCATION_FILTER_LEVELS.map((e) => ({ value: e, label: `${e}可报` }))]}
           />
         </div>
-        {withEligibility && (
-          <label className="position-filters__eligible">
-            <Switch size="small" checked={filter.eligibleOnly} onChange={(eligibleOnly) => set({ eligibleOnly })} />
-            只看可报岗位
-          </label>
-        )}
+        {extraFilter}
       </MobileContainerCard>
       {positions.isLoading ? (
         <MobileContainerCard>
-          <Skeleton active paragraph={{ rows: 6 }} />
+          <PlainSkeleton rows={6} />
         </MobileContainerCard>
       ) : !positions.data?.list.length ? (
         <EmptyState
@@ -70,14 +137,17 @@ export function PositionBrowser({
             <PositionCard key={p.id} position={p} action={action?.(p)} />
           ))}
           {positions.data.total > POSITION_PAGE_SIZE && (
-            <Pagination
-              className="list-pagination"
-              simple
-              current={filter.page}
-              pageSize={POSITION_PAGE_SIZE}
-              total={positions.data.total}
-              onChange={(page) => setFilter((f) => ({ ...f, page }))}
-            />
+            // The fallback holds the pager's place (its height), so nothing shifts when it arrives.
+            <Suspense fallback={<div className="list-pagination" style={{ height: 32 }} />}>
+              <Pagination
+                className="list-pagination"
+                simple
+                current={filter.page}
+                pageSize={POSITION_PAGE_SIZE}
+                total={positions.data.total}
+                onChange={onPage}
+              />
+            </Suspense>
           )}
         </>
       )}

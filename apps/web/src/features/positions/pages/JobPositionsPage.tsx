@@ -1,15 +1,19 @@
 import type { Exam } from '@zhikaoyun/shared';
-import { Button } from 'antd';
+import { Button, Switch } from 'antd';
 import { useNavigate } from 'react-router';
 import { ExamGate } from '../../../components/ExamGate';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { JourneySteps } from '../../../components/JourneySteps';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { usePositionPage } from '../api';
 import { PositionBrowser } from '../components/PositionBrowser';
+import { usePositionFilter } from '../position-query';
 
 function Positions({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
   const open = exam.phase === 'registering';
+  const { filter, change, turn } = usePositionFilter();
+  const positions = usePositionPage(exam.id, filter, true);
   return (
     <>
       <MobileContainerCard>
@@ -20,8 +24,16 @@ function Positions({ exam }: { exam: Exam }) {
         />
       </MobileContainerCard>
       <PositionBrowser
-        examId={exam.id}
-        withEligibility
+        filter={filter}
+        onFilter={change}
+        onPage={turn}
+        positions={positions}
+        extraFilter={
+          <label className="position-filters__eligible">
+            <Switch size="small" checked={filter.eligibleOnly} onChange={(eligibleOnly) => change({ eligibleOnly })} />
+            只看可报岗位
+          </label>
+        }
         action={
           open
             ? (p) => (

@@ -1,20 +1,39 @@
-import { ExamGate } from '../../../components/ExamGate';
+import type { Exam } from '@zhikaoyun/shared';
+import { EmptyState } from '../../../components/EmptyState';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../components/PlainSkeleton';
+import { usePublicActiveExam } from '../../../lib/public-exam';
 import { PositionBrowser } from '../components/PositionBrowser';
+import { usePositionFilter, usePublicPositionPage } from '../position-query';
 
-/** 招聘岗位 (read-only, public): the current exam's positions, no login needed. */
-export default function JobPositionsReadOnlyPage() {
+function Positions({ exam }: { exam: Exam }) {
+  const { filter, change, turn } = usePositionFilter();
+  const positions = usePublicPositionPage(exam.id, filter);
   return (
-    <ExamGate guest>
-      {(exam) => (
-        <>
-          <MobileContainerCard>
-            <ExamTitle name={exam.name} subtitle="登录后可查看自己是否符合各岗位的报考条件。" />
-          </MobileContainerCard>
-          <PositionBrowser examId={exam.id} withEligibility={false} />
-        </>
-      )}
-    </ExamGate>
+    <>
+      <MobileContainerCard>
+        <ExamTitle name={exam.name} subtitle="登录后可查看自己是否符合各岗位的报考条件。" />
+      </MobileContainerCard>
+      <PositionBrowser filter={filter} onFilter={change} onPage={turn} positions={positions} />
+    </>
   );
+}
+
+/**
+ * 招聘岗位 (read-only, public): the current exam's positions, no login needed. Plain HTML and
+ * lib/public-query.ts (no antd runtime, no TanStack Query): the server renders it with the first
+ * page of positions, and the browser's first load stays light.
+ */
+export default function JobPositionsReadOnlyPage() {
+  const { exam, isLoading } = usePublicActiveExam();
+  if (isLoading || exam === undefined) {
+    return (
+      <MobileContainerCard>
+        <PlainSkeleton rows={5} />
+      </MobileContainerCard>
+    );
+  }
+  if (!exam) return <EmptyState text="目前没有发布的考试，请关注通知公告" />;
+  return <Positions exam={exam} />;
 }
