@@ -7,16 +7,15 @@ import {
   type FormField,
   zonedDateTimeSeconds,
 } from '@zhikaoyun/shared';
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { DataCipher } from '../../lib/crypto';
+import { createSheetWriter, type SheetColumn } from '../../lib/xlsx-stream';
 import { parseForm } from '../applications/service';
 import type { ReviewRecord } from './repository';
 
 // The person's fields of the form, as columns (the free-text work history stays out of the sheet).
 const EXPORT_FORM_FIELDS: FormField[] = PROFILE_FIELDS.filter((f) => f !== 'workExperience');
-const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS: SheetColumn[] = [
   { header: '报名序号', key: 'id', width: 10 },
   { header: '姓名', key: 'name', width: 10 },
   { header: '性别', key: 'sex', width: 6 },
@@ -64,23 +63,15 @@ function exportRow(r: ReviewRecord, { cipher, full, timeZone }: SheetOptions): R
 }
 
 /**
- * The applications' workbook (.xlsx), written to `out` as the batches arrive: exceljs's streaming
- * writer without shared strings, each batch only once `out` has taken the previous one, so memory
- * holds one batch whatever the exam's size.
+ * The applications' workbook (.xlsx), written to `out` as the batches arrive (lib/xlsx-stream.ts),
+ * each row only once `out` has taken what came before, so memory holds one batch whatever the
+ * exam's size.
  */
 export async function writeApplicationsSheet(batches: AsyncIterable<ReviewRecord[]>, out: Writable, options: SheetOptions) {
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  book.creator = '智考云';
-  const sheet = book.addWorksheet('报名信息');
-  sheet.columns = EXPORT_COLUMNS;
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
+  const sheet = createSheetWriter(out, '报名信息', EXPORT_COLUMNS);
   for await (const batch of batches) {
     if (out.destroyed) return;
-    for (const r of batch) sheet.addRow(exportRow(r, options)).commit();
-    // Wait for the reader (the browser) rather than buffer the workbook.
-    if (out.writableNeedDrain) await once(out, 'drain');
+    for (const r of batch) await sheet.row(exportRow(r, options));
   }
-  sheet.commit();
-  await book.commit();
+  await sheet.finish();
 }
