@@ -79,7 +79,7 @@ export interface CompositionOptions {
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
-const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 };
+const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 /**
  * The composition root: every repository and service of one app instance, built once when the
