@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { PassThrough, type Writable } from 'node:stream';
+import ZipStream from 'zip-stream';
 
 /**
  * A one-sheet .xlsx written as its rows arrive, in memory that does not grow with the rows.
@@ -11,16 +11,6 @@ import { PassThrough, type Writable } from 'node:stream';
  * workbook are small fixed texts, the sheet is a stream of rows with inline strings (no shared
  * strings table to keep), and the header row is bold.
  */
-
-interface ZipStreamEntry {
-  name: string;
-}
-interface ZipStream extends NodeJS.ReadableStream {
-  entry(source: string | NodeJS.ReadableStream, data: ZipStreamEntry, callback: (err?: Error | null) => void): void;
-  finish(): void;
-  on(event: 'error', listener: (err: Error) => void): this;
-}
-const ZipStreamClass = createRequire(import.meta.url)('zip-stream') as new (options: { zlib: { level: number } }) => ZipStream;
 
 export interface SheetColumn {
   header: string;
@@ -84,7 +74,7 @@ function fixedParts(sheetName: string): [string, string][] {
  * slow reader slows the writer), then `finish` (resolves when `out` has everything).
  */
 export function createSheetWriter(out: Writable, sheetName: string, columns: readonly SheetColumn[]) {
-  const zip = new ZipStreamClass({ zlib: { level: 6 } });
+  const zip = new ZipStream({ zlib: { level: 6 } });
   let failure: Error | null = null;
   zip.on('error', (err) => (failure = err));
   zip.pipe(out);
