@@ -24,9 +24,6 @@ import { root } from './lib.mjs';
 
 export const BUDGET_KIB = 120;
 
-/** What the router loads with a page built on antd and TanStack Query (apps/web/src/app/router.tsx, `scoped`). */
-const SCOPE = 'src/app/providers.tsx';
-
 /** The routes with a budget and the modules the router loads for each before it renders (apps/web/src/app/router.tsx). */
 export const BUDGET_ROUTES = {
   '/': ['src/features/guide/pages/GuidePage.tsx'],
@@ -34,12 +31,15 @@ export const BUDGET_ROUTES = {
   '/notice-detail/{id}': ['src/features/notices/pages/NoticeDetailPage.tsx'],
   '/login': ['src/features/accounts/pages/LoginPage.tsx'],
   '/job-positions-only-read': ['src/features/positions/pages/JobPositionsReadOnlyPage.tsx'],
+  '/register': ['src/features/accounts/pages/RegisterPage.tsx'],
 };
 
-/** Public routes measured and printed, not yet held to the budget (their forms and filters still carry antd's Form, Input and Select). */
-export const MEASURED_ROUTES = {
-  '/register': ['src/features/accounts/pages/RegisterPage.tsx', SCOPE],
-};
+/**
+ * Public routes measured and printed, not yet held to the budget (none today: every public route
+ * is held to it). A page built on antd and TanStack Query is listed with what the router loads
+ * with it (router.tsx `scoped`): [its page module, 'src/app/providers.tsx'].
+ */
+export const MEASURED_ROUTES = {};
 
 /** Source folders whose code belongs to the console alone; none of it may reach a candidate chunk. */
 const ADMIN_ONLY = [

@@ -8,7 +8,7 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 /**
  * A page built on antd and TanStack Query, with what it needs around it (app/providers.tsx:
  * antd's theme and App, the query client), loaded with it. The public pages built without them
- * (the guide page, the notices, the login form, the public positions) load neither.
+ * (the guide page, the notices, the login and registration forms, the public positions) load neither.
  */
 const scoped =
   (load: PageModule): PageModule =>
@@ -27,7 +27,7 @@ const scoped =
 const PAGES: Record<RoutePath, PageModule> = {
   '/': () => import('../features/guide/pages/GuidePage'),
   '/login': () => import('../features/accounts/pages/LoginPage'),
-  '/register': scoped(() => import('../features/accounts/pages/RegisterPage')),
+  '/register': () => import('../features/accounts/pages/RegisterPage'),
   '/test': scoped(() => import('../features/ui-test/pages/UiTestPage')),
   '/exam-list': scoped(() => import('../features/exams/pages/ExamListPage')),
   '/application-instructions': scoped(() => import('../features/applications/pages/ApplicationInstructionsPage')),

@@ -1,23 +1,7 @@
-import type { SentSmsCode, SmsCodePurpose, SmsConfig } from '@zhikaoyun/shared';
+import type { SentSmsCode, SmsCodePurpose } from '@zhikaoyun/shared';
 import { App, Button, Input } from 'antd';
 import { useEffect, useState } from 'react';
-import { getData, postData } from '../lib/lazy-http';
-
-/** Whether the office asks for a code sent by SMS at registration and recovery (off until known). */
-export function usePhoneVerification(): boolean {
-  const [on, setOn] = useState(false);
-  useEffect(() => {
-    let live = true;
-    getData<SmsConfig>('/api/getSmsConfig', { silent: true }).then(
-      (c) => live && setOn(c.phoneVerification),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return on;
-}
+import { postData } from '../lib/lazy-http';
 
 interface Props {
   value?: string;

@@ -7,15 +7,24 @@ import type { z } from 'zod';
 // (which would put all of zod on every page's critical path).
 setChineseZodMessages();
 
-/** An antd form rule from a shared zod schema: the browser checks exactly what the server checks. */
+/**
+ * What a shared zod schema says of a field's value (its first issue), undefined when it passes: the
+ * browser checks exactly what the server checks. An empty field is fine when the schema allows the
+ * field to be left out.
+ */
+export function zodMessage(schema: z.ZodType, value: unknown): string | undefined {
+  const empty = value === undefined || value === null || value === '';
+  if (empty && schema.safeParse(undefined).success) return undefined;
+  const result = schema.safeParse(value ?? '');
+  return result.success ? undefined : (result.error.issues[0]?.message ?? '填写有误');
+}
+
+/** An antd form rule from a shared zod schema (zodMessage). */
 export function zodRule(schema: z.ZodType): Rule {
   return {
     validator: async (_rule, value: unknown) => {
-      // An empty field is fine when the schema allows the field to be left out.
-      const empty = value === undefined || value === null || value === '';
-      if (empty && schema.safeParse(undefined).success) return;
-      const result = schema.safeParse(value ?? '');
-      if (!result.success) throw new Error(result.error.issues[0]?.message ?? '填写有误');
+      const message = zodMessage(schema, value);
+      if (message !== undefined) throw new Error(message);
     },
   };
 }

@@ -1,10 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
-  AuthResult,
   ChangePasswordInput,
   DeleteAccountInput,
   MyData,
-  RegisterInput,
   ResetPasswordInput,
   RevealedHintAnswer,
   RevealHintAnswerInput,
@@ -16,7 +14,6 @@ import { getData, postData } from '../../lib/lazy-http';
 import { USER_INFO_KEY } from '../../lib/query-keys';
 import { useSysStore } from '../../lib/store';
 
-export const register = (input: RegisterInput) => postData<AuthResult>('/api/register', input);
 /**
  * Ends the session on the server with the token it is given, so that the browser can forget the
  * token and leave at once instead of waiting for the answer (up to the 15-second timeout on a
