@@ -74,10 +74,9 @@ describe('review queue paging', () => {
   it('steps from the edge rows, jumps by number, and refreshes a page the way it was asked', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-    const hook = renderHook((q: { page: number; status?: 'approved' }) => useReviewList({ examId: 3, pageSize: 20, ...q }), {
-      wrapper,
-      initialProps: { page: 1 } as { page: number; status?: 'approved' },
-    });
+    type Props = { page: number; status?: 'approved' };
+    const first: Props = { page: 1 };
+    const hook = renderHook((q: Props) => useReviewList({ examId: 3, pageSize: 20, ...q }), { wrapper, initialProps: first });
     const shows = async (expected: number[]) => {
       await waitFor(() => expect(hook.result.current.isPlaceholderData).toBe(false));
       await waitFor(() => expect(ids(hook.result.current.data?.list)).toEqual(expected));

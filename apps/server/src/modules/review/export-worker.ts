@@ -24,7 +24,7 @@ export interface ExportJob {
 const BATCH = 500;
 
 async function run(port: NonNullable<typeof parentPort>, job: ExportJob) {
-  const db = openDatabase(job.database, { poolSize: 1, statementCache: false });
+  const db = openDatabase(job.database, { poolSize: 1 });
   const out = portWritable(port);
   try {
     const cipher = createDataCipher(
