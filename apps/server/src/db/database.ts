@@ -29,16 +29,8 @@ function ownerOnly(filename: string): void {
   }
 }
 
-/**
- * `poolSize`: PostgreSQL connections at most (a worker thread's export needs one).
- * `statementCache`: keep SQLite statements prepared by their SQL text (see statement-cache.ts);
- * off for one long job whose queries are each run once or twice (a kept statement holds native
- * memory the JavaScript heap does not see).
- */
-export function openDatabase(
-  config: DatabaseConfig,
-  { poolSize = 10, statementCache = true }: { poolSize?: number; statementCache?: boolean } = {},
-): Db {
+/** `poolSize`: PostgreSQL connections at most (a worker thread's export needs one). */
+export function openDatabase(config: DatabaseConfig, { poolSize = 10 }: { poolSize?: number } = {}): Db {
   if (config.kind === 'sqlite') {
     if (config.filename !== ':memory:') ownerOnly(config.filename);
     const sqlite = new SQLite(config.filename);
@@ -51,7 +43,7 @@ export function openDatabase(
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statementCache ? withStatementCache(sqlite) : sqlite }) });
+    const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.connectionString, max: poolSize });
