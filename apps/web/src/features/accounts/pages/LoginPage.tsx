@@ -1,7 +1,8 @@
-import { EyeInvisibleOutlined, EyeOutlined, LoadingOutlined } from '@ant-design/icons';
+import { LoadingOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaImage, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
+import { PasswordInput } from '../../../components/plain-field';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
 import { useHydrated } from '../../../lib/hydrated';
@@ -69,7 +70,6 @@ export default function LoginPage() {
   const siteName = useSiteName();
   const [values, setValues] = useState<FormValues>({ idno: '', password: '', captcha: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [recovering, setRecovering] = useState(false);
   // Once opened it stays mounted, so that closing it animates like any drawer.
@@ -89,7 +89,11 @@ export default function LoginPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!ready || submitting) return;
-    const found = { idno: check('idno', values.idno), password: check('password', values.password), captcha: check('captcha', values.captcha) };
+    const found = {
+      idno: check('idno', values.idno),
+      password: check('password', values.password),
+      captcha: check('captcha', values.captcha),
+    };
     setErrors(found);
     if (found.idno || found.password || found.captcha) return;
     setSubmitting(true);
@@ -132,37 +136,16 @@ export default function LoginPage() {
             />
           </FormField>
           <FormField id="login_password" label="密码" error={errors.password}>
-            <span className={`zk-input zk-input-affix${errors.password ? ' zk-input--error' : ''}`}>
-              <input
-                id="login_password"
-                type={showPassword ? 'text' : 'password'}
-                maxLength={128}
-                autoComplete="current-password"
-                aria-required="true"
-                {...invalid('password')}
-                value={values.password}
-                onChange={(e) => change('password', e.target.value, true)}
-              />
-              <span className="zk-input-affix__suffix">
-                <span
-                  role="button"
-                  tabIndex={0}
-                  className="zk-input-password-icon"
-                  aria-label={showPassword ? '隐藏' : '显示'}
-                  aria-pressed={showPassword}
-                  onMouseDown={(e) => e.preventDefault()}
-                  onClick={() => setShowPassword((s) => !s)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter' || e.key === ' ') {
-                      e.preventDefault();
-                      setShowPassword((s) => !s);
-                    }
-                  }}
-                >
-                  {showPassword ? <EyeOutlined /> : <EyeInvisibleOutlined />}
-                </span>
-              </span>
-            </span>
+            <PasswordInput
+              id="login_password"
+              invalid={Boolean(errors.password)}
+              maxLength={128}
+              autoComplete="current-password"
+              aria-required="true"
+              {...invalid('password')}
+              value={values.password}
+              onChange={(e) => change('password', e.target.value, true)}
+            />
           </FormField>
           <FormField id="login_captcha" label="验证码" error={errors.captcha}>
             <div className="captcha-input">
