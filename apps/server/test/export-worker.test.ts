@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
-import { bearer, get, newIdno } from './helpers/candidates';
+import { bearer, get, insertCandidateRow, newIdno } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
 /**
@@ -35,31 +35,13 @@ for (const kind of DATABASES) {
         for (let i = 0; i < N; i++) {
           const idno = newIdno();
           idnos.push(idno);
-          const c = await trx
-            .insertInto('candidate')
-            .values({
-              office_id: officeId,
-              idno_index: t.app.cipher.blindIndex('idno', idno),
-              idno_enc: t.app.cipher.encrypt(idno),
-              name: `考生${i}`,
-              birthday: '1995-01-01',
-              sex: '女',
-              password_hash: 'x',
-              mobile: '13800000000',
-              email: 'a@example.com',
-              question: 'q',
-              answer_enc: t.app.cipher.encrypt('a'),
-              created_at: stamp,
-              updated_at: stamp,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+          const candidateId = await insertCandidateRow(trx, t.app.cipher, { officeId, idno, name: `考生${i}`, stamp, sex: '女' });
           await trx
             .insertInto('application')
             .values({
               office_id: officeId,
               exam_id: examId,
-              candidate_id: c.id,
+              candidate_id: candidateId,
               position_id: position.id,
               status: 'submitted',
               form: JSON.stringify({ school: `学校${i}` }),

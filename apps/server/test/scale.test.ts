@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, addStaff, staffToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
-import { bearer, get, newIdno, post } from './helpers/candidates';
+import { bearer, get, insertCandidateRow, newIdno, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
 /**
@@ -34,25 +34,7 @@ for (const kind of DATABASES) {
       for (let i = 0; i < N; i++) {
         const idno = newIdno();
         const stamp = new Date(base + i * 7 * 60_000).toISOString();
-        const c = await k
-          .insertInto('candidate')
-          .values({
-            office_id: officeId,
-            idno_index: t.app.cipher.blindIndex('idno', idno),
-            idno_enc: t.app.cipher.encrypt(idno),
-            name: names[i % names.length]!,
-            birthday: '1995-01-01',
-            sex: '男',
-            password_hash: 'x',
-            mobile: '13800000000',
-            email: 'a@example.com',
-            question: 'q',
-            answer_enc: t.app.cipher.encrypt('a'),
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const candidateId = await insertCandidateRow(k, t.app.cipher, { officeId, idno, name: names[i % names.length]!, stamp });
         const status = STATUSES[i % STATUSES.length]!;
         // Several rows share a submission time: the queue's order must still be total (then by id).
         const submitted = status === 'draft' ? null : new Date(base + Math.floor(i / 3) * 11 * 60_000).toISOString();
@@ -61,7 +43,7 @@ for (const kind of DATABASES) {
           .values({
             office_id: officeId,
             exam_id: examId,
-            candidate_id: c.id,
+            candidate_id: candidateId,
             position_id: i % 11 === 10 ? null : positions[i % positions.length]!.id,
             status,
             form: '{}',
