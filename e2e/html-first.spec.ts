@@ -104,6 +104,16 @@ test.describe('before the script', () => {
     await page.goto('/notice-list');
     await expect(page.locator('.notice-item').first()).toBeVisible();
   });
+
+  test("/ shows the current exam's card, its name and windows, without the script", async ({ page, request }) => {
+    const exam = (await (await request.get('/api/getCurrentExam')).json()).data as { name: string };
+    await page.goto('/');
+    const card = page.locator('.home-current-exam');
+    await expect(card.locator('.home-current-exam__name')).toHaveText(exam.name);
+    await expect(card).toContainText('报名时间：');
+    await expect(card).not.toHaveAttribute('aria-busy');
+    await expect(card.getByRole('link', { name: '查看招聘岗位' })).toHaveAttribute('href', '/job-positions-only-read');
+  });
 });
 
 /** Collects what the page reports as errors (a hydration mismatch is one). */

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeShell } from '../src/plugins/rendered-pages';
+import { adminToken } from './helpers/actors';
+import { bearer, post } from './helpers/candidates';
 import { createTestApp, type TestApp } from './helpers/app';
 import { sqlite } from './helpers/databases';
 
@@ -33,11 +35,12 @@ export async function render(url, read) {
   const setting = await read('/api/getWSystem');
   if (!setting) return null;
   const notices = url.startsWith('/notice-list') ? await read('/api/getNoticeList', { page: 1, pageSize: 10 }) : null;
+  const exam = new URL(url, 'http://x').pathname === '/' ? await read('/api/getCurrentExam') : null;
   const captcha = needsCaptcha(new URL(url, 'http://x').pathname) ? CAPTCHA_SLOT : null;
   const img = captcha ? '<img src="' + captcha.image + '" alt="验证码">' : '';
   const list = notices ? notices.list.map((n) => '<li>' + n.title + '</li>').join('') : '';
   return {
-    html: '<h1>' + setting.webname + '</h1>' + img + '<ul>' + list + '</ul>',
+    html: '<h1>' + setting.webname + '</h1>' + img + '<ul>' + list + '</ul>' + (exam ? '<p class="exam">' + exam.name + '</p>' : ''),
     styles: '<style data-rc-order="prepend">.ant-btn{color:red}</style>',
     dataScript: '<script type="application/json" id="ssr-data">' + JSON.stringify({ url, captcha }) + '</script>',
     title: '页面',
@@ -94,6 +97,22 @@ describe('public pages answered rendered', () => {
     const setting = (await get('/api/getWSystem')).json<{ data: { officeId: number } }>();
     await t.app.publicCache.invalidate(setting.data.officeId);
     await get('/notice-list');
+    expect(renders()).toBe(before + 1);
+  });
+
+  it("renders / with the current exam's card and renders it again when staff edit the exam", async () => {
+    const exam = (await get('/api/getCurrentExam')).json<{ data: Record<string, unknown> & { id: number; name: string } }>().data;
+    expect((await get('/')).body).toContain(`<p class="exam">${exam.name}</p>`);
+    const before = renders();
+    expect((await get('/')).body).toContain(exam.name);
+    expect(renders()).toBe(before);
+
+    // The exam as it is (the schema leaves out its phase), renamed.
+    const name = `${exam.name}（更正）`;
+    const saved = await post(t, '/api/admin/saveExam', { ...exam, name, published: true }, bearer(await adminToken(t)));
+    expect(saved.body.success).toBe(true);
+    const after = (await get('/')).body;
+    expect(after).toContain(`<p class="exam">${name}</p>`);
     expect(renders()).toBe(before + 1);
   });
 

@@ -14,6 +14,7 @@ import { ServerQueryClient } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { metaFor, PUBLIC_PATHS } from './app/route-table';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
+import { setDisplayTimeZone } from './components/format';
 import { NOTICE_PAGE_SIZE } from './features/notices/api';
 import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/positions/position-query';
 import { seedPublicQueries } from './lib/public-query';
@@ -64,6 +65,10 @@ async function pageQueries(pathname: string, search: URLSearchParams, read: Read
     if (data !== undefined) queries.push([key, data]);
     return data;
   };
+  if (pathname === '/') {
+    // The guide page's current exam card (its name and windows; the countdown is drawn in the browser).
+    await add(['currentExam'], '/api/getCurrentExam');
+  }
   if (pathname === '/notice-list') {
     const page = Math.max(1, Number(search.get('page')) || 1);
     await add(['notices', page], '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE });
@@ -139,6 +144,8 @@ async function renderNow(url: string, read: ReadApi): Promise<RenderedPage | nul
   for (const [key, value] of data.queries) client.setQueryData(key, value);
   const cache = createCache();
   setSsrData(data);
+  // Times on the office's clock, as the browser shows them once it has the settings.
+  setDisplayTimeZone(data.sysSetting?.timeZone);
   // The public pages read their data without TanStack Query (lib/public-query.ts).
   seedPublicQueries(data.queries);
   try {
@@ -171,6 +178,7 @@ async function renderNow(url: string, read: ReadApi): Promise<RenderedPage | nul
     };
   } finally {
     setSsrData(null);
+    setDisplayTimeZone(undefined);
     seedPublicQueries([]);
     client.clear();
   }

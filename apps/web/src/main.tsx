@@ -4,6 +4,7 @@ import { guardRedirect } from './app/guard';
 import { navigateOutside } from './app/navigation';
 import { rememberOffice } from './app/office-from-url';
 import { AppRouter, preloadPage } from './app/router';
+import { setDisplayTimeZone } from './components/format';
 import { loadHttp } from './lib/lazy-http';
 import { seedPublicQueries } from './lib/public-query';
 import { setHydrationQueries, ssrData, takeSsrCaptcha } from './lib/ssr-data';
@@ -61,6 +62,8 @@ if (canHydrate()) {
   // store, as a load would put them, with no request.
   useSysStore.setState(ssrStoreFields(data));
   writeStored('sysSetting', data.sysSetting);
+  // Times on the office's clock, as the server rendered them.
+  setDisplayTimeZone(data.sysSetting?.timeZone);
   // The page's data: the public pages read it from lib/public-query.ts, the others from the
   // query client, which takes it when it loads (with the page, below).
   seedPublicQueries(data.queries);
