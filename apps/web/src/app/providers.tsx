@@ -8,7 +8,6 @@ import { AntdTheme } from './antd-theme';
 import { FeedbackHoldersSlot } from './feedback-slot';
 import { queryClient } from './query-client';
 
-
 /** The query client of a server render (each render has its own); the browser's singleton otherwise. */
 export const ServerQueryClient = createContext<QueryClient | null>(null);
 
