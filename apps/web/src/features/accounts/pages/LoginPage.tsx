@@ -1,8 +1,8 @@
 import { LoadingOutlined } from '@ant-design/icons';
-import { lazy, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaImage, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
-import { PasswordInput } from '../../../components/plain-field';
+import { FormField, PasswordInput } from '../../../components/plain-field';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
 import { useHydrated } from '../../../lib/hydrated';
@@ -43,25 +43,6 @@ const REQUIRED: Record<Field, { message: string; whitespace: boolean }> = {
 function check(field: Field, value: string): string | undefined {
   const rule = REQUIRED[field];
   return (rule.whitespace ? value.trim() : value) === '' ? rule.message : undefined;
-}
-
-/** A labelled field with its error below it, as antd's vertical Form.Item lays it out. */
-function FormField({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
-  return (
-    <div className={`zk-field${error ? ' zk-field--error' : ''}`}>
-      <div className="zk-field__label">
-        <label htmlFor={id} title={label}>
-          {label}
-        </label>
-      </div>
-      {children}
-      {error && (
-        <div id={`${id}_help`} className="zk-field__error" role="alert">
-          {error}
-        </div>
-      )}
-    </div>
-  );
 }
 
 /** 登录: ID number, password and captcha. */
@@ -120,7 +101,7 @@ export default function LoginPage() {
       <MobileContainerCard>
         {/* Shown from the HTML at once; marked not yet usable until the script runs (what is typed meanwhile is kept). */}
         <form id="login" className="zk-form" noValidate aria-disabled={!ready} onSubmit={(e) => void onSubmit(e)}>
-          <FormField id="login_idno" label="身份证号码" error={errors.idno}>
+          <FormField id="login_idno" label="身份证号码" errors={errors.idno ? [errors.idno] : undefined}>
             {/* Room for the spaces a pasted number brings (they are dropped): 18 after trimming. */}
             <input
               id="login_idno"
@@ -135,7 +116,7 @@ export default function LoginPage() {
               onChange={(e) => change('idno', e.target.value.toUpperCase().replace(/\s/g, ''), true)}
             />
           </FormField>
-          <FormField id="login_password" label="密码" error={errors.password}>
+          <FormField id="login_password" label="密码" errors={errors.password ? [errors.password] : undefined}>
             <PasswordInput
               id="login_password"
               invalid={Boolean(errors.password)}
@@ -147,7 +128,7 @@ export default function LoginPage() {
               onChange={(e) => change('password', e.target.value, true)}
             />
           </FormField>
-          <FormField id="login_captcha" label="验证码" error={errors.captcha}>
+          <FormField id="login_captcha" label="验证码" errors={errors.captcha ? [errors.captcha] : undefined}>
             <div className="captcha-input">
               <input
                 id="login_captcha"
