@@ -1,7 +1,7 @@
 import { devices, expect, test, type APIRequestContext } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { portraitJpeg } from './journey-support';
-import { apiLogin, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
+import { apiLogin, confirmPopover, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
 
 /**
  * 考场编排 in the console, end to end, on an exam of its own (made through the API, so the demo
@@ -131,14 +131,14 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
 
     await page.getByLabel('随机种子').fill('e2e-seed-1');
     await page.getByRole('button', { name: '编排座位' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: '编排' }).click();
+    await confirmPopover(page, '编排');
     await expect(page.getByText('已编排 1 人：使用 1 个考场、1 个考点，种子 e2e-seed-1')).toBeVisible();
 
     // Publishing waits for the overview to show the seated candidate (the button is off until then).
     await expect(page.getByRole('button', { name: '发布准考证' })).toBeEnabled();
     // The default print window starts at the current hour: printing is open once published.
     await page.getByRole('button', { name: '发布准考证' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: '发布' }).click();
+    await confirmPopover(page, '发布');
     await expect(page.getByText('准考证已发布：生成 1 张')).toBeVisible();
     await expect(page.getByText('已发布', { exact: true })).toBeVisible();
     await page

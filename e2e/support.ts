@@ -145,6 +145,20 @@ export async function demoCandidateToken(request: APIRequestContext, first17: st
  * still grows from the tapped point, its buttons move; a click aimed at where the button was can
  * land beside it, and the dialog then just stays open (seen as rare, unexplained failures).
  */
+/**
+ * Clicks a Popconfirm's button once its opening animation has finished: a click during antd's
+ * zoom-in can land on the moving popover and be lost (seen in CI: the popover stayed open).
+ */
+export async function confirmPopover(page: Page, button: string): Promise<void> {
+  const tip = page.getByRole('tooltip').filter({ has: page.getByRole('button', { name: button, exact: true }) });
+  await expect(tip).toBeVisible();
+  await tip.evaluate(async (el) => {
+    const root = el.closest('.ant-popover') ?? el;
+    await Promise.allSettled(root.getAnimations({ subtree: true }).map((a) => a.finished));
+  });
+  await tip.getByRole('button', { name: button, exact: true }).click();
+}
+
 export async function confirmDialog(page: Page, title: string, button: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: title });
   await expect(dialog).toBeVisible();
