@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Captcha } from '@zhikaoyun/shared';
-import { useCallback, useEffect, useImperativeHandle, useState, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useState, type InputHTMLAttributes, type Ref } from 'react';
 import { ssrCaptcha, takeSsrCaptcha } from '../lib/ssr-data';
 import { fetchCaptcha } from '../lib/system-api';
 
@@ -43,5 +43,29 @@ export function CaptchaImage({ captcha, failed, refresh }: ReturnType<typeof use
       {captcha ? <img src={captcha.image} alt="验证码" width={120} height={44} /> : <span>{failed ? '点击重试' : '加载中'}</span>}
       <ReloadOutlined className="captcha-input__reload" aria-hidden />
     </button>
+  );
+}
+
+/** The plain forms' captcha field: the code's input (antd's large Input look) beside its image. */
+export function CaptchaInput({
+  captcha,
+  invalid,
+  ...input
+}: { captcha: ReturnType<typeof useCaptcha>; invalid: boolean } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'>) {
+  return (
+    <div className="captcha-input">
+      <input
+        className={`zk-input${invalid ? ' zk-input--error' : ''}`}
+        type="text"
+        placeholder="请输入右侧验证码"
+        maxLength={8}
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        aria-required="true"
+        {...input}
+      />
+      <CaptchaImage {...captcha} />
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { LoadingOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CaptchaImage, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
+import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
 import { FormField, PasswordInput } from '../../../components/plain-field';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useSiteName } from '../../../components/site-name';
@@ -129,24 +129,15 @@ export default function LoginPage() {
             />
           </FormField>
           <FormField id="login_captcha" label="验证码" errors={errors.captcha ? [errors.captcha] : undefined}>
-            <div className="captcha-input">
-              <input
-                id="login_captcha"
-                className={`zk-input${errors.captcha ? ' zk-input--error' : ''}`}
-                type="text"
-                placeholder="请输入右侧验证码"
-                maxLength={8}
-                autoComplete="off"
-                autoCapitalize="off"
-                spellCheck={false}
-                aria-required="true"
-                {...invalid('captcha')}
-                value={values.captcha}
-                onChange={(e) => change('captcha', e.target.value, false)}
-                onBlur={(e) => setErrors((errs) => ({ ...errs, captcha: check('captcha', e.target.value) }))}
-              />
-              <CaptchaImage {...captcha} />
-            </div>
+            <CaptchaInput
+              captcha={captcha}
+              invalid={Boolean(errors.captcha)}
+              id="login_captcha"
+              {...invalid('captcha')}
+              value={values.captcha}
+              onChange={(e) => change('captcha', e.target.value, false)}
+              onBlur={(e) => setErrors((errs) => ({ ...errs, captcha: check('captcha', e.target.value) }))}
+            />
           </FormField>
           <button
             type={ready ? 'submit' : 'button'}

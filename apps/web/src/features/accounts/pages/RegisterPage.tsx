@@ -3,7 +3,7 @@ import { ErrorCode } from '@zhikaoyun/shared';
 import { lazy, startTransition, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { lazyScoped } from '../../../app/lazy-scoped';
-import { CaptchaImage, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
+import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { Checkbox, describedBy, FormField, PasswordInput } from '../../../components/plain-field';
 import { useSiteName } from '../../../components/site-name';
@@ -354,21 +354,12 @@ export default function RegisterPage() {
             />
           </FormField>
           <FormField {...field('captcha', '验证码')}>
-            <div className="captcha-input">
-              <input
-                {...input('captcha')}
-                className={inputClass('captcha')}
-                type="text"
-                placeholder="请输入右侧验证码"
-                maxLength={8}
-                autoComplete="off"
-                autoCapitalize="off"
-                spellCheck={false}
-                aria-required="true"
-                onChange={(e) => change('captcha', e.target.value)}
-              />
-              <CaptchaImage {...captcha} />
-            </div>
+            <CaptchaInput
+              captcha={captcha}
+              invalid={Boolean(errors.captcha?.length)}
+              {...input('captcha')}
+              onChange={(e) => change('captcha', e.target.value)}
+            />
           </FormField>
           <FormField {...field('agree')}>
             <Checkbox
