@@ -105,7 +105,7 @@ function consoleFallback(): Plugin {
 // Two entries: the candidate site (index.html) and the office console (admin.html). The
 // console's code is its own chunk graph and never ships in the candidate bundle.
 // `vite build --ssr` builds the server render of the public pages instead (src/entry-server.tsx)
-// into dist/.ssr/, one self-contained module the server loads (a folder starting with a dot is
+// into dist/.ssr/, a module and its chunks that the server loads (a folder starting with a dot is
 // never served).
 export default defineConfig(({ isSsrBuild }) =>
   isSsrBuild
@@ -114,13 +114,25 @@ export default defineConfig(({ isSsrBuild }) =>
         // React's production build on the server too, whatever NODE_ENV the server runs with.
         define: { 'process.env.NODE_ENV': JSON.stringify('production') },
         ssr: { noExternal: true },
+        // Node's export conditions would pick two packages' server builds the page never needs:
+        // @ant-design/icons' `node` entry re-exports its CommonJS build, every icon (3 MB, no
+        // tree-shaking), and axios's brings its http adapter with mime-db. The browser's ES
+        // modules render the same markup, and the server's heap holds 35 MB less.
+        resolve: {
+          alias: [
+            { find: /^@ant-design\/icons$/, replacement: resolve(here, '../../node_modules/@ant-design/icons/es/index.js') },
+            { find: /^axios$/, replacement: resolve(here, '../../node_modules/axios/dist/esm/axios.js') },
+          ],
+        },
         build: {
           ssr: resolve(here, 'src/entry-server.tsx'),
           outDir: 'dist/.ssr',
           emptyOutDir: false,
           sourcemap: false,
           copyPublicDir: false,
-          rollupOptions: { output: { entryFileNames: 'entry-server.js', codeSplitting: false } },
+          // Split, so what the page imports lazily (the HEIC converter of the photo field, 3 MB; the
+          // logged-in pages) stays in chunks the render never loads.
+          rollupOptions: { output: { entryFileNames: 'entry-server.js' } },
         },
       }
     : {
