@@ -13,6 +13,7 @@ import { StaticRouter } from 'react-router';
 import { ServerQueryClient } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { metaFor, PUBLIC_PATHS } from './app/route-table';
+import { isShellPath } from './app/shell-render';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { setDisplayTimeZone } from './components/format';
 import { NOTICE_PAGE_SIZE } from './features/notices/api';
@@ -35,10 +36,13 @@ export interface RenderedPage {
   officeId: number | null;
 }
 
-/** Paths rendered on the server: the public pages and the notices anyone may open. */
+/**
+ * Paths rendered on the server: the public pages, the notices anyone may open, and the shells of
+ * the personal pages (the same HTML for everyone: no session reaches this render).
+ */
 export function isRenderedPath(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return PUBLIC_PATHS.includes(path) || path === '/notice-list' || /^\/notice-detail\/[1-9]\d{0,9}$/.test(path);
+  return PUBLIC_PATHS.includes(path) || isShellPath(path) || path === '/notice-list' || /^\/notice-detail\/[1-9]\d{0,9}$/.test(path);
 }
 
 /** Paths whose HTML carries a fresh captcha (filled in per request by the server). */
@@ -68,6 +72,11 @@ async function pageQueries(pathname: string, search: URLSearchParams, read: Read
   if (pathname === '/') {
     // The guide page's current exam card (its name and windows; the countdown is drawn in the browser).
     await add(['currentExam'], '/api/getCurrentExam');
+  }
+  if (pathname === '/exam-list') {
+    // The office's published exams are public; the candidate's own state in each card is not,
+    // and is filled in by the browser.
+    await add(['exams'], '/api/getExamList');
   }
   if (pathname === '/notice-list') {
     const page = Math.max(1, Number(search.get('page')) || 1);

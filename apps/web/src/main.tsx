@@ -4,6 +4,7 @@ import { guardRedirect } from './app/guard';
 import { navigateOutside } from './app/navigation';
 import { rememberOffice } from './app/office-from-url';
 import { AppRouter, preloadPage } from './app/router';
+import { isShellPath } from './app/shell-render';
 import { setDisplayTimeZone } from './components/format';
 import { loadHttp } from './lib/lazy-http';
 import { seedPublicQueries } from './lib/public-query';
@@ -42,15 +43,18 @@ const container = document.getElementById('root')!;
 
 /**
  * The page came rendered from the server (its data block is there) and this browser would render
- * the same: a guest (the server renders for guests) on the page it was rendered for, and no other
- * office chosen in this tab than the one the HTML shows.
+ * the same: on the page it was rendered for, a guest on a public page (the server renders those
+ * for guests) or a logged-in candidate on a personal page's shell (route-table.ts SHELL_PATHS:
+ * the candidate's own data is filled in after hydration), and no other office chosen in this tab
+ * than the one the HTML shows. A guest sent a shell renders afresh, and the guard sends them on.
  */
 function canHydrate(): boolean {
   const data = ssrData();
   const setting = data?.sysSetting;
+  const path = window.location.pathname;
   if (!data || !setting || container.firstChild === null) return false;
-  if (new URL(data.url, window.location.origin).pathname !== window.location.pathname) return false;
-  if (isLoggedIn() || guardRedirect(window.location.pathname, false) !== null) return false;
+  if (new URL(data.url, window.location.origin).pathname !== path) return false;
+  if (isShellPath(path) ? !isLoggedIn() : isLoggedIn() || guardRedirect(path, false) !== null) return false;
   const { officeId, officeCode } = useSysStore.getState();
   const otherOffice = (officeId !== null && officeId !== setting.officeId) || (officeCode !== null && officeCode !== setting.officeCode);
   return !otherOffice;

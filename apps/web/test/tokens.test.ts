@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const read = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
 const tokensCss = read('../src/styles/tokens.css');
-const STYLESHEETS = ['../src/styles/global.css', '../src/styles/admin.css', '../src/styles/fields.css', '../src/components/journey.css'];
+const STYLESHEETS = ['../src/styles/global.css', '../src/styles/admin.css', '../src/styles/fields.css'];
 
 /** The `--zk-*` custom properties of tokens.css's `:root`, by name. */
 function tokens(css: string): Map<string, string> {

@@ -6,12 +6,13 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { DEFAULT_TTL_MS, LIVE_TTL_MS } from './public-cache';
 
 /**
- * The candidate site's public pages answered with their HTML already rendered. The web build
- * leaves a server render of its own (dist/.ssr/entry-server.js, built from the web app's
- * src/entry-server.tsx); this module loads that build (never the web app's source), feeds it the
- * office's public data through the app's own API, and wraps what it renders in the built
- * index.html: the page's markup in #root, the stylesheet and antd's styles inlined in the head,
- * the page's data in a JSON block, and the one module script at the end of the body (no
+ * The candidate site's public pages, and the shells of its personal pages (the same for everyone:
+ * layout, public data, placeholders the browser fills in), answered with their HTML already
+ * rendered. The web build leaves a server render of its own (dist/.ssr/entry-server.js, built
+ * from the web app's src/entry-server.tsx); this module loads that build (never the web app's
+ * source), feeds it the office's public data through the app's own API, and wraps what it renders
+ * in the built index.html: the page's markup in #root, the stylesheet and antd's styles inlined in
+ * the head, the page's data in a JSON block, and the one module script at the end of the body (no
  * modulepreloads: on a slow phone nothing but the HTML is fetched before the first paint).
  *
  * Rendered pages are kept per office and URL for the public cache's lifetimes and dropped at
@@ -172,7 +173,8 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
     if (!page) return null;
     const html = assemble(shell!, page);
     const captcha = renderer.needsCaptcha(pathname);
-    const ttl = pathname === '/job-positions-only-read' ? LIVE_TTL_MS : DEFAULT_TTL_MS;
+    // The pages that show live counts or an exam's phase are kept as long as those reads are.
+    const ttl = pathname === '/job-positions-only-read' || pathname === '/exam-list' ? LIVE_TTL_MS : DEFAULT_TTL_MS;
     const entry: CachedPage = {
       officeId: page.officeId,
       expires: Date.now() + ttl,

@@ -10,6 +10,7 @@ import { FeedbackHoldersSlot } from './feedback-slot';
 import { bindNavigate } from './navigation';
 import { rememberOffice } from './office-from-url';
 import { HOME_FOR_GUEST, ROUTES, type RouteMeta } from './route-table';
+import { useShellRender } from './shell-render';
 
 /** The route table's entry for a path (/guide-page is the guide page); none for unknown paths. */
 function routeMeta(pathname: string): RouteMeta | undefined {
@@ -34,7 +35,11 @@ export function RootLayout() {
   const meta = routeMeta(location.pathname);
   // The guard, for every known page on every navigation: read, not subscribed, so that a
   // login or logout moves the user only where the page itself sends them. Unknown paths show 404.
-  const target = meta ? guardRedirect(location.pathname, isLoggedIn()) : null;
+  // A shell page's server HTML (and the hydration of it, which only a logged-in candidate's
+  // browser does: main.tsx) is rendered as for someone logged in; a guest's browser renders the
+  // page afresh, and so meets the guard.
+  const shell = useShellRender();
+  const target = meta ? guardRedirect(location.pathname, shell || isLoggedIn()) : null;
   const redirect = target !== null && target !== location.pathname ? target : null;
 
   useEffect(() => {

@@ -44,6 +44,15 @@ export const OPEN_PREFIXES: readonly string[] = ['/notice-list', '/notice-detail
 /** Where a logged-in user opening the entry pages is sent. */
 export const ENTRY_PATHS: readonly string[] = ['/', '/login', '/register', '/guide-page'];
 
+/**
+ * Personal pages whose HTML the server renders all the same, without knowing who asks (the
+ * session lives in the browser's storage): the layout, the office's public data and placeholders
+ * of the final size for the candidate's own. The browser hydrates that HTML for a logged-in
+ * candidate and fills the placeholders in; a guest is sent away by the guard as before, having
+ * seen nothing of anyone's.
+ */
+export const SHELL_PATHS: readonly string[] = ['/exam-list', '/personal-center'];
+
 export const HOME_FOR_USER = '/exam-list';
 export const HOME_FOR_GUEST = '/';
 

@@ -9,7 +9,6 @@ import { useNow } from '../lib/use-now';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { formatDateTime } from './format';
 import { MobileContainerCard } from './MobileContainerCard';
-import './journey.css';
 
 /**
  * The deadline a candidate is counting down to at `now`: registration's start before it opens

@@ -2,7 +2,6 @@ import { ClockCircleOutlined } from '@ant-design/icons';
 import { countdownText, type Deadline } from '@zhikaoyun/shared';
 import { useNow } from '../lib/use-now';
 import { formatDateTime } from './format';
-import './journey.css';
 
 /** "距报名截止还有 3 天（2026-12-07 17:00）": the deadline on the office's clock, and the time left. */
 export function DeadlineCountdown({ deadline }: { deadline: Deadline }) {

@@ -6,7 +6,6 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { decodePhoto, UnreadablePhoto, uploadPhoto } from '../lib/photo';
 import { USER_INFO_KEY } from '../lib/query-keys';
 import { useSysStore } from '../lib/store';
-import './journey.css';
 
 const PhotoCropDialog = lazy(() => import('./PhotoCropDialog'));
 
@@ -14,9 +13,21 @@ const PhotoCropDialog = lazy(() => import('./PhotoCropDialog'));
  * The candidate's ID photo (证件照), as part of the application: the office's rules, the photo
  * at its ratio, and a way to take or choose a new one (any phone photo, HEIC too: the browser
  * crops and reduces it before upload). While an application is under review or approved, the
- * photo is the one being judged, and `locked` says why it cannot change.
+ * photo is the one being judged, and `locked` says why it cannot change. `pending`: the
+ * candidate's photo is not known yet (the personal center's server HTML): the field at its size,
+ * the rules shown, the frame and its button waiting.
  */
-export function IdPhotoField({ photo, locked, missing = false }: { photo: string; locked: string | null; missing?: boolean }) {
+export function IdPhotoField({
+  photo,
+  locked,
+  missing = false,
+  pending = false,
+}: {
+  photo: string;
+  locked: string | null;
+  missing?: boolean;
+  pending?: boolean;
+}) {
   const { message } = App.useApp();
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
@@ -52,9 +63,13 @@ export function IdPhotoField({ photo, locked, missing = false }: { photo: string
   }
 
   return (
-    <section className={`id-photo${missing && !photo ? ' is-missing' : ''}`} aria-label="证件照">
+    <section
+      className={`id-photo${missing && !photo ? ' is-missing' : ''}${pending ? ' is-pending' : ''}`}
+      aria-label="证件照"
+      aria-busy={pending || undefined}
+    >
       <div className="id-photo__frame" style={{ aspectRatio: `${PHOTO_SPEC.width} / ${PHOTO_SPEC.height}` }}>
-        {photo ? <img src={photo} alt="证件照" /> : <span className="id-photo__empty">未上传</span>}
+        {photo ? <img src={photo} alt="证件照" /> : !pending && <span className="id-photo__empty">未上传</span>}
       </div>
       <div className="id-photo__side">
         <p className="id-photo__title">
@@ -82,7 +97,7 @@ export function IdPhotoField({ photo, locked, missing = false }: { photo: string
               aria-label="选择证件照"
               onChange={(e) => void choose(e.target.files?.[0])}
             />
-            <Button icon={<CameraOutlined />} loading={reading} onClick={() => input.current?.click()}>
+            <Button icon={<CameraOutlined />} loading={reading} disabled={pending} onClick={() => input.current?.click()}>
               {photo ? '更换证件照' : '上传证件照'}
             </Button>
           </>

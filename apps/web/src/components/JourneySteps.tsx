@@ -1,6 +1,5 @@
 import { JOURNEY_STEPS, type Journey } from '@zhikaoyun/shared';
 import { Steps } from 'antd';
-import './journey.css';
 
 /**
  * Where the candidate is on the way through an application: 须知 → 信息 → 岗位 → 确认 → 审核.

@@ -9,7 +9,8 @@ import { UserAvatar } from './UserAvatar';
 export const PERSONAL_INFO_TITLE = '个人信息';
 
 export interface MobileUserInfoCardProps {
-  userInfo: UserInfo;
+  /** null while not known yet (a page rendered before its data): the card at its size, values pending. */
+  userInfo: UserInfo | null;
   /** Show the title: the exam name, or else 个人信息. */
   showTitle?: boolean;
   /**
@@ -21,11 +22,43 @@ export interface MobileUserInfoCardProps {
 }
 
 /**
+ * A value the card does not have yet: a bar where its one line of text will be. The full-width
+ * space is set in the CJK font the real text will be, so the line is as high as it will be.
+ */
+const PENDING = <span className="zk-line-pending">{'\u3000'}</span>;
+
+/** The card as it will be, with bars for its values: the server's HTML of the personal center. */
+function PendingUserInfoCard({ showTitle }: { showTitle: boolean }) {
+  const examName = useSysStore((s) => s.examName);
+  return (
+    <section className="mobile-card user-info-card is-pending" aria-label={PERSONAL_INFO_TITLE} aria-busy="true">
+      {showTitle && <h2 className="mobile-card__title">{examName || PERSONAL_INFO_TITLE}</h2>}
+      <div className="user-info-card__body">
+        <UserAvatar />
+        <div className="user-info-card__main">
+          <p className="user-info-card__name">{PENDING}</p>
+          <InfoRows rows={['密保问题', '身份证号', '提示答案', '联系电话', '电子邮箱'].map((label) => ({ label, value: PENDING }))} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
  * The spec's mobile user info card: the hint answer hides behind 6 dots until toggled. An answer
  * fetched to be shown lives in this card only (never in the store or session storage) and is
  * forgotten when hidden again.
  */
 export function MobileUserInfoCard({ userInfo, showTitle = true, revealAnswer }: MobileUserInfoCardProps) {
+  if (!userInfo) return <PendingUserInfoCard showTitle={showTitle} />;
+  return <UserInfoCard userInfo={userInfo} showTitle={showTitle} revealAnswer={revealAnswer} />;
+}
+
+function UserInfoCard({
+  userInfo,
+  showTitle,
+  revealAnswer,
+}: Required<Pick<MobileUserInfoCardProps, 'showTitle'>> & { userInfo: UserInfo; revealAnswer?: () => Promise<string | null> }) {
   const examName = useSysStore((s) => s.examName);
   const [shown, setShown] = useState<{ for: UserInfo; answer: string } | null>(null);
   const [asking, setAsking] = useState(false);

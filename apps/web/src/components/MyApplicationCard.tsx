@@ -4,7 +4,6 @@ import { useNavigate } from 'react-router';
 import { chooseExam } from '../lib/exam-api';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { JourneySteps } from './JourneySteps';
-import './journey.css';
 
 /** The look of each status's tag (the compiler asks for a new status's look here). */
 export const STATUS_TONE: Readonly<Record<ApplicationStatus, string>> = {

@@ -2,7 +2,6 @@ import { PHOTO_SPEC } from '@zhikaoyun/shared';
 import { Button, Modal, Slider } from 'antd';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { clampView, coverView, cropToJpeg, type CropView } from '../lib/photo';
-import './journey.css';
 
 /** The crop frame on screen: the office's ratio (295×413), sized for a phone. */
 const FRAME = { width: 236, height: Math.round((236 * PHOTO_SPEC.height) / PHOTO_SPEC.width) };

@@ -8,8 +8,8 @@ import {
   RightOutlined,
   TrophyOutlined,
 } from '@ant-design/icons';
-import { App, Button, Skeleton } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { App, Button } from 'antd';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { IdPhotoField } from '../../../components/IdPhotoField';
@@ -17,15 +17,17 @@ import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MyApplicationCard } from '../../../components/MyApplicationCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
+import { useHydrated } from '../../../lib/hydrated';
 import { useMyApplications } from '../../../lib/journey-api';
 import { useSysStore } from '../../../lib/store';
 import { badgeText, useUnreadCount } from '../../../lib/unread';
 import { exportMyData, logout, useUserInfo } from '../api';
-import { ChangePasswordDrawer } from '../components/ChangePasswordDrawer';
-import { DeleteAccountDrawer } from '../components/DeleteAccountDrawer';
 import { saveMyDataFile } from '../components/my-data-file';
-import { EditProfileDrawer } from '../components/EditProfileDrawer';
 import { useRevealAnswer } from '../components/RevealAnswerDialog';
+
+const EditProfileDrawer = lazy(() => import('../components/EditProfileDrawer').then((m) => ({ default: m.EditProfileDrawer })));
+const ChangePasswordDrawer = lazy(() => import('../components/ChangePasswordDrawer').then((m) => ({ default: m.ChangePasswordDrawer })));
+const DeleteAccountDrawer = lazy(() => import('../components/DeleteAccountDrawer').then((m) => ({ default: m.DeleteAccountDrawer })));
 
 function ActionRow({
   icon,
@@ -56,17 +58,34 @@ function ActionRow({
   );
 }
 
-/** 个人中心: who I am (each field once), 我的报名, my ID photo, and what a candidate may change. */
+/**
+ * 个人中心: who I am (each field once), 我的报名, my ID photo, and what a candidate may change.
+ * The server renders it without knowing who asks (entry-server.tsx): every part at its size, the
+ * candidate's own values pending; the browser fills them in once the page runs and has read them.
+ */
 export default function PersonalCenterPage() {
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
+  const hydrated = useHydrated();
   const user = useUserInfo();
   const mine = useMyApplications();
   const [editing, setEditing] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // The drawers' code loads when one is first opened, not with the page.
+  const [opened, setOpened] = useState<ReadonlySet<'edit' | 'password' | 'delete'>>(new Set());
   const answer = useRevealAnswer();
   const unread = badgeText(useUnreadCount());
+  // The server's HTML and its hydration know no one: the stored userInfo waits until the page runs.
+  const info = hydrated ? (user.data ?? null) : null;
+  const applications = hydrated && !mine.isLoading ? (mine.data ?? []) : undefined;
+
+  function open(drawer: 'edit' | 'password' | 'delete') {
+    setOpened((o) => new Set(o).add(drawer));
+    if (drawer === 'edit') setEditing(true);
+    if (drawer === 'password') setChangingPassword(true);
+    if (drawer === 'delete') setDeleting(true);
+  }
 
   async function downloadMyData() {
     try {
@@ -99,25 +118,26 @@ export default function PersonalCenterPage() {
     });
   }
 
-  if (!user.data) {
-    return (
-      <MobileContainerCard>
-        <Skeleton active avatar paragraph={{ rows: 5 }} />
-      </MobileContainerCard>
-    );
-  }
-
   return (
     <div className="personal-center">
       {/* One card of identity: each field once (the base-info card would repeat name, photo, ID number, phone). */}
-      <MobileUserInfoCard userInfo={user.data} revealAnswer={answer.reveal} />
+      <MobileUserInfoCard userInfo={info} revealAnswer={answer.reveal} />
       <GroupTitle>我的报名</GroupTitle>
-      {mine.isLoading ? (
+      {applications === undefined ? (
+        // The size of the card for none (a candidate's first visit); their applications fill it in.
         <MobileContainerCard>
-          <Skeleton active paragraph={{ rows: 3 }} />
+          <div role="status" aria-busy="true" aria-label="我的报名加载中">
+            <p className="personal-center__hint">
+              <span className="zk-line-pending">{'\u3000'}</span>
+            </p>
+            {/* The card's button, unseen: the card is as high as it will be. */}
+            <Button type="primary" className="personal-center__unseen" tabIndex={-1} aria-hidden="true">
+              查看当前考试
+            </Button>
+          </div>
         </MobileContainerCard>
-      ) : mine.data?.length ? (
-        mine.data.map((a) => <MyApplicationCard key={a.id} application={a} hasPhoto={user.data.photo !== ''} />)
+      ) : applications.length ? (
+        applications.map((a) => <MyApplicationCard key={a.id} application={a} hasPhoto={info?.photo !== ''} />)
       ) : (
         <MobileContainerCard>
           <p className="personal-center__hint">您还没有报名任何考试。</p>
@@ -128,23 +148,25 @@ export default function PersonalCenterPage() {
       )}
       <GroupTitle>证件照</GroupTitle>
       <MobileContainerCard>
-        <IdPhotoField photo={user.data.photo} locked={photoLockOf(mine.data ?? [])} />
+        <IdPhotoField photo={info?.photo ?? ''} locked={photoLockOf(mine.data ?? [])} pending={info === null} />
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
         <ActionRow icon={<BellOutlined />} label="我的消息" badge={unread} onClick={() => void navigate('/messages')} />
         <ActionRow icon={<TrophyOutlined />} label="成绩查询" onClick={() => void navigate('/scores')} />
-        <ActionRow icon={<EditOutlined />} label="修改联系方式与密保" onClick={() => setEditing(true)} />
-        <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => setChangingPassword(true)} />
+        <ActionRow icon={<EditOutlined />} label="修改联系方式与密保" onClick={() => info && open('edit')} />
+        <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => open('password')} />
         <ActionRow icon={<LogoutOutlined />} label="退出登录" onClick={confirmLogout} danger />
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
         <p className="personal-center__hint">个人信息权利：您可以下载我们保存的关于您的全部信息，或注销账号并删除个人信息。</p>
         <ActionRow icon={<DownloadOutlined />} label="下载我的个人信息" onClick={() => void downloadMyData()} />
-        <ActionRow icon={<DeleteOutlined />} label="注销账号" onClick={() => setDeleting(true)} danger />
+        <ActionRow icon={<DeleteOutlined />} label="注销账号" onClick={() => open('delete')} danger />
       </MobileContainerCard>
-      <EditProfileDrawer open={editing} onClose={() => setEditing(false)} userInfo={user.data} />
-      <ChangePasswordDrawer open={changingPassword} onClose={() => setChangingPassword(false)} />
-      <DeleteAccountDrawer open={deleting} onClose={() => setDeleting(false)} onDeleted={afterDeletion} />
+      <Suspense fallback={null}>
+        {info && opened.has('edit') && <EditProfileDrawer open={editing} onClose={() => setEditing(false)} userInfo={info} />}
+        {opened.has('password') && <ChangePasswordDrawer open={changingPassword} onClose={() => setChangingPassword(false)} />}
+        {opened.has('delete') && <DeleteAccountDrawer open={deleting} onClose={() => setDeleting(false)} onDeleted={afterDeletion} />}
+      </Suspense>
       {answer.dialog}
     </div>
   );

@@ -1,4 +1,4 @@
-import { CalendarOutlined } from '@ant-design/icons';
+import { CalendarOutlined, ClockCircleOutlined } from '@ant-design/icons';
 import { EXAM_PHASE_LABEL, journeyOf, type Exam, type MyApplication } from '@zhikaoyun/shared';
 import { Button, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { StatusTag } from '../../../components/MyApplicationCard';
 import { chooseExam, useExamList } from '../../../lib/exam-api';
+import { useHydrated } from '../../../lib/hydrated';
 import { useMyApplications } from '../../../lib/journey-api';
 import { useSysStore } from '../../../lib/store';
 
@@ -20,36 +21,76 @@ function primaryAction(exam: Exam, mine: MyApplication | null, hasPhoto: boolean
   return { label: '查看报考状态', path: '/current-exam' };
 }
 
-function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
+/** What a card says to a candidate who has not applied to its exam. */
+const NOT_APPLIED_HINT: Readonly<Record<Exam['phase'], string>> = {
+  upcoming: '报名开始后可进入报名',
+  registering: '报名进行中，可进入报名',
+  reviewing: '本次考试报名已结束',
+  confirming: '本次考试报名已结束',
+  closed: '本次考试报名已结束',
+};
+
+/**
+ * The candidate's own state in a card, always one line: their application's status and next step,
+ * or 未报名. Until their applications are known (the server's HTML, which knows no one) the line
+ * keeps its place unseen, so nothing below it moves when it is filled in.
+ */
+function ExamCardState({ exam, mine, next }: { exam: Exam; mine: MyApplication | null | undefined; next: string | null }) {
+  if (mine === undefined)
+    return (
+      <div className="exam-card__state is-pending" aria-hidden="true">
+        <span className="app-status-tag">&nbsp;</span>
+      </div>
+    );
+  return (
+    <div className="exam-card__state" role="status" aria-label="我的报名状态">
+      {mine ? <StatusTag status={mine.status} /> : <span className="app-status-tag">未报名</span>}
+      <span>{mine ? (mine.status === 'rejected' && mine.reason ? `审核意见：${mine.reason}` : next) : NOT_APPLIED_HINT[exam.phase]}</span>
+    </div>
+  );
+}
+
+/** The exam's deadline before the candidate's state is known: the phase's own. */
+function phaseDeadline(exam: Exam) {
+  if (exam.phase === 'registering') return { label: '报名截止', at: exam.registrationEnd };
+  if (exam.phase === 'upcoming') return { label: '报名开始', at: exam.registrationStart };
+  return null;
+}
+
+/**
+ * One exam. `mine` is the candidate's application to it, null for none, undefined while not yet
+ * known: the card is then drawn as the server rendered it (the exam alone), with the candidate's
+ * line and the countdown (which follows the browser's clock) holding their places.
+ */
+function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | undefined }) {
   const navigate = useNavigate();
+  const hydrated = useHydrated();
   const chosen = useSysStore((s) => s.exam?.id === exam.id);
   const hasPhoto = useSysStore((s) => !!s.userInfo?.photo);
+  const known = mine !== undefined;
   const go = (path: string) => {
     chooseExam(exam);
     void navigate(path);
   };
   const journey = mine ? journeyOf(exam, mine, hasPhoto) : null;
-  const action = primaryAction(exam, mine, hasPhoto);
-  const deadline =
-    journey?.deadline ??
-    (exam.phase === 'registering'
-      ? { label: '报名截止', at: exam.registrationEnd }
-      : exam.phase === 'upcoming'
-        ? { label: '报名开始', at: exam.registrationStart }
-        : null);
+  const action = primaryAction(exam, mine ?? null, hasPhoto);
+  const deadline = journey?.deadline ?? phaseDeadline(exam);
   return (
     <MobileContainerCard className={`exam-card${chosen ? ' is-chosen' : ''}`}>
       <div className="exam-card__head">
         <h2 className="exam-card__name">{exam.name}</h2>
         <span className={`phase-tag is-${exam.phase}`}>{EXAM_PHASE_LABEL[exam.phase]}</span>
       </div>
-      {mine && journey && (
-        <div className="exam-card__state" role="status" aria-label="我的报名状态">
-          <StatusTag status={mine.status} />
-          <span>{mine.status === 'rejected' && mine.reason ? `审核意见：${mine.reason}` : journey.next}</span>
-        </div>
-      )}
-      {deadline && <DeadlineCountdown deadline={deadline} />}
+      <ExamCardState exam={exam} mine={mine} next={journey?.next ?? null} />
+      {deadline &&
+        (hydrated ? (
+          <DeadlineCountdown deadline={deadline} />
+        ) : (
+          // The countdown's line as it will be (its icon sets the height), unseen until the page runs.
+          <p className="deadline deadline--pending" aria-hidden="true">
+            <ClockCircleOutlined /> &nbsp;
+          </p>
+        ))}
       <dl className="exam-card__windows">
         <div>
           <dt>
@@ -74,11 +115,17 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
       </dl>
       <div className="exam-card__actions">
         {action && (
-          <Button type="primary" size="large" onClick={() => go(action.path)}>
+          <Button
+            type="primary"
+            size="large"
+            // Which way on depends on the candidate's application: usable once it is known.
+            aria-disabled={!known}
+            onClick={() => known && go(action.path)}
+          >
             {action.label}
           </Button>
         )}
-        <Button size="large" onClick={() => go('/job-positions')}>
+        <Button size="large" aria-disabled={!hydrated} onClick={() => go('/job-positions')}>
           查看岗位
         </Button>
       </div>
@@ -89,10 +136,16 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
   );
 }
 
-/** 当前考试: the office's exams, open ones first, each with the candidate's own state in it. */
+/**
+ * 当前考试: the office's exams, open ones first, each with the candidate's own state in it. The
+ * server renders the exams (public) into the HTML (entry-server.tsx); the candidate's
+ * applications are read once the page runs in the browser, and fill in each card's reserved line.
+ */
 export default function ExamListPage() {
   const exams = useExamList();
+  const hydrated = useHydrated();
   const mine = useMyApplications();
+  const applications = hydrated ? mine.data : undefined;
   if (exams.isLoading) {
     return (
       <MobileContainerCard>
@@ -104,7 +157,11 @@ export default function ExamListPage() {
   return (
     <div className="exam-list">
       {exams.data.map((exam) => (
-        <ExamCard key={exam.id} exam={exam} mine={mine.data?.find((a) => a.exam.id === exam.id) ?? null} />
+        <ExamCard
+          key={exam.id}
+          exam={exam}
+          mine={applications === undefined ? undefined : (applications.find((a) => a.exam.id === exam.id) ?? null)}
+        />
       ))}
     </div>
   );

@@ -2,7 +2,6 @@ import { CloseCircleFilled, DownOutlined } from '@ant-design/icons';
 import type { Position } from '@zhikaoyun/shared';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
-import '../../../components/journey.css';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { PlainSkeleton } from '../../../components/PlainSkeleton';
 import { EDUCATION_FILTER_LEVELS } from '../education-levels';

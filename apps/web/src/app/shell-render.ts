@@ -1,0 +1,20 @@
+import { useLocation } from 'react-router';
+import { useHydrated } from '../lib/hydrated';
+import { SHELL_PATHS } from './route-table';
+
+/** A personal page the server renders as its shell (route-table.ts SHELL_PATHS). */
+export function isShellPath(pathname: string): boolean {
+  return SHELL_PATHS.includes(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+}
+
+/**
+ * True while a shell page is the server's HTML: rendered on the server (which knows no session),
+ * or hydrating that HTML in the browser. Its first render is then the one the server made, the
+ * same for everyone and logged in as far as the layout goes; once the page runs in the browser,
+ * the session decides (the guard, the candidate's own data).
+ */
+export function useShellRender(): boolean {
+  const hydrated = useHydrated();
+  const { pathname } = useLocation();
+  return !hydrated && isShellPath(pathname);
+}
