@@ -38,7 +38,10 @@ export const SERVER_OUT = 'apps/server/dist/server.js';
  * The worker threads' scripts, bundled beside the server (which starts them by the name
  * `./NAME.js` next to its own file): heavy work runs there, off the event loop.
  */
-export const WORKER_ENTRIES = { 'export-worker': 'apps/server/src/modules/review/export-worker.ts' };
+export const WORKER_ENTRIES = {
+  'export-worker': 'apps/server/src/modules/review/export-worker.ts',
+  'heavy-worker': 'apps/server/src/heavy-worker.ts',
+};
 
 /** How the worker scripts are bundled: as the server, into its folder. */
 export function workerBuildOptions() {

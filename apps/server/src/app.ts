@@ -67,6 +67,8 @@ export interface AppDeps {
   personalCache?: PersonalCacheOptions;
   /** The export's worker script; the server bundle's neighbour dist/export-worker.js unless given (tests give the built one). */
   exportWorker?: URL | string;
+  /** The heavy worker's script (sheets, arrangement, ranking); dist/heavy-worker.js beside the server unless given (tests give the built one). */
+  heavyWorker?: URL | string;
   /** The sandbox payment provider's keys (lib: modules/payments/sandbox-keys.ts); made afresh when absent. */
   sandboxKeys?: SandboxKeys;
 }
@@ -108,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       dataKey: deps.dataKey,
       previousKeys: config.previousDataKeys,
     },
+    heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
   await app.register(authPlugin);

@@ -49,6 +49,7 @@ import { createSmsRepository } from './modules/sms/repository';
 import { createSmsWorker } from './modules/sms/worker';
 import type { Database, SmsConfig } from './config';
 import { createWorkerStreams } from './lib/worker-stream';
+import { createHeavyTasks } from './heavy-tasks';
 import type { ExportJob } from './modules/review/export-worker';
 import { createArrangementRepository } from './modules/arrangement/repository';
 import { createArrangementService } from './modules/arrangement/service';
@@ -76,7 +77,15 @@ export interface CompositionOptions {
   captchaFixed: string | undefined;
   /** What the export's worker thread needs to read the applications on a connection of its own. */
   exports: { script: URL | string; database: Database; dataKey: Buffer; previousKeys: readonly Buffer[] };
+  /** The heavy worker's script (sheets, arrangement, ranking; decision 014). */
+  heavyWorker: URL | string;
 }
+
+/**
+ * A heavy worker's heap: exceljs holds a whole workbook while it reads (a 100,000-row score
+ * sheet peaks near 400 MiB); beyond this a runaway sheet fails alone with a Chinese message.
+ */
+const HEAVY_WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 32 };
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
 const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
@@ -126,6 +135,14 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   const audit = createAuditService(repos.audit);
   // At most two exports at once, each on its own thread; a third waits its turn.
   const exportWorkers = createWorkerStreams(options.exports.script, { resourceLimits: EXPORT_WORKER_LIMITS, concurrency: 2 });
+  // At most two heavy tasks at once (the machine's cores), each on a worker of the pool.
+  const heavy = createHeavyTasks(options.heavyWorker, {
+    size: 2,
+    resourceLimits: HEAVY_WORKER_LIMITS,
+    workerData: { database: options.exports.database },
+    onWorkerError: (err, task) => app.log.error({ err, task }, 'heavy worker stopped'),
+  });
+  app.addHook('onClose', () => heavy.close());
   const sessions = createSessionsService(repos.sessions);
   const captcha = createCaptchaService(repos.captcha, { fixedCode: options.captchaFixed });
   const console: ConsoleDeps = { db, audit, changed: (officeId) => app.publicCache.invalidate(officeId) };
@@ -195,6 +212,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     importLock,
     changed,
     version: (officeId) => app.publicCache.version(officeId),
+    heavy,
   });
   const closeout = createCloseoutService({
     repo: repos.closeout,
@@ -242,7 +260,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     smsWorker,
     noticesAdmin: createNoticesAdminService({ repo: repos.notices, attachments, audit, changed }),
     positions: createPositionsService(repos.positions, exams),
-    positionsAdmin: createPositionsAdminService({ repo: repos.positions, audit, changed, exams: examsAdmin, importLock }),
+    positionsAdmin: createPositionsAdminService({ repo: repos.positions, audit, changed, exams: examsAdmin, importLock, heavy }),
     review: createReviewService({
       repo: repos.review,
       findPhoto: (officeId, photoId) => repos.accounts.findPhoto(officeId, photoId),
@@ -276,9 +294,9 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       notifications,
     }),
     closeout,
-    arrangement: createArrangementService({ repo: repos.arrangement, audit }),
+    arrangement: createArrangementService({ repo: repos.arrangement, audit, heavy }),
     scores,
-    stages: createStagesService({ repo: repos.stages, scores, audit, importLock, changed, notifications }),
+    stages: createStagesService({ repo: repos.stages, scores, audit, importLock, changed, notifications, heavy }),
     tickets: createTicketsService({
       repo: repos.tickets,
       cipher,

@@ -11,7 +11,7 @@ import { SCORE_DEMO_CANDIDATES } from '../src/db/seed-scores';
 import { clock } from '../src/lib/clock';
 import { createDataCipher } from '../src/lib/crypto';
 import { addStaff, adminToken, confirmedSuite, savedSite, savedSubject, staffToken } from './helpers/actors';
-import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY, type TestApp } from './helpers/app';
+import { HEAVY_WORKER, TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered } from './helpers/candidates';
 import { pdfText } from './helpers/pdf';
 import { DATABASES } from './helpers/databases';
@@ -435,7 +435,7 @@ for (const kind of DATABASES) {
       const db = openDatabase(database.config);
       await migrateToLatest(db);
       await seedDemo(db, { adminPassword: TEST_ADMIN_PASSWORD, confirmationDemo: { cipher: createDataCipher(TEST_DATA_KEY) } });
-      const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY });
+      const app = await buildApp(config, { db, dataKey: TEST_DATA_KEY, heavyWorker: HEAVY_WORKER });
       await app.ready();
       t = {
         app,

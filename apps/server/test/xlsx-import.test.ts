@@ -7,7 +7,7 @@ import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/database';
 import { DEFAULT_WORKBOOK_LIMITS, readWorkbook, WorkbookError } from '../src/lib/xlsx';
 import { adminToken, draftExam } from './helpers/actors';
-import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
+import { createTestApp, HEAVY_WORKER, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 import { redisProblem, TEST_REDIS_URL } from './helpers/server-process';
@@ -236,7 +236,7 @@ for (const kind of DATABASES) {
         // A second process on the same database and Redis.
         const db = openDatabase(a.config.database);
         const quiet = new Writable({ write: (_c, _e, done) => done() });
-        const b = await buildApp(a.config, { db, dataKey: TEST_DATA_KEY, logStream: quiet });
+        const b = await buildApp(a.config, { db, dataKey: TEST_DATA_KEY, logStream: quiet, heavyWorker: HEAVY_WORKER });
         await b.ready();
         try {
           const token = await adminToken(a);

@@ -18,6 +18,8 @@ export const TEST_CAPTCHA = 'zk-test-captcha';
 export const TEST_DATA_KEY = Buffer.alloc(32, 7);
 /** The export's worker script as `npm run build` bundles it (test/global-setup.mjs builds it when stale). */
 export const EXPORT_WORKER = new URL('../../dist/export-worker.js', import.meta.url);
+/** The heavy worker's script (sheets, arrangement, ranking), built the same way. */
+export const HEAVY_WORKER = new URL('../../dist/heavy-worker.js', import.meta.url);
 
 /** Every test app's log lines also go here, for the scan after the whole suite (scripts/scan-test-logs.mjs). */
 export const TEST_LOG_DIR = process.env.ZK_TEST_LOG_DIR ?? path.join(tmpdir(), 'zk-test-logs');
@@ -66,6 +68,7 @@ export async function createTestApp(
     db,
     dataKey: TEST_DATA_KEY,
     exportWorker: EXPORT_WORKER,
+    heavyWorker: HEAVY_WORKER,
     logStream: stream,
     onRoute: (r) => routes.push(r),
   });

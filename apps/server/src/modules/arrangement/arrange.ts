@@ -184,3 +184,82 @@ export function arrange(input: {
   }
   return shortfalls.length > 0 ? { ok: false, shortfalls } : { ok: true, seats };
 }
+
+/**
+ * The arrangement's input as the worker thread takes it (decision 014): the confirmed
+ * applications as columns (`-1`: no position / no city), the subjects each position sits, and
+ * the rooms, subjects and seed as `arrange` takes them.
+ */
+export interface PackedArrangeInput {
+  seed: string;
+  rooms: ArrangeRoom[];
+  subjects: ArrangeSubject[];
+  /** The papers of a position without its own list: all of the exam's. */
+  allSubjects: number[];
+  links: { position_id: number; subject_id: number }[];
+  application: Int32Array;
+  position: Int32Array;
+  city: Int32Array;
+  cities: string[];
+}
+
+/** The seats as columns, the sitting an index into `sittings`. */
+export interface PackedSeats {
+  sittings: string[];
+  sitting: Int32Array;
+  application: Int32Array;
+  subject: Int32Array;
+  site: Int32Array;
+  room: Int32Array;
+  seat: Int32Array;
+}
+
+export type PackedArrangeResult = { ok: true; seats: PackedSeats; rooms: number; sites: number } | { ok: false; shortfalls: Shortfall[] };
+
+export function arrangePacked(input: PackedArrangeInput): PackedArrangeResult {
+  const byPosition = new Map<number, number[]>();
+  for (const l of input.links) {
+    const list = byPosition.get(l.position_id);
+    if (list) list.push(l.subject_id);
+    else byPosition.set(l.position_id, [l.subject_id]);
+  }
+  const candidates: ArrangeCandidate[] = [];
+  for (let i = 0; i < input.application.length; i++) {
+    const position = input.position[i]!;
+    const city = input.city[i]!;
+    candidates.push({
+      applicationId: input.application[i]!,
+      positionId: position < 0 ? 0 : position,
+      subjectIds: (position >= 0 && byPosition.get(position)) || input.allSubjects,
+      city: city < 0 ? null : (input.cities[city] ?? null),
+    });
+  }
+  const result = arrange({ seed: input.seed, rooms: input.rooms, subjects: input.subjects, candidates });
+  if (!result.ok) return result;
+  const n = result.seats.length;
+  const sittings: string[] = [];
+  const sittingIndex = new Map<string, number>();
+  const seats: PackedSeats = {
+    sittings,
+    sitting: new Int32Array(n),
+    application: new Int32Array(n),
+    subject: new Int32Array(n),
+    site: new Int32Array(n),
+    room: new Int32Array(n),
+    seat: new Int32Array(n),
+  };
+  result.seats.forEach((s, i) => {
+    let at = sittingIndex.get(s.sitting);
+    if (at === undefined) {
+      at = sittings.push(s.sitting) - 1;
+      sittingIndex.set(s.sitting, at);
+    }
+    seats.sitting[i] = at;
+    seats.application[i] = s.applicationId;
+    seats.subject[i] = s.subjectId;
+    seats.site[i] = s.siteId;
+    seats.room[i] = s.roomId;
+    seats.seat[i] = s.seat;
+  });
+  return { ok: true, seats, rooms: new Set(seats.room).size, sites: new Set(seats.site).size };
+}

@@ -2,7 +2,17 @@ import { sql, type Kysely } from 'kysely';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
+import { breathe, type RowSource } from '../../lib/row-source';
 import { seatRows } from './seat-rows';
+
+export interface SeatRow {
+  sitting: string;
+  subject_id: number;
+  application_id: number;
+  site_id: number;
+  room_id: number;
+  seat: number;
+}
 
 // 9 parameters a row: under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 3000;
@@ -227,18 +237,16 @@ export function createArrangementRepository(db: Db) {
         .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
-    async replaceSeats(
-      trx: Kysely<DB>,
-      officeId: number,
-      examId: number,
-      seats: { sitting: string; subject_id: number; application_id: number; site_id: number; room_id: number; seat: number }[],
-    ): Promise<void> {
+    async replaceSeats(trx: Kysely<DB>, officeId: number, examId: number, seats: RowSource<SeatRow>): Promise<void> {
       await trx.deleteFrom('exam_seat').where('exam_id', '=', examId).where('office_id', '=', officeId).execute();
-      for (let i = 0; i < seats.length; i += INSERT_CHUNK)
+      // A turn of the event loop between chunks: the cached reads and sockets are served meanwhile.
+      for (let i = 0; i < seats.length; i += INSERT_CHUNK) {
         await trx
           .insertInto('exam_seat')
           .values(seats.slice(i, i + INSERT_CHUNK).map((s) => ({ ...s, office_id: officeId, exam_id: examId })))
           .execute();
+        await breathe();
+      }
     },
     /** The distinct non-empty cities of an exam's sites, in order. */
     async siteCities(examId: number): Promise<string[]> {

@@ -17,15 +17,21 @@ import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
 import { officeAdminScope } from '../review/scope';
-import { arrange } from './arrange';
-import type { ArrangementRepository } from './repository';
-import { readSiteSheet } from './sheet';
+import { arrangePacked, type PackedArrangeInput, type PackedArrangeResult, type PackedSeats } from './arrange';
+import type { ArrangementRepository, SeatRow } from './repository';
+import type { readSiteSheet } from './sheet';
+import type { RowSource } from '../../lib/row-source';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 
 export interface ArrangementDeps {
   repo: ArrangementRepository;
   audit: AuditService;
+  /** Off the event loop (a worker thread, decision 014): the site sheet read and the seats computed. */
+  heavy: {
+    readSites(examId: number, file: Buffer): ReturnType<typeof readSiteSheet>;
+    arrange(input: PackedArrangeInput): Promise<PackedArrangeResult>;
+  };
 }
 
 /**
@@ -199,7 +205,7 @@ export function createArrangementService(deps: ArrangementDeps) {
     async importSites(staff: StaffPrincipal, examId: number, file: Buffer, ip: string): Promise<SiteImportResult> {
       officeAdminScope(staff);
       await unpublished(staff.officeId, examId);
-      const { rows, errors } = await readSiteSheet(examId, file);
+      const { rows, errors } = await deps.heavy.readSites(examId, file);
       if (errors.length > 0) return { created: 0, errors };
       const existing = new Set((await repo.sites(staff.officeId, examId)).map((s) => s.name));
       const clashes = rows.flatMap((r, i) => (existing.has(r.name) ? [{ row: i + 2, msg: `考点名称：${r.name} 已存在于本考试` }] : []));
@@ -261,7 +267,7 @@ export function createArrangementService(deps: ArrangementDeps) {
       await unpublished(staff.officeId, input.examId);
       const seed = input.seed && input.seed.length > 0 ? input.seed : randomBytes(6).toString('hex');
       return repo.commit(async (trx) => {
-        const summary = await seatExam(repo, trx, staff.officeId, input.examId, seed);
+        const summary = await seatExam(repo, trx, staff.officeId, input.examId, seed, (packed) => deps.heavy.arrange(packed));
         await audit.record(
           staff,
           '编排考场',
@@ -288,6 +294,7 @@ export async function seatExam(
   officeId: number,
   examId: number,
   seed: string,
+  compute: (input: PackedArrangeInput) => Promise<PackedArrangeResult> = async (input) => arrangePacked(input),
 ): Promise<{ arranged: number; rooms: number; sites: number }> {
   const [exam, subjects, sites, rooms, { apps, links }] = await Promise.all([
     repo.exam(officeId, examId, trx),
@@ -298,25 +305,33 @@ export async function seatExam(
   ]);
   if (subjects.length === 0) throw new AppError(ErrorCode.Validation, '请先添加考试科目');
   if (rooms.length === 0) throw new AppError(ErrorCode.Validation, '请先添加考点和考场');
-  const allSubjects = subjects.map((s) => s.id);
-  const byPosition = new Map<number, number[]>();
-  for (const l of links) {
-    const list = byPosition.get(l.position_id);
-    if (list) list.push(l.subject_id);
-    else byPosition.set(l.position_id, [l.subject_id]);
-  }
   // Choices kept from while the setting was on are ignored once it is off.
   const byCity = exam?.site_city_choice === 1;
-  const result = arrange({
+  const cities: string[] = [];
+  const cityIndex = new Map<string, number>();
+  const application = new Int32Array(apps.length);
+  const position = new Int32Array(apps.length);
+  const city = new Int32Array(apps.length);
+  apps.forEach((a, i) => {
+    application[i] = a.id;
+    position[i] = a.position_id ?? -1;
+    let c = -1;
+    if (byCity && a.site_city !== null) {
+      c = cityIndex.get(a.site_city) ?? cities.push(a.site_city) - 1;
+      cityIndex.set(a.site_city, c);
+    }
+    city[i] = c;
+  });
+  const result = await compute({
     seed,
     rooms: rooms.map((r) => ({ roomId: r.id, siteId: r.site_id, seats: r.seats, city: r.city })),
     subjects: subjects.map((s) => ({ id: s.id, startAt: s.start_at })),
-    candidates: apps.map((a) => ({
-      applicationId: a.id,
-      positionId: a.position_id ?? 0,
-      subjectIds: (a.position_id !== null && byPosition.get(a.position_id)) || allSubjects,
-      city: byCity ? a.site_city : null,
-    })),
+    allSubjects: subjects.map((s) => s.id),
+    links,
+    application,
+    position,
+    city,
+    cities,
   });
   if (!result.ok) {
     const capacity = sites
@@ -333,21 +348,27 @@ export async function seatExam(
     const lines = result.shortfalls.map((f) => `${zonedDateTime(f.sitting)} 场次需 ${f.needed} 个座位（同一考场同一场次只考一个科目）`);
     throw new AppError(ErrorCode.Validation, `座位不足，未做任何编排：${lines.join('；')}；现有考点：${capacity}。请增加考场后再编排`);
   }
-  await repo.replaceSeats(
-    trx,
-    officeId,
-    examId,
-    result.seats.map((s) => ({
-      sitting: s.sitting,
-      subject_id: s.subjectId,
-      application_id: s.applicationId,
-      site_id: s.siteId,
-      room_id: s.roomId,
-      seat: s.seat,
-    })),
-  );
+  await repo.replaceSeats(trx, officeId, examId, seatRowsOf(result.seats));
   await repo.setSeed(trx, examId, seed);
-  const usedRooms = new Set(result.seats.map((s) => s.roomId));
-  const usedSites = new Set(result.seats.map((s) => s.siteId));
-  return { arranged: apps.length, rooms: usedRooms.size, sites: usedSites.size };
+  return { arranged: apps.length, rooms: result.rooms, sites: result.sites };
+}
+
+/** Packed seats as the rows the writer inserts, made a chunk at a time. */
+function seatRowsOf(p: PackedSeats): RowSource<SeatRow> {
+  return {
+    length: p.application.length,
+    slice(start, end) {
+      const out: SeatRow[] = [];
+      for (let i = start; i < Math.min(end, p.application.length); i++)
+        out.push({
+          sitting: p.sittings[p.sitting[i]!]!,
+          subject_id: p.subject[i]!,
+          application_id: p.application[i]!,
+          site_id: p.site[i]!,
+          room_id: p.room[i]!,
+          seat: p.seat[i]!,
+        });
+      return out;
+    },
+  };
 }

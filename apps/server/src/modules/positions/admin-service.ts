@@ -8,7 +8,7 @@ import type { AuditActor, AuditService } from '../audit/service';
 import type { ExamsAdminService } from '../exams/admin-service';
 import type { PositionColumns, PositionsRepository } from './repository';
 import { toPosition } from './service';
-import { readPositionSheet, writePositionSheet, type PositionValues } from './sheet';
+import { writePositionSheet, type PositionValues, type readPositionSheet } from './sheet';
 
 export interface PositionsAdminDeps {
   repo: PositionsRepository;
@@ -17,6 +17,8 @@ export interface PositionsAdminDeps {
   exams: Pick<ExamsAdminService, 'find'>;
   /** One import at a time per office (and per deployment when Redis is configured). */
   importLock: OfficeLock;
+  /** The sheet read off the event loop (a worker thread, decision 014). */
+  heavy: { readPositions(examId: number, file: Buffer): ReturnType<typeof readPositionSheet> };
 }
 
 const columns = (p: PositionValues): PositionColumns => ({
@@ -29,7 +31,7 @@ const columns = (p: PositionValues): PositionColumns => ({
 });
 
 /** Positions as the console manages them, one by one or a whole Excel sheet at a time. */
-export function createPositionsAdminService({ repo, audit, exams, changed, importLock }: PositionsAdminDeps) {
+export function createPositionsAdminService({ repo, audit, exams, changed, importLock, heavy }: PositionsAdminDeps) {
   async function find(officeId: number, id: number) {
     const row = await repo.find(officeId, id);
     if (!row) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
@@ -103,7 +105,7 @@ export function createPositionsAdminService({ repo, audit, exams, changed, impor
     async importSheet(actor: AuditActor, examId: number, file: Buffer, ip: string): Promise<PositionImportResult> {
       await exams.find(actor.officeId, examId);
       return importLock.run(actor.officeId, async () => {
-        const { rows, errors } = await readPositionSheet(examId, file);
+        const { rows, errors } = await heavy.readPositions(examId, file);
         if (errors.length > 0) return { created: 0, updated: 0, errors };
         const { created, updated } = await repo.importRows(actor.officeId, examId, rows.map(columns), nowIso());
         await audit.record(actor, '导入岗位', `exam:${examId}`, `新增 ${created}，更新 ${updated}`, ip);

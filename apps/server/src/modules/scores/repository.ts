@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 import type { DB, ScoreMarkTable, ScoreTotalTable } from '../../db/schema';
+import { breathe, type RowSource } from '../../lib/row-source';
 
 // score_mark has 5 columns, score_total 10: both well under SQLite's 32,766 bound parameters.
 const MARK_CHUNK = 3000;
@@ -197,8 +198,8 @@ export function createScoresRepository(db: Db) {
       trx: Kysely<DB>,
       officeId: number,
       examId: number,
-      totals: ScoreTotalTableRow[],
-      marks: ScoreMarkTable[],
+      totals: RowSource<ScoreTotalTableRow>,
+      marks: RowSource<ScoreMarkTable>,
       at: string,
     ): Promise<void> {
       // Who gave up and who was added in their place stays recorded across a corrected import.
@@ -223,6 +224,7 @@ export function createScoresRepository(db: Db) {
               ${c.map((t) => t.status)}::text[], ${c.map((t) => t.bonus)}::int[], ${c.map((t) => t.total)}::int[],
               ${c.map((t) => t.qualified)}::int[]) as x(a, p, n, s, b, t, q)
           `.execute(trx);
+          await breathe();
         }
         for (let i = 0; i < marks.length; i += UNNEST_CHUNK) {
           const c = marks.slice(i, i + UNNEST_CHUNK);
@@ -232,22 +234,28 @@ export function createScoresRepository(db: Db) {
             from unnest(${c.map((m) => m.application_id)}::int[], ${c.map((m) => m.subject_id)}::int[], ${c.map((m) => m.mark)}::text[],
               ${c.map((m) => m.score)}::int[]) as x(a, j, m, s)
           `.execute(trx);
+          await breathe();
         }
         // Fresh statistics before the totals are computed: planned on an empty table's numbers,
         // the set-based update joins a hundred thousand rows by nested loops and never ends.
         // (ANALYZE counts this transaction's own rows.)
         await sql`analyze score_total, score_mark`.execute(trx);
       } else {
-        for (let i = 0; i < totals.length; i += TOTAL_CHUNK)
+        // A turn of the event loop between chunks: the cached reads and sockets are served meanwhile.
+        for (let i = 0; i < totals.length; i += TOTAL_CHUNK) {
           await trx
             .insertInto('score_total')
             .values(totals.slice(i, i + TOTAL_CHUNK))
             .execute();
-        for (let i = 0; i < marks.length; i += MARK_CHUNK)
+          await breathe();
+        }
+        for (let i = 0; i < marks.length; i += MARK_CHUNK) {
           await trx
             .insertInto('score_mark')
             .values(marks.slice(i, i + MARK_CHUNK))
             .execute();
+          await breathe();
+        }
       }
       for (const f of flagged)
         await trx

@@ -4,18 +4,13 @@ import {
   ErrorCode,
   fromHundredths,
   fromThousandths,
-  interviewNeed,
-  interviewRatioRowSchema,
   maskName,
-  ratioFor,
   toHundredths,
   toThousandths,
   zonedDateTime,
   type InterviewList,
-  type InterviewRatioRow,
   type MyScore,
   type ScoreImportResult,
-  type ScorePositionSummary,
   type ScoreRanking,
   type ScoreReview,
   type ScoreRules,
@@ -24,7 +19,7 @@ import {
   type saveScoreRulesSchema,
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { OfficeLock } from '../../lib/office-lock';
@@ -34,8 +29,11 @@ import type { NotificationsService } from '../notifications/service';
 import { officeAdminScope } from '../review/scope';
 import { renderInterviewListPdf } from './interview-pdf';
 import { createVersionedCache } from './my-score-cache';
-import { withTotals, type RankedRow, type ScoresRepository } from './repository';
-import { readScoreSheet, writeRankingSheet, type ExportRow } from './sheet';
+import type { HeavyTasks } from '../../heavy-tasks';
+import { byPositionOf, listed, needOf, points, ratioTable, summarise, type RuleRow } from './ranking';
+import type { RankedRow, ScoresRepository } from './repository';
+import { markRows, totalRows } from './score-rows';
+import { packTickets, writeRankingSheet, type ExportRow } from './sheet';
 
 export interface ScoresDeps {
   repo: ScoresRepository;
@@ -48,39 +46,14 @@ export interface ScoresDeps {
   changed: (officeId: number) => Promise<void>;
   /** The office's data version `changed` moves (null: unknown now), which keeps candidates' answers fresh. */
   version: (officeId: number) => Promise<string | null>;
+  /** Off the event loop (a worker thread, decision 014): the sheet read with its totals, the ranking. */
+  heavy: Pick<HeavyTasks, 'readScores' | 'rank'>;
 }
 
-type RuleRow = NonNullable<Awaited<ReturnType<ScoresRepository['rule']>>>;
 type SaveRulesInput = z.output<typeof saveScoreRulesSchema>;
 
 const NOT_PUBLISHED = '成绩尚未发布，请留意考试公告';
 const LIST_NOT_PUBLISHED = '面试名单尚未公布，请留意考试公告';
-const ratioTableSchema = z.array(interviewRatioRowSchema);
-
-function ratioTable(rule: RuleRow | undefined): InterviewRatioRow[] | null {
-  if (!rule?.interview_ratio_table) return null;
-  const parsed = ratioTableSchema.safeParse(JSON.parse(rule.interview_ratio_table));
-  return parsed.success ? parsed.data : null;
-}
-
-/**
- * In the list: qualified, not given up, and either within the places by rank among the qualified
- * (ties at the cut-off share a rank, so they are all within) or added in a place given up.
- */
-function listed(
-  r: { qualified: number; qrank: number | null; gave_up_at: string | null; filled_at: string | null },
-  need: number,
-): boolean {
-  return r.qualified === 1 && r.gave_up_at === null && ((r.qrank !== null && r.qrank <= need) || r.filled_at !== null);
-}
-
-/** Places in a position's interview list under the exam's rule (1:3 when no rule is saved). */
-function needOf(rule: RuleRow | undefined, headcount: number): number {
-  return interviewNeed(headcount, ratioFor(headcount, fromThousandths(rule?.interview_ratio ?? 3000), ratioTable(rule)));
-}
-
-const points = (h: number | null) => (h === null ? null : fromHundredths(h));
-
 type ReviewRow = Awaited<ReturnType<ScoresRepository['reviews']>>[number];
 
 function reviewOf(r: ReviewRow): ScoreReview {
@@ -108,17 +81,6 @@ function reviewOf(r: ReviewRow): ScoreReview {
  * and ranks are computed in the database (see the repository); the list follows the shared rule:
  * the qualified by total until headcount × ratio places are filled, ties at the cut-off included.
  */
-/** Rows grouped by their position, in the order given. */
-function byPositionOf<R extends { position_id: number }>(rows: readonly R[]): Map<number, R[]> {
-  const byPosition = new Map<number, R[]>();
-  for (const r of rows) {
-    const list = byPosition.get(r.position_id);
-    if (list) list.push(r);
-    else byPosition.set(r.position_id, [r]);
-  }
-  return byPosition;
-}
-
 export function createScoresService(deps: ScoresDeps) {
   const { repo, audit, changed, importLock } = deps;
   const myScores = createVersionedCache<MyScore>(deps.version);
@@ -160,39 +122,6 @@ export function createScoresService(deps: ScoresDeps) {
         };
       })
       .filter((p) => p.list.length > 0);
-  }
-
-  /** Per position: ranked, qualified, the list's size and cut-off, and whether it falls short. */
-  function summarise(
-    positions: { id: number; code: string; name: string; headcount: number }[],
-    rows: RankedRow[],
-    rule: RuleRow | undefined,
-  ): { summaries: ScorePositionSummary[]; inList: (r: RankedRow) => boolean } {
-    const byPosition = byPositionOf(rows);
-    const needs = new Map(positions.map((p) => [p.id, needOf(rule, p.headcount)]));
-    const inList = (r: RankedRow) => listed(r, needs.get(r.position_id) ?? 0);
-    const summaries = positions.map((p) => {
-      const list = byPosition.get(p.id) ?? [];
-      const need = needs.get(p.id) ?? 0;
-      const entered = list.filter(inList);
-      const qualified = list.filter((r) => r.qualified === 1).length;
-      const gaveUp = list.filter((r) => r.gave_up_at !== null).length;
-      return {
-        positionId: p.id,
-        code: p.code,
-        name: p.name,
-        headcount: p.headcount,
-        need,
-        ranked: list.filter((r) => r.total !== null).length,
-        qualified,
-        inList: entered.length,
-        cutOff: entered.length === 0 ? null : points(entered.reduce((m, r) => Math.min(m, r.total ?? 0), Infinity)),
-        short: qualified < need,
-        gaveUp,
-        vacancies: gaveUp > 0 ? Math.max(0, need - entered.length) : 0,
-      };
-    });
-    return { summaries, inList };
   }
 
   return {
@@ -293,52 +222,61 @@ export function createScoresService(deps: ScoresDeps) {
       const { officeId } = officeAdminScope(staff);
       await examOf(officeId, examId);
       return importLock.run(officeId, async () => {
-        const [subjects, tickets] = await Promise.all([repo.subjects(officeId, examId), repo.tickets(officeId, examId)]);
+        const [subjects, tickets, rule] = await Promise.all([
+          repo.subjects(officeId, examId),
+          repo.tickets(officeId, examId),
+          repo.rule(officeId, examId),
+        ]);
         if (tickets.length === 0) throw new AppError(ErrorCode.Validation, '该考试尚未发布准考证，无法导入成绩');
         const at = clock.nowIso();
-        const sheet = await readScoreSheet(file, {
+        // Read, checked and totalled in the heavy worker, by the rules as they are now (saved
+        // meanwhile, they are applied again in the transaction below).
+        const sheet = await deps.heavy.readScores({
+          file,
           examId,
           officeId,
-          subjects: subjects.map((s) => ({ id: s.id, name: s.name, full_marks: Number(s.full_marks) })),
-          tickets: new Map(tickets.map((t) => [t.ticket_no, { application_id: t.application_id, position_id: t.position_id }])),
           at,
+          subjects: subjects.map((s) => ({
+            id: s.id,
+            name: s.name,
+            full_marks: Number(s.full_marks),
+            weight: Number(s.weight),
+            pass_line: s.pass_line,
+          })),
+          tickets: packTickets(tickets),
+          rule: { pass_line: rule?.pass_line ?? 0, bonus_enabled: rule?.bonus_enabled ?? 0 },
         });
         const result = { dryRun, rows: sheet.rows, imported: 0, absent: sheet.absent, void: sheet.void, errors: sheet.errors };
         if (dryRun || sheet.errors.length > 0) return result;
-        const [before, rule] = await Promise.all([repo.countScored(officeId, examId), repo.rule(officeId, examId)]);
-        const rows = withTotals(
-          sheet.totals,
-          sheet.marks,
-          { pass_line: rule?.pass_line ?? 0, bonus_enabled: rule?.bonus_enabled ?? 0 },
-          subjects.map((s) => ({ id: s.id, weight: Number(s.weight), pass_line: s.pass_line })),
-        );
+        const before = await repo.countScored(officeId, examId);
+        const imported = sheet.totals.application.length;
         await repo.commit(async (trx) => {
           await repo.ensureRule(trx, officeId, examId, at);
           // The rules are read again in the transaction: saved meanwhile, they are applied.
           const now = await repo.rule(officeId, examId, trx);
-          await repo.replaceScores(trx, officeId, examId, rows, sheet.marks, at);
+          await repo.replaceScores(trx, officeId, examId, totalRows(sheet.totals), markRows(sheet.marks), at);
           if (now?.updated_at !== (rule?.updated_at ?? at)) await repo.recompute(trx, officeId, examId);
           await audit.record(
             staff,
             before > 0 ? '重新导入成绩' : '导入成绩',
             `exam:${examId}`,
-            `${sheet.totals.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
+            `${imported} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
             ip,
             trx,
           );
         });
         await changed(officeId);
-        return { ...result, imported: sheet.totals.length };
+        return { ...result, imported };
       });
     },
 
     async ranking(staff: StaffPrincipal, examId: number, positionId: number | undefined): Promise<ScoreRanking> {
       const { officeId } = officeAdminScope(staff);
-      const { rule, positions, subjects, rows } = await rankingOf(officeId, examId);
-      const { summaries, inList } = summarise(positions, rows, rule);
+      await examOf(officeId, examId);
+      // Ranked and summarised in the heavy worker on its own connection; the list's names and marks read here.
+      const { subjects, summaries, rows: mine } = await deps.heavy.rank({ officeId, examId, positionId });
       let list: ScoreRanking['list'] = [];
       if (positionId !== undefined) {
-        const mine = rows.filter((r) => r.position_id === positionId);
         const [names, marks] = await Promise.all([repo.names(mine.map((r) => r.application_id)), repo.marks(officeId, examId, positionId)]);
         const nameOf = new Map(names.map((n) => [n.id, n.name]));
         const marksOf = new Map<number, ScoreRanking['list'][number]['subjects']>();
@@ -347,21 +285,19 @@ export function createScoresService(deps: ScoresDeps) {
           l.push({ subjectId: m.subject_id, mark: m.mark, score: points(m.score) });
           marksOf.set(m.application_id, l);
         }
-        list = mine
-          .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no))
-          .map((r) => ({
-            ticketNo: r.ticket_no,
-            name: nameOf.get(r.application_id) ?? '',
-            status: r.status,
-            subjects: marksOf.get(r.application_id) ?? [],
-            bonus: fromHundredths(r.bonus),
-            total: points(r.total),
-            rank: r.rank,
-            qualified: r.qualified === 1,
-            inList: inList(r),
-            gaveUp: r.gave_up_at !== null,
-            filled: r.filled_at !== null,
-          }));
+        list = mine.map((r) => ({
+          ticketNo: r.ticket_no,
+          name: nameOf.get(r.application_id) ?? '',
+          status: r.status,
+          subjects: marksOf.get(r.application_id) ?? [],
+          bonus: fromHundredths(r.bonus),
+          total: points(r.total),
+          rank: r.rank,
+          qualified: r.qualified === 1,
+          inList: r.inList,
+          gaveUp: r.gave_up_at !== null,
+          filled: r.filled_at !== null,
+        }));
       }
       return { subjects: subjects.map((s) => ({ subjectId: s.id, name: s.name })), positions: summaries, list };
     },

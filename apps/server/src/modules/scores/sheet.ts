@@ -4,7 +4,9 @@ import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import type { ScoreMarkTable } from '../../db/schema';
 import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
-import type { ScoreTotalRow } from './repository';
+import { moved, type Moved } from '../../lib/worker-pool';
+import { withTotals, type ScoreTotalRow } from './repository';
+import { packedBuffers, packMarks, packTotals, type PackedMarks, type PackedTotals } from './score-rows';
 
 export const TICKET_COLUMN = '准考证号';
 export const BONUS_COLUMN = '加分';
@@ -154,6 +156,74 @@ export async function readScoreSheet(file: Buffer, ctx: SheetContext): Promise<S
     out.errors.push({ row: 0, msg: `另有 ${errorCount - out.errors.length} 处错误未列出，请先修改以上各行` });
   if (out.rows === 0 && out.errors.length === 0) out.errors.push({ row: 2, msg: '成绩表中没有成绩' });
   return out;
+}
+
+/** What the worker thread is given to read a score sheet: the file and the exam's tickets as columns. */
+export interface ReadScoresInput {
+  file: Uint8Array;
+  examId: number;
+  officeId: number;
+  at: string;
+  subjects: (SheetSubject & { weight: number; pass_line: number | null })[];
+  tickets: { no: string[]; application: Int32Array; position: Int32Array };
+  /** The rules the totals are computed by (null: marks only, as the interview import wants). */
+  rule: { pass_line: number; bonus_enabled: number } | null;
+}
+
+export interface PackedScoreSheet {
+  rows: number;
+  absent: number;
+  void: number;
+  errors: { row: number; msg: string }[];
+  totals: PackedTotals;
+  marks: PackedMarks;
+}
+
+/**
+ * The worker thread's task: the sheet read and checked as `readScoreSheet` does, the totals and
+ * pass flags computed (`withTotals`), and the rows answered as columns moved to the main thread.
+ */
+export async function readScoreSheetPacked(input: ReadScoresInput): Promise<Moved<PackedScoreSheet>> {
+  const tickets = new Map<string, { application_id: number; position_id: number | null }>();
+  input.tickets.no.forEach((no, i) => {
+    const position = input.tickets.position[i]!;
+    tickets.set(no, { application_id: input.tickets.application[i]!, position_id: position < 0 ? null : position });
+  });
+  const sheet = await readScoreSheet(Buffer.from(input.file.buffer, input.file.byteOffset, input.file.byteLength), {
+    examId: input.examId,
+    officeId: input.officeId,
+    subjects: input.subjects,
+    tickets,
+    at: input.at,
+  });
+  const rows =
+    input.rule === null || sheet.errors.length > 0
+      ? sheet.totals.map((t) => ({ ...t, total: null, qualified: 0 }))
+      : withTotals(sheet.totals, sheet.marks, input.rule, input.subjects);
+  const ctx = { officeId: input.officeId, examId: input.examId, at: input.at };
+  const out: PackedScoreSheet = {
+    rows: sheet.rows,
+    absent: sheet.absent,
+    void: sheet.void,
+    errors: sheet.errors,
+    totals: packTotals(rows, ctx),
+    marks: packMarks(sheet.marks, input.examId),
+  };
+  return moved(out, [...packedBuffers(out.totals), ...packedBuffers(out.marks)]);
+}
+
+/** The exam's tickets as the worker thread takes them. */
+export function packTickets(
+  rows: readonly { ticket_no: string; application_id: number; position_id: number | null }[],
+): ReadScoresInput['tickets'] {
+  const application = new Int32Array(rows.length);
+  const position = new Int32Array(rows.length);
+  const no = rows.map((r, i) => {
+    application[i] = r.application_id;
+    position[i] = r.position_id ?? -1;
+    return r.ticket_no;
+  });
+  return { no, application, position };
 }
 
 export interface ExportRow {

@@ -27,7 +27,9 @@ import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
 import type { NotificationsService } from '../notifications/service';
 import { officeAdminScope } from '../review/scope';
-import { readScoreSheet } from '../scores/sheet';
+import type { HeavyTasks } from '../../heavy-tasks';
+import { markRows } from '../scores/score-rows';
+import { packTickets } from '../scores/sheet';
 import type { ScoresService } from '../scores/service';
 import type { StagesRepository } from './repository';
 
@@ -42,6 +44,8 @@ export interface StagesDeps {
   notifications: Pick<NotificationsService, 'stepToApplication'>;
   /** After each committed change: public lists show it on their next read. */
   changed: (officeId: number) => Promise<void>;
+  /** The sheet read off the event loop (a worker thread, decision 014). */
+  heavy: Pick<HeavyTasks, 'readScores'>;
 }
 
 type Result = { outcome: StageOutcome; score: number | null };
@@ -256,13 +260,18 @@ export function createStagesService(deps: StagesDeps) {
           .filter(({ r }) => r.qualification !== 'fail' && r.qualification !== 'gaveUp');
         if (eligible.length === 0) throw new AppError(ErrorCode.Validation, '面试名单中还没有可以参加面试的考生');
         const at = clock.nowIso();
-        const sheet = await readScoreSheet(file, {
+        const sheet = await deps.heavy.readScores({
+          file,
           examId,
           officeId,
-          subjects: [{ id: 0, name: INTERVIEW_COLUMN, full_marks: INTERVIEW_FULL_MARKS * 100 }],
-          tickets: new Map(eligible.map(({ r, positionId }) => [r.ticketNo, { application_id: r.applicationId, position_id: positionId }])),
+          subjects: [{ id: 0, name: INTERVIEW_COLUMN, full_marks: INTERVIEW_FULL_MARKS * 100, weight: 1000, pass_line: null }],
+          tickets: packTickets(
+            eligible.map(({ r, positionId }) => ({ ticket_no: r.ticketNo, application_id: r.applicationId, position_id: positionId })),
+          ),
           at,
+          rule: null,
         });
+        const marks = markRows(sheet.marks).slice(0, sheet.marks.application.length);
         const result = { dryRun, rows: sheet.rows, imported: 0, absent: sheet.absent, void: sheet.void, errors: sheet.errors };
         if (dryRun || sheet.errors.length > 0) return result;
         await repo.commit(async (trx) => {
@@ -270,7 +279,7 @@ export function createStagesService(deps: StagesDeps) {
             trx,
             examId,
             'interview',
-            sheet.marks.map((m) => ({
+            marks.map((m) => ({
               application_id: m.application_id,
               stage: 'interview' as const,
               office_id: officeId,
@@ -284,13 +293,13 @@ export function createStagesService(deps: StagesDeps) {
             staff,
             before > 0 ? '重新导入面试成绩' : '导入面试成绩',
             `exam:${examId}`,
-            `${sheet.marks.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
+            `${marks.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
             ip,
             trx,
           );
         });
         await changed(officeId);
-        return { ...result, imported: sheet.marks.length };
+        return { ...result, imported: marks.length };
       });
     },
 
