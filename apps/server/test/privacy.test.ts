@@ -233,8 +233,8 @@ describe('edges: headers, CORS, limits, client addresses, methods', () => {
     await t?.close();
   });
 
-  it('sends a strict CSP, year-long HSTS with subdomains, nosniff, frame denial and a referrer policy', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/getWSystem' });
+  it('sends a strict CSP, year-long HSTS with subdomains, nosniff, frame denial and a referrer policy on pages', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
@@ -245,7 +245,22 @@ describe('edges: headers, CORS, limits, client addresses, methods', () => {
     expect(Number(/max-age=(\d+)/.exec(String(res.headers['strict-transport-security']))![1])).toBeGreaterThanOrEqual(31_536_000);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
+  it('sends the API set on JSON answers: nothing may load or frame them, HSTS, nosniff, same-origin resource policy', async () => {
+    for (const url of ['/api/getWSystem', '/api/getNoticeList?page=1&pageSize=10', '/api/getMyScore', '/api/no-such-call']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(Number(/max-age=(\d+)/.exec(String(res.headers['strict-transport-security']))![1])).toBeGreaterThanOrEqual(31_536_000);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      // Headers that act on documents only are not sent with data.
+      expect(res.headers['referrer-policy']).toBeUndefined();
+      expect(res.headers['x-xss-protection']).toBeUndefined();
+    }
   });
 
   it('keeps CORS closed: no Access-Control-Allow-Origin for a foreign origin, also on preflight', async () => {

@@ -28,7 +28,35 @@ export function containsNul(value: unknown, depth = 0): boolean {
 }
 
 /**
- * Security headers on every answer. Scripts only from our own origin (no inline script); antd
+ * What a JSON answer of the API is sent with instead of the page headers: the set OWASP's REST
+ * Security Cheat Sheet names for API responses (a policy that lets a JSON answer opened as a page
+ * load and embed nothing, HSTS, nosniff, frame denial, same-origin resource policy). The others
+ * (COOP, Origin-Agent-Cluster, Referrer-Policy, X-DNS-Prefetch-Control, X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies, X-XSS-Protection) act on documents only: on the public reads
+ * they were 700 of 900 header bytes, sent with every answer (decision 014).
+ */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const DOCUMENT_ONLY = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+/**
+ * A JSON answer of the API, or one without a body (a 304 of a JSON read): not a page, a file or
+ * the API's own documentation pages.
+ */
+function isApiData(url: string, contentType: unknown): boolean {
+  if (!url.startsWith('/api/')) return false;
+  return contentType === undefined || (typeof contentType === 'string' && contentType.startsWith('application/json'));
+}
+
+/**
+ * Security headers on every answer (JSON answers of the API: API_CSP and no DOCUMENT_ONLY). Scripts only from our own origin (no inline script); antd
  * writes its styles at run time, so styles allow inline. Frames are refused everywhere.
  */
 export default fp(
@@ -64,6 +92,10 @@ export default fp(
     // step, as one structured line each. Only the path and the error code: never the body, so no
     // personal data or credential can reach the log this way.
     app.addHook('onSend', async (request, reply, payload) => {
+      if (isApiData(request.url, reply.getHeader('content-type'))) {
+        for (const name of DOCUMENT_ONLY) reply.removeHeader(name);
+        reply.header('content-security-policy', API_CSP);
+      }
       if (!request.url.startsWith('/api/') || typeof payload !== 'string') return payload;
       const path = request.url.split('?')[0];
       if (payload.startsWith('{"success":false')) {
