@@ -10,7 +10,7 @@ import { type Captcha, type MenuItem, type SystemSetting } from '@zhikaoyun/shar
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { ServerQueryClient } from './app/providers';
+import { ServerQueryClient } from './app/query-scope';
 import { createQueryClient } from './app/query-client';
 import { metaFor, PUBLIC_PATHS } from './app/route-table';
 import { isShellPath } from './app/shell-render';

@@ -2,14 +2,12 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import AppContext from 'antd/es/app/context';
 import useAppStyle from 'antd/es/app/style';
 import { ConfigContext } from 'antd/es/config-provider/context';
-import { createContext, useContext, type ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { deferredFeedback } from '../lib/feedback';
 import { AntdTheme } from './antd-theme';
 import { FeedbackHoldersSlot } from './feedback-slot';
 import { queryClient } from './query-client';
-
-/** The query client of a server render (each render has its own); the browser's singleton otherwise. */
-export const ServerQueryClient = createContext<QueryClient | null>(null);
+import { QueryScope } from './query-scope';
 
 /**
  * antd's App root: the same root element and styles, and App.useApp() gives the message,
@@ -32,11 +30,10 @@ function AppRoot({ children }: { children: ReactNode }) {
  * each such page (app/router.tsx), so that the public pages built without them load without them.
  */
 export function AntdScope({ children }: { children: ReactNode }) {
-  const client = useContext(ServerQueryClient) ?? queryClient;
   return (
     <AntdTheme>
       <AppRoot>
-        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+        <QueryScope>{children}</QueryScope>
       </AppRoot>
     </AntdTheme>
   );

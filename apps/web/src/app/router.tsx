@@ -7,8 +7,9 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 
 /**
  * A page built on antd and TanStack Query, with what it needs around it (app/providers.tsx:
- * antd's theme and App, the query client), loaded with it. The public pages built without them
- * (the guide page, the notices, the login and registration forms, the public positions) load neither.
+ * antd's theme and App, the query client), loaded with it. The pages built without them (the
+ * guide page, the notices, the login and registration forms, the public positions, and the exam
+ * list a candidate lands on after logging in) load neither.
  */
 const scoped =
   (load: PageModule): PageModule =>
@@ -23,20 +24,37 @@ const scoped =
       },
     }));
 
+/**
+ * A page that reads through TanStack Query but is built without antd's runtime: loaded with the
+ * data cache alone (app/query-scope.tsx); its antd-built parts load when first shown.
+ */
+const queryScoped =
+  (load: PageModule): PageModule =>
+  () =>
+    Promise.all([load(), import('./query-scope')]).then(([{ default: Page }, { QueryScope }]) => ({
+      default: function QueryScopedPage() {
+        return (
+          <QueryScope>
+            <Page />
+          </QueryScope>
+        );
+      },
+    }));
+
 /** Each page is its own chunk: a candidate downloads only the pages they open. */
 const PAGES: Record<RoutePath, PageModule> = {
   '/': () => import('../features/guide/pages/GuidePage'),
   '/login': () => import('../features/accounts/pages/LoginPage'),
   '/register': () => import('../features/accounts/pages/RegisterPage'),
   '/test': scoped(() => import('../features/ui-test/pages/UiTestPage')),
-  '/exam-list': scoped(() => import('../features/exams/pages/ExamListPage')),
+  '/exam-list': () => import('../features/exams/pages/ExamListPage'),
   '/application-instructions': scoped(() => import('../features/applications/pages/ApplicationInstructionsPage')),
   '/fill-info': scoped(() => import('../features/applications/pages/FillInfoPage')),
   '/job-positions': scoped(() => import('../features/positions/pages/JobPositionsPage')),
   '/job-positions-only-read': () => import('../features/positions/pages/JobPositionsReadOnlyPage'),
   '/confirm-info': scoped(() => import('../features/applications/pages/ConfirmInfoPage')),
   '/current-exam': scoped(() => import('../features/applications/pages/CurrentExamPage')),
-  '/personal-center': scoped(() => import('../features/accounts/pages/PersonalCenterPage')),
+  '/personal-center': queryScoped(() => import('../features/accounts/pages/PersonalCenterPage')),
   '/notice-list': () => import('../features/notices/pages/NoticeListPage'),
   '/notice-detail/:id': () => import('../features/notices/pages/NoticeDetailPage'),
   '/messages': scoped(() => import('../features/notifications/pages/MessagesPage')),

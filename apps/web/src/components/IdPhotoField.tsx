@@ -1,13 +1,15 @@
 import { CameraOutlined, LockOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { PHOTO_RULES, PHOTO_SPEC, type UserInfo } from '@zhikaoyun/shared';
-import { App, Button } from 'antd';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
+import { lazyScoped } from '../app/lazy-scoped';
+import { deferredFeedback } from '../lib/feedback';
 import { decodePhoto, UnreadablePhoto, uploadPhoto } from '../lib/photo';
 import { USER_INFO_KEY } from '../lib/query-keys';
 import { useSysStore } from '../lib/store';
 
-const PhotoCropDialog = lazy(() => import('./PhotoCropDialog'));
+// Built on antd (Modal, Slider): loaded with antd's scope when a photo is chosen.
+const PhotoCropDialog = lazyScoped(() => import('./PhotoCropDialog').then((m) => m.default));
 
 /**
  * The candidate's ID photo (证件照), as part of the application: the office's rules, the photo
@@ -28,7 +30,8 @@ export function IdPhotoField({
   missing?: boolean;
   pending?: boolean;
 }) {
-  const { message } = App.useApp();
+  // Plain (no antd runtime): the personal center shows it on its first load.
+  const { message } = deferredFeedback;
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [reading, setReading] = useState(false);
@@ -97,9 +100,16 @@ export function IdPhotoField({
               aria-label="选择证件照"
               onChange={(e) => void choose(e.target.files?.[0])}
             />
-            <Button icon={<CameraOutlined />} loading={reading} disabled={pending} onClick={() => input.current?.click()}>
-              {photo ? '更换证件照' : '上传证件照'}
-            </Button>
+            <button
+              type="button"
+              className={`zk-btn${reading ? ' zk-btn--loading' : ''}`}
+              disabled={pending}
+              aria-busy={reading || undefined}
+              onClick={() => input.current?.click()}
+            >
+              <CameraOutlined aria-hidden />
+              <span>{photo ? '更换证件照' : '上传证件照'}</span>
+            </button>
           </>
         )}
         {missing && !photo && <p className="id-photo__error">请上传证件照</p>}

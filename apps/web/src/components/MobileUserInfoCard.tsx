@@ -1,6 +1,5 @@
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { HINT_ANSWER_MASK, type UserInfo } from '@zhikaoyun/shared';
-import { Button } from 'antd';
 import { useState } from 'react';
 import { useSysStore } from '../lib/store';
 import { InfoRows, NOT_SET } from './InfoRows';
@@ -106,16 +105,18 @@ function UserInfoCard({
                       {isSet ? (visible ?? HINT_ANSWER_MASK) : NOT_SET}
                     </span>
                     {canShow && (
-                      <Button
-                        size="small"
-                        type="link"
-                        icon={visible !== null ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+                      // A plain button styled as antd's small link button: the personal center is
+                      // built without antd's runtime.
+                      <button
+                        type="button"
+                        className={`zk-btn zk-btn--link${asking ? ' zk-btn--loading' : ''}`}
                         aria-pressed={visible !== null}
-                        loading={asking}
+                        aria-busy={asking || undefined}
                         onClick={() => void toggle()}
                       >
-                        {visible !== null ? '隐藏' : '显示'}
-                      </Button>
+                        {visible !== null ? <EyeInvisibleOutlined aria-hidden /> : <EyeOutlined aria-hidden />}
+                        <span>{visible !== null ? '隐藏' : '显示'}</span>
+                      </button>
                     )}
                   </span>
                 ),

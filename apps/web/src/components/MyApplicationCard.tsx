@@ -1,24 +1,10 @@
-import { APPLICATION_STATUS_LABEL, journeyOf, type ApplicationStatus, type MyApplication } from '@zhikaoyun/shared';
+import { journeyOf, type MyApplication } from '@zhikaoyun/shared';
 import { Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { chooseExam } from '../lib/exam-api';
+import { chooseExam } from '../lib/public-exam';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { JourneySteps } from './JourneySteps';
-
-/** The look of each status's tag (the compiler asks for a new status's look here). */
-export const STATUS_TONE: Readonly<Record<ApplicationStatus, string>> = {
-  draft: 'draft',
-  submitted: 'submitted',
-  approved: 'approved',
-  rejected: 'rejected',
-  confirmed: 'approved',
-  expired: 'rejected',
-  cancelled: 'rejected',
-};
-
-export function StatusTag({ status }: { status: ApplicationStatus }) {
-  return <span className={`app-status-tag is-${STATUS_TONE[status]}`}>{APPLICATION_STATUS_LABEL[status]}</span>;
-}
+import { StatusTag } from './StatusTag';
 
 /**
  * One exam the candidate applied to, in 我的报名: its state, the review's reason, the step bar,

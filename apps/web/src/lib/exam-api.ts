@@ -10,11 +10,6 @@ export function useExamList() {
   return useQuery({ queryKey: ['exams'], queryFn: fetchExamList });
 }
 
-/** Puts the chosen exam (id, name, examConfig) in the store; the exam name then heads the pages. */
-export function chooseExam(exam: Exam): void {
-  useSysStore.getState().setExam({ id: exam.id, name: exam.name }, exam.config);
-}
-
 /**
  * The exam the candidate is working on: the one chosen in the store (kept current from the
  * list), or, when none was chosen (a page opened directly), the office's current exam.

@@ -23,3 +23,8 @@ export function usePublicActiveExam(): { exam: Exam | null | undefined; isLoadin
   }
   return { exam: current.data, isLoading: current.isLoading };
 }
+
+/** Puts the chosen exam (id, name, examConfig) in the store; the exam name then heads the pages. */
+export function chooseExam(exam: Exam): void {
+  useSysStore.getState().setExam({ id: exam.id, name: exam.name }, exam.config);
+}

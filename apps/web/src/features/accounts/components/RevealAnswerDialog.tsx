@@ -1,34 +1,18 @@
 import { currentPasswordSchema, DIALOG_WIDTH } from '@zhikaoyun/shared';
 import { Form, Input, Modal } from 'antd';
-import { useRef, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { zodRule } from '../../../lib/form-rules';
 import { revealHintAnswer } from '../api';
 
 /**
- * 查看提示答案: the hint answer resets the password, so it is shown only after the password is
- * entered again. `reveal()` opens the dialog and resolves with the answer, or null when the
- * candidate cancels; a wrong password keeps the dialog open (the client shows the server's text).
+ * 查看提示答案's dialog: the password entered again, then the answer. Built on antd, it loads when
+ * first opened (reveal-answer.tsx), not with the personal center. `onDone` gets the answer, or
+ * null when the candidate cancels; a wrong password keeps it open (the client shows the server's text).
  */
-export function useRevealAnswer(): { reveal: () => Promise<string | null>; dialog: ReactNode } {
-  const [open, setOpen] = useState(false);
+export function RevealAnswerDialog({ open, onDone }: { open: boolean; onDone: (answer: string | null) => void }) {
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ password: string }>();
-  const settle = useRef<((answer: string | null) => void) | null>(null);
-
-  function finish(answer: string | null) {
-    settle.current?.(answer);
-    settle.current = null;
-    setOpen(false);
-  }
-
-  const reveal = () =>
-    new Promise<string | null>((resolve) => {
-      settle.current?.(null);
-      settle.current = resolve;
-      setOpen(true);
-    });
-
-  const dialog = (
+  return (
     <Modal
       open={open}
       title="查看提示答案"
@@ -37,7 +21,7 @@ export function useRevealAnswer(): { reveal: () => Promise<string | null>; dialo
       width={DIALOG_WIDTH}
       confirmLoading={busy}
       destroyOnHidden
-      onCancel={() => finish(null)}
+      onCancel={() => onDone(null)}
       onOk={() => form.submit()}
     >
       <p className="reveal-answer__hint">提示答案可用于找回密码，请输入登录密码确认是您本人。</p>
@@ -50,7 +34,7 @@ export function useRevealAnswer(): { reveal: () => Promise<string | null>; dialo
         onFinish={async ({ password }) => {
           setBusy(true);
           try {
-            finish((await revealHintAnswer({ password })).answer);
+            onDone((await revealHintAnswer({ password })).answer);
           } catch {
             // shown by the client: a wrong password, or a session ended after too many
           } finally {
@@ -64,5 +48,4 @@ export function useRevealAnswer(): { reveal: () => Promise<string | null>; dialo
       </Form>
     </Modal>
   );
-  return { reveal, dialog };
 }

@@ -8,26 +8,30 @@ import {
   RightOutlined,
   TrophyOutlined,
 } from '@ant-design/icons';
-import { App, Button } from 'antd';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { IdPhotoField } from '../../../components/IdPhotoField';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { MyApplicationCard } from '../../../components/MyApplicationCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
+import { lazyScoped } from '../../../app/lazy-scoped';
+import { deferredFeedback } from '../../../lib/feedback';
 import { useHydrated } from '../../../lib/hydrated';
 import { useMyApplications } from '../../../lib/journey-api';
 import { useSysStore } from '../../../lib/store';
 import { badgeText, useUnreadCount } from '../../../lib/unread';
 import { exportMyData, logout, useUserInfo } from '../api';
 import { saveMyDataFile } from '../components/my-data-file';
-import { useRevealAnswer } from '../components/RevealAnswerDialog';
+import { useRevealAnswer } from '../components/reveal-answer';
 
-const EditProfileDrawer = lazy(() => import('../components/EditProfileDrawer').then((m) => ({ default: m.EditProfileDrawer })));
-const ChangePasswordDrawer = lazy(() => import('../components/ChangePasswordDrawer').then((m) => ({ default: m.ChangePasswordDrawer })));
-const DeleteAccountDrawer = lazy(() => import('../components/DeleteAccountDrawer').then((m) => ({ default: m.DeleteAccountDrawer })));
+// The page is built without antd's runtime (it arrives rendered and should hydrate quickly on a
+// slow phone); its antd-built parts load when first shown, each with antd's scope: the drawers
+// when opened, an application's card (its step bar) when the candidate has applications.
+const EditProfileDrawer = lazyScoped(() => import('../components/EditProfileDrawer').then((m) => m.EditProfileDrawer));
+const ChangePasswordDrawer = lazyScoped(() => import('../components/ChangePasswordDrawer').then((m) => m.ChangePasswordDrawer));
+const DeleteAccountDrawer = lazyScoped(() => import('../components/DeleteAccountDrawer').then((m) => m.DeleteAccountDrawer));
+const MyApplicationCard = lazyScoped(() => import('../../../components/MyApplicationCard').then((m) => m.MyApplicationCard));
 
 function ActionRow({
   icon,
@@ -58,13 +62,30 @@ function ActionRow({
   );
 }
 
+/** 我的报名 until it is known: the size of the card for none (a candidate's first visit). */
+function PendingApplications() {
+  return (
+    <MobileContainerCard>
+      <div role="status" aria-busy="true" aria-label="我的报名加载中">
+        <p className="personal-center__hint">
+          <span className="zk-line-pending">{'\u3000'}</span>
+        </p>
+        {/* The card's button, unseen: the card is as high as it will be. */}
+        <span className="zk-btn zk-btn--primary personal-center__unseen" aria-hidden="true">
+          <span>查看当前考试</span>
+        </span>
+      </div>
+    </MobileContainerCard>
+  );
+}
+
 /**
  * 个人中心: who I am (each field once), 我的报名, my ID photo, and what a candidate may change.
  * The server renders it without knowing who asks (entry-server.tsx): every part at its size, the
  * candidate's own values pending; the browser fills them in once the page runs and has read them.
  */
 export default function PersonalCenterPage() {
-  const { modal, message } = App.useApp();
+  const { modal, message } = deferredFeedback;
   const navigate = useNavigate();
   const hydrated = useHydrated();
   const user = useUserInfo();
@@ -124,26 +145,19 @@ export default function PersonalCenterPage() {
       <MobileUserInfoCard userInfo={info} revealAnswer={answer.reveal} />
       <GroupTitle>我的报名</GroupTitle>
       {applications === undefined ? (
-        // The size of the card for none (a candidate's first visit); their applications fill it in.
-        <MobileContainerCard>
-          <div role="status" aria-busy="true" aria-label="我的报名加载中">
-            <p className="personal-center__hint">
-              <span className="zk-line-pending">{'\u3000'}</span>
-            </p>
-            {/* The card's button, unseen: the card is as high as it will be. */}
-            <Button type="primary" className="personal-center__unseen" tabIndex={-1} aria-hidden="true">
-              查看当前考试
-            </Button>
-          </div>
-        </MobileContainerCard>
+        <PendingApplications />
       ) : applications.length ? (
-        applications.map((a) => <MyApplicationCard key={a.id} application={a} hasPhoto={info?.photo !== ''} />)
+        <Suspense fallback={<PendingApplications />}>
+          {applications.map((a) => (
+            <MyApplicationCard key={a.id} application={a} hasPhoto={info?.photo !== ''} />
+          ))}
+        </Suspense>
       ) : (
         <MobileContainerCard>
           <p className="personal-center__hint">您还没有报名任何考试。</p>
-          <Button type="primary" onClick={() => void navigate('/exam-list')}>
-            查看当前考试
-          </Button>
+          <button type="button" className="zk-btn zk-btn--primary" onClick={() => void navigate('/exam-list')}>
+            <span>查看当前考试</span>
+          </button>
         </MobileContainerCard>
       )}
       <GroupTitle>证件照</GroupTitle>

@@ -1,16 +1,22 @@
 import { CalendarOutlined, ClockCircleOutlined } from '@ant-design/icons';
 import { EXAM_PHASE_LABEL, journeyOf, type Exam, type MyApplication } from '@zhikaoyun/shared';
-import { Button, Skeleton } from 'antd';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { StatusTag } from '../../../components/MyApplicationCard';
-import { chooseExam, useExamList } from '../../../lib/exam-api';
+import { PlainSkeleton } from '../../../components/PlainSkeleton';
+import { StatusTag } from '../../../components/StatusTag';
 import { useHydrated } from '../../../lib/hydrated';
-import { useMyApplications } from '../../../lib/journey-api';
+import { getData } from '../../../lib/lazy-http';
+import { chooseExam, fetchExamList } from '../../../lib/public-exam';
+import { usePublicQuery } from '../../../lib/public-query';
 import { useSysStore } from '../../../lib/store';
+
+// The page the guard sends a candidate to after logging in, so it is built like the public pages
+// (no antd runtime, no TanStack Query: plain buttons, lib/public-query.ts for the exams) and its
+// first load is small: it arrives rendered (entry-server.tsx) and hydrates quickly on a slow phone.
 
 /** The primary way on from an exam card: start, go on where the candidate left off, or see the state. */
 function primaryAction(exam: Exam, mine: MyApplication | null, hasPhoto: boolean): { label: string; path: string } | null {
@@ -115,19 +121,19 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
       </dl>
       <div className="exam-card__actions">
         {action && (
-          <Button
-            type="primary"
-            size="large"
+          <button
+            type="button"
+            className="zk-btn zk-btn--primary zk-btn--lg"
             // Which way on depends on the candidate's application: usable once it is known.
             aria-disabled={!known}
             onClick={() => known && go(action.path)}
           >
-            {action.label}
-          </Button>
+            <span>{action.label}</span>
+          </button>
         )}
-        <Button size="large" aria-disabled={!hydrated} onClick={() => go('/job-positions')}>
-          查看岗位
-        </Button>
+        <button type="button" className="zk-btn zk-btn--lg" aria-disabled={!hydrated} onClick={() => go('/job-positions')}>
+          <span>查看岗位</span>
+        </button>
       </div>
       {exam.phase === 'upcoming' && (
         <p className="exam-card__hint">报名将于 {formatDateTime(exam.registrationStart)} 开始，届时可在此进入报名。</p>
@@ -137,19 +143,40 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
 }
 
 /**
+ * The candidate's own applications, read afresh on every visit once the page runs in the browser
+ * (never in the server's HTML, which knows no one); undefined until they arrive. Not cached: they
+ * are one person's, and the page shows them as they are now.
+ */
+function useOwnApplications(enabled: boolean): MyApplication[] | undefined {
+  const [applications, setApplications] = useState<MyApplication[]>();
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    // A failure is shown by the client (an ended session goes to login); the cards keep waiting.
+    getData<MyApplication[]>('/api/getMyApplications').then(
+      (list) => live && setApplications(list),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [enabled]);
+  return enabled ? applications : undefined;
+}
+
+/**
  * 当前考试: the office's exams, open ones first, each with the candidate's own state in it. The
  * server renders the exams (public) into the HTML (entry-server.tsx); the candidate's
  * applications are read once the page runs in the browser, and fill in each card's reserved line.
  */
 export default function ExamListPage() {
-  const exams = useExamList();
+  const exams = usePublicQuery(['exams'], fetchExamList);
   const hydrated = useHydrated();
-  const mine = useMyApplications();
-  const applications = hydrated ? mine.data : undefined;
-  if (exams.isLoading) {
+  const applications = useOwnApplications(hydrated);
+  if (exams.isPending) {
     return (
       <MobileContainerCard>
-        <Skeleton active paragraph={{ rows: 4 }} />
+        <PlainSkeleton rows={4} />
       </MobileContainerCard>
     );
   }
