@@ -9,6 +9,7 @@
 //   SCALE_SECONDS=3            autocannon duration of each public read
 //   SCALE_PORT=4360            the server's port (the two node:http ceilings take the next two)
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -167,11 +168,18 @@ for (const n of SIZES) {
     'getPositionList unit (50c)': `/api/getPositionList?examId=${examId}&unit=${encodeURIComponent(seed.sampleUnit)}&page=1&pageSize=10`,
     'getPositionList keyword (50c)': `/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('教师')}&page=1&pageSize=10`,
   };
+  // Asked as a phone's browser asks: it takes compressed answers.
+  const PHONE = { 'accept-encoding': 'gzip, deflate, br' };
   const answers = {};
   for (const url of [...Object.values(reads), ...Array.from({ length: 200 }, (_, k) => pageUrl(k))]) {
-    const res = await fetch(base + url);
-    const headers = [...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)).flat();
-    answers[url] = { headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
+    // node:http, not fetch: the bytes as sent, not decoded.
+    const res = await new Promise((resolve, reject) => get(base + url, { headers: PHONE }, resolve).on('error', reject));
+    const chunks = [];
+    for await (const c of res) chunks.push(c);
+    const headers = Object.entries(res.headers)
+      .filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k))
+      .flat();
+    answers[url] = { headers, body: Buffer.concat(chunks).toString('base64') };
   }
   const answersFile = path.join(dir, 'answers.json');
   writeFileSync(answersFile, JSON.stringify(answers));
@@ -185,11 +193,9 @@ for (const n of SIZES) {
   );
   await waitFor(`http://127.0.0.1:${CEILING_PORT + 1}/api/getWSystem`);
   const publicRead = async (name, url, requests) => {
-    const same = await cannon(`${name} same bytes`, {
-      url: `http://127.0.0.1:${CEILING_PORT + 1}${url}`,
-      ...(requests ? { requests } : {}),
-    });
-    const res = await cannon(name, { url: `${base}${url}`, ...(requests ? { requests } : {}) });
+    const opts = { headers: PHONE, ...(requests ? { requests } : {}) };
+    const same = await cannon(`${name} same bytes`, { url: `http://127.0.0.1:${CEILING_PORT + 1}${url}`, ...opts });
+    const res = await cannon(name, { url: `${base}${url}`, ...opts });
     fig(name, {
       ...res,
       ofCeiling: +(res.rps / ceilingRps.rps).toFixed(2),

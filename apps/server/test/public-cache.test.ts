@@ -213,7 +213,7 @@ for (const kind of DATABASES) {
       }
     });
 
-    it('sends the same headers and bytes before routing as Fastify did, for 200 and 304', async () => {
+    it('sends the same headers and bytes before routing as Fastify did, for 200 and 304, plain and gzipped', async () => {
       const lines: string[] = [];
       const { app, base } = await listening(t, lines);
       try {
@@ -222,22 +222,38 @@ for (const kind of DATABASES) {
           '/api/getNoticeList?page=1&pageSize=10',
           `/api/getPositionList?examId=${examId}&page=2&pageSize=3`,
         ]) {
-          const first = await fetch(base + path);
-          const body = await first.text();
-          const again = await fetch(base + path);
-          expect(headersOf(again), path).toEqual(headersOf(first));
-          expect(await again.text(), path).toBe(body);
-          const etag = first.headers.get('etag')!;
-          const raw304 = await fetch(base + path, { headers: { 'if-none-match': etag } });
-          expect(raw304.status, path).toBe(304);
-          expect(routed(lines, path.split('?')[0]!), path).toBe(1);
-          // Fastify's own 304 (inject does not go through the HTTP server's request event).
-          const routed304 = await app.inject({ url: path, headers: { 'if-none-match': etag } });
-          expect(routed304.statusCode, path).toBe(304);
-          const expected = Object.fromEntries(
-            Object.entries(routed304.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)),
-          );
-          expect(headersOf(raw304), path).toEqual(expected);
+          const bodies = new Map<string, { body: string; etag: string }>();
+          for (const encoding of ['identity', 'gzip, deflate, br']) {
+            const headers = { 'accept-encoding': encoding };
+            const routedBefore = routed(lines, path.split('?')[0]!);
+            const first = await fetch(base + path, { headers });
+            const body = await first.text();
+            const again = await fetch(base + path, { headers });
+            expect(headersOf(again), path).toEqual(headersOf(first));
+            expect(await again.text(), path).toBe(body);
+            expect(first.headers.get('vary'), path).toContain('accept-encoding');
+            const etag = first.headers.get('etag')!;
+            bodies.set(encoding, { body, etag });
+            // Answers of 1 KiB or more go gzipped to those who take it (fetch decodes them).
+            const large = Buffer.byteLength(bodies.get('identity')!.body) >= 1024;
+            expect(first.headers.get('content-encoding'), path).toBe(encoding !== 'identity' && large ? 'gzip' : null);
+            const raw304 = await fetch(base + path, { headers: { ...headers, 'if-none-match': etag } });
+            expect(raw304.status, path).toBe(304);
+            // Only the URL's first read reached Fastify (one request log line): the gzipped answers
+            // were made before routing too, from the headers that plain answer had.
+            expect(routed(lines, path.split('?')[0]!) - routedBefore, path).toBe(encoding === 'identity' ? 1 : 0);
+            // Fastify's own 304 (inject does not go through the HTTP server's request event).
+            const routed304 = await app.inject({ url: path, headers: { ...headers, 'if-none-match': etag } });
+            expect(routed304.statusCode, path).toBe(304);
+            const expected = Object.fromEntries(
+              Object.entries(routed304.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)),
+            );
+            expect(headersOf(raw304), path).toEqual(expected);
+          }
+          // Both encodings carry the same data, each under its own ETag when they differ.
+          const [plain, zipped] = [bodies.get('identity')!, bodies.get('gzip, deflate, br')!];
+          expect(zipped.body, path).toBe(plain.body);
+          if (Buffer.byteLength(plain.body) >= 1024) expect(zipped.etag, path).not.toBe(plain.etag);
         }
       } finally {
         await app.close();

@@ -48,14 +48,26 @@ export function headerList(headers: OutgoingHttpHeaders, extra: OutgoingHttpHead
   return list;
 }
 
+/** Whether an Accept-Encoding value takes gzip (as the web plugin reads it for the built files). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return acceptEncoding !== undefined && /\bgzip\b/.test(acceptEncoding);
+}
+
+/** What an anonymous read asks: its If-None-Match (undefined when none) and whether it takes gzip. */
+export interface AnonymousAsk {
+  ifNoneMatch: string | undefined;
+  gzip: boolean;
+}
+
 /**
  * For an answer shared by everyone: null when the request carries a session (`authorization` or
- * `token`), else its If-None-Match (undefined when none). Read from the raw header list, because
- * `req.headers` is built (every name lower-cased) on first use, which a raw answer can do without.
+ * `token`), else what it asks. Read from the raw header list, because `req.headers` is built
+ * (every name lower-cased) on first use, which a raw answer can do without.
  */
-export function conditionalAnonymous(req: IncomingMessage): string | null | undefined {
+export function anonymousAsk(req: IncomingMessage): AnonymousAsk | null {
   const raw = req.rawHeaders;
   let ifNoneMatch: string | undefined;
+  let gzip = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     // Compared by length first: most names (host, accept, user-agent) are passed over unread.
@@ -63,7 +75,9 @@ export function conditionalAnonymous(req: IncomingMessage): string | null | unde
       const lower = name.toLowerCase();
       if (lower === 'authorization') return null;
       if (lower === 'if-none-match') ifNoneMatch = ifNoneMatch === undefined ? raw[i + 1] : `${ifNoneMatch}, ${raw[i + 1]}`;
+    } else if (name.length === 15) {
+      if (name.toLowerCase() === 'accept-encoding') gzip ||= acceptsGzip(raw[i + 1]);
     } else if (name.length === 5 && name.toLowerCase() === 'token') return null;
   }
-  return ifNoneMatch;
+  return { ifNoneMatch, gzip };
 }

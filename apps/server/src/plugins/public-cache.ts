@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { ok } from '@zhikaoyun/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
 import { keepNewest } from '../lib/bounded-map';
-import { answerBeforeRouting, conditionalAnonymous, headerList, replayableHeaders } from '../lib/raw-answer';
+import { acceptsGzip, anonymousAsk, answerBeforeRouting, headerList, replayableHeaders } from '../lib/raw-answer';
 
 /**
  * The public reads every candidate's phone makes (settings, menu, agreement, exams, positions,
  * notices, documents) are the same for everyone in an office, so each answer is built once, kept
  * as the exact bytes sent (the envelope, already checked against the route's response schema)
- * with a strong ETag, and answered 304 when the browser already has it.
+ * with a strong ETag, and answered 304 when the browser already has it. An answer of 1 KiB or
+ * more is also kept gzipped (its own ETag), for the browsers that take gzip: every phone's does,
+ * and a page of positions is then a third of its size on a weak connection.
  *
  * Freshness, in order of strength:
  * - `invalidate(officeId)` (called by every staff write after its transaction commits) drops the
@@ -95,6 +98,8 @@ const CHECK_AHEAD_MS = 50;
 const MAX_ENTRIES = 2_000;
 /** Public, but every use is checked with us: a staff change shows on the next request. */
 const CACHE_CONTROL = 'no-cache';
+/** Smaller answers go as they are: gzip's header and the client's work would outweigh the bytes. */
+const GZIP_MIN_BYTES = 1024;
 
 interface Entry {
   officeId: number;
@@ -105,6 +110,8 @@ interface Entry {
   expires: number;
   body: Buffer;
   etag: string;
+  /** The body gzipped and its ETag; null below GZIP_MIN_BYTES. */
+  gzip: { body: Buffer; etag: string } | null;
   data: unknown;
   /** The entry's key, and whether it shows applicant counts (`revalidate`). */
   key: string;
@@ -133,10 +140,12 @@ interface KnownUrl {
   vary: boolean;
   /** The headers Fastify sent with the URL's first anonymous answer, less the per-answer ones. */
   sent: OutgoingHttpHeaders | null;
-  /** The header lists of a 200 and a 304 of `made`, made once per entry instead of per answer. */
+  /** The header lists of a 200 and a 304 of `made`, plain and gzipped, made once per entry instead of per answer. */
   made: Entry | null;
   ok: OutgoingHttpHeader[];
   notModified: OutgoingHttpHeader[];
+  okGzip: OutgoingHttpHeader[];
+  notModifiedGzip: OutgoingHttpHeader[];
 }
 
 const versionKey = (officeId: number) => `zk:public-cache:v:${officeId}`;
@@ -256,10 +265,12 @@ export default fp(
         // The same check the route's serializer would make, once per build instead of per request.
         const envelope = schema?.[200] ? schema[200].parse(ok(data)) : ok(data);
         const body = Buffer.from(JSON.stringify(envelope));
-        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+        const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+        const etag = `"${hash}"`;
+        const gzip = body.length >= GZIP_MIN_BYTES ? { body: gzipSync(body, { level: 6 }), etag: `"${hash}-gz"` } : null;
         const expires = Date.now() + (opts.ttlMs ?? DEFAULT_TTL_MS);
         const revalidate = opts.revalidate === true;
-        return { officeId, tag: tag ?? '', counts, version, expires, body, etag, data, key: fullKey, revalidate };
+        return { officeId, tag: tag ?? '', counts, version, expires, body, etag, gzip, data, key: fullKey, revalidate };
       })();
       if (tag === null) return promise;
       building.set(fullKey, promise);
@@ -292,19 +303,22 @@ export default fp(
     const anonymous = new WeakSet<FastifyRequest>();
     app.addHook('onResponse', (request, reply, done) => {
       const known = reply.statusCode === 200 && anonymous.has(request) ? urls.get(request.url) : undefined;
-      if (known && known.sent === null) known.sent = replayableHeaders(reply, 'etag');
+      if (known && known.sent === null) known.sent = replayableHeaders(reply, 'etag', 'content-encoding');
       done();
     });
     function answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
       if (req.method !== 'GET' || req.url === undefined) return false;
       const known = urls.get(req.url);
       if (known === undefined || known.sent === null) return false;
-      const asked = conditionalAnonymous(req);
+      const asked = anonymousAsk(req);
       if (asked === null) return false;
       const e = answerable(known);
       if (e === undefined) return false;
       if (known.made !== e) prepare(known, known.sent, e);
-      if (asked !== undefined && matchesEtag(asked, e.etag)) res.writeHead(304, known.notModified).end();
+      if (asked.gzip && e.gzip !== null) {
+        if (asked.ifNoneMatch !== undefined && matchesEtag(asked.ifNoneMatch, e.gzip.etag)) res.writeHead(304, known.notModifiedGzip).end();
+        else res.writeHead(200, known.okGzip).end(e.gzip.body);
+      } else if (asked.ifNoneMatch !== undefined && matchesEtag(asked.ifNoneMatch, e.etag)) res.writeHead(304, known.notModified).end();
       else res.writeHead(200, known.ok).end(e.body);
       return true;
     }
@@ -312,6 +326,10 @@ export default fp(
       known.ok = headerList(sent, { etag: e.etag, 'content-length': e.body.length });
       // A 304 has no body to describe: the same headers as Fastify's own 304 (send() below).
       known.notModified = headerList(sent, { etag: e.etag, 'content-type': undefined });
+      if (e.gzip !== null) {
+        known.okGzip = headerList(sent, { etag: e.gzip.etag, 'content-encoding': 'gzip', 'content-length': e.gzip.body.length });
+        known.notModifiedGzip = headerList(sent, { etag: e.gzip.etag, 'content-type': undefined });
+      }
       known.made = e;
     }
     answerBeforeRouting(app, answerRaw);
@@ -334,9 +352,15 @@ export default fp(
 
     function send(request: FastifyRequest, reply: FastifyReply, entry: Entry): FastifyReply {
       if (!request.headers.authorization && !request.headers.token) anonymous.add(request);
-      reply.header('cache-control', CACHE_CONTROL).header('etag', entry.etag);
-      if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-      return reply.header('content-type', 'application/json; charset=utf-8').send(entry.body);
+      // One URL answers plain or gzipped by Accept-Encoding: caches must key on it.
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`);
+      const gzip = entry.gzip !== null && acceptsGzip(request.headers['accept-encoding']) ? entry.gzip : null;
+      const etag = gzip?.etag ?? entry.etag;
+      reply.header('cache-control', CACHE_CONTROL).header('etag', etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      reply.header('content-type', 'application/json; charset=utf-8');
+      return gzip ? reply.header('content-encoding', 'gzip').send(gzip.body) : reply.send(entry.body);
     }
 
     /** Tells the other processes that the counts moved; keeps our own move from counting twice here. */
@@ -379,7 +403,16 @@ export default fp(
           const fullKey = `${request.office.id}|${key}`;
           const known = urls.get(request.url);
           if (known?.key !== fullKey) {
-            const url: KnownUrl = { key: fullKey, vary: reply.hasHeader('vary'), sent: null, made: null, ok: [], notModified: [] };
+            const url: KnownUrl = {
+              key: fullKey,
+              vary: reply.hasHeader('vary'),
+              sent: null,
+              made: null,
+              ok: [],
+              notModified: [],
+              okGzip: [],
+              notModifiedGzip: [],
+            };
             keepNewest(urls, request.url, url, MAX_ENTRIES);
           }
         }
