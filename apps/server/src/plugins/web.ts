@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { renderedPages } from './rendered-pages';
+import { acceptsGzip } from '../lib/raw-answer';
 
 /**
  * Serves the built web app: hashed assets cached for a year, HTML never cached, and history-mode
@@ -46,7 +47,7 @@ export default fp(
     app.addHook('onSend', async (request, reply, payload) => {
       if (typeof payload !== 'string' || payload.length < 1024 || !request.url.startsWith('/api/getCode')) return payload;
       reply.header('Vary', 'Accept-Encoding');
-      if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return payload;
+      if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
       reply.header('Content-Encoding', 'gzip').removeHeader('content-length');
       return gzipSync(payload, { level: 6 });
     });
