@@ -33,7 +33,7 @@ export function containsNul(value: unknown, depth = 0): boolean {
  * load and embed nothing, HSTS, nosniff, frame denial, same-origin resource policy). The others
  * (COOP, Origin-Agent-Cluster, Referrer-Policy, X-DNS-Prefetch-Control, X-Download-Options,
  * X-Permitted-Cross-Domain-Policies, X-XSS-Protection) act on documents only: on the public reads
- * they were 700 of 900 header bytes, sent with every answer (decision 014).
+ * they were 700 of 900 header bytes, sent with every answer (decision 015).
  */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const DOCUMENT_ONLY = [
