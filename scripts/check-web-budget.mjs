@@ -32,15 +32,18 @@ export const BUDGET_ROUTES = {
   '/login': ['src/features/accounts/pages/LoginPage.tsx'],
   '/job-positions-only-read': ['src/features/positions/pages/JobPositionsReadOnlyPage.tsx'],
   '/register': ['src/features/accounts/pages/RegisterPage.tsx'],
+  // Not public, but rendered on the server as a shell and hydrated the same way (#19).
+  '/exam-list': ['src/features/exams/pages/ExamListPage.tsx'],
 };
 
 /**
- * Public routes measured and printed, not yet held to the budget (none today: every public route
- * is held to it). A page built on antd and TanStack Query is listed with what the router loads
- * with it (router.tsx `scoped`): [its page module, 'src/app/providers.tsx'].
+ * Routes measured and printed, not held to the budget: the personal center (rendered as a shell
+ * too; it reads through TanStack Query, whose small provider chunk (app/query-scope.tsx) the
+ * router loads with it and is not counted here). A page built on antd and TanStack Query is
+ * listed with what the router loads with it (router.tsx `scoped`): [its page module,
+ * 'src/app/providers.tsx'].
  */
 export const MEASURED_ROUTES = {
-  '/exam-list': ['src/features/exams/pages/ExamListPage.tsx'],
   '/personal-center': ['src/features/accounts/pages/PersonalCenterPage.tsx'],
 };
 

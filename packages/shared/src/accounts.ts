@@ -180,22 +180,8 @@ export const PHOTO_MIN_WIDTH = 150;
 export const PHOTO_MIN_HEIGHT = 200;
 export const PHOTO_MAX_PIXELS = 40_000_000;
 
-/**
- * The ID photo the office asks for: a portrait 一寸 photo, 295×413 pixels at 300 dpi, light
- * background. The browser crops a chosen picture to this ratio and scales it down before upload.
- */
-export const PHOTO_SPEC = { width: 295, height: 413 } as const;
-export const PHOTO_RULES: readonly string[] = [
-  '近期免冠正面证件照，白色或浅蓝色纯色背景，五官清晰',
-  `竖版一寸照，${PHOTO_SPEC.width}×${PHOTO_SPEC.height} 像素比例，可在下方拖动调整裁剪位置`,
-  '支持 JPG、PNG 及 iPhone 的 HEIC 照片；手机拍摄的大照片会自动压缩后上传',
-];
 /** What a submit without an ID photo is told. */
 export const PHOTO_REQUIRED_TEXT = '请先上传证件照：证件照是报名信息的一部分，将用于资格审查和准考证';
-/** Why the photo cannot change now: the reviewer is judging (or has approved) this one. */
-export function photoLockedText(examName: string, locked: string): string {
-  return `「${examName}」${locked}；证件照随报名信息一起审核，暂不能更换`;
-}
 
 /**
  * Data subject rights (PIPL art. 45, 47): the candidate downloads everything held about them and

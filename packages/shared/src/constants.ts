@@ -59,3 +59,15 @@ export const DEFAULT_MENU: MenuItem[] = [
   { key: 'notices', title: '公告', path: '/notice-list', icon: 'notices' },
   { key: 'me', title: '我的', path: '/personal-center', icon: 'me' },
 ];
+
+/**
+ * The ID photo the office asks for: a portrait 一寸 photo, 295×413 pixels at 300 dpi, light
+ * background. The browser crops a chosen picture to this ratio and scales it down before upload.
+ * (Here, without zod: the personal center shows them on its first load.)
+ */
+export const PHOTO_SPEC = { width: 295, height: 413 } as const;
+export const PHOTO_RULES: readonly string[] = [
+  '近期免冠正面证件照，白色或浅蓝色纯色背景，五官清晰',
+  `竖版一寸照，${PHOTO_SPEC.width}×${PHOTO_SPEC.height} 像素比例，可在下方拖动调整裁剪位置`,
+  '支持 JPG、PNG 及 iPhone 的 HEIC 照片；手机拍摄的大照片会自动压缩后上传',
+];

@@ -16,14 +16,6 @@ export type ExamConfig = z.infer<typeof examConfigSchema>;
 export const EXAM_PHASES = ['upcoming', 'registering', 'reviewing', 'confirming', 'closed'] as const;
 export type ExamPhase = (typeof EXAM_PHASES)[number];
 
-export const EXAM_PHASE_LABEL: Readonly<Record<ExamPhase, string>> = {
-  upcoming: '即将开始报名',
-  registering: '报名中',
-  reviewing: '资格审查中',
-  confirming: '报名确认中',
-  closed: '已结束',
-};
-
 export const examSchema = z.object({
   id: z.number().int(),
   name: z.string(),

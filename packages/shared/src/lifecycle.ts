@@ -10,6 +10,16 @@
  * must say how the new status looks (the candidate's status card, the console's tag colours).
  */
 import type { ExamPhase } from './exams';
+
+/** What each exam phase is called on screen (here, without zod, for the plain pages). */
+export const EXAM_PHASE_LABEL: Readonly<Record<ExamPhase, string>> = {
+  upcoming: '即将开始报名',
+  registering: '报名中',
+  reviewing: '资格审查中',
+  confirming: '报名确认中',
+  closed: '已结束',
+};
+
 import type { StaffRole } from './staff';
 
 export const APPLICATION_STATUSES = ['draft', 'submitted', 'approved', 'rejected', 'confirmed', 'expired', 'cancelled'] as const;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { graduationDateProblem, latestGraduationMonth, profileOf } from '../src/applications';
 import { countdownText, timeLeft } from '../src/deadline';
 import type { Exam } from '../src/exams';
-import { historyWords, journeyOf, photoLockOf, type MyApplication } from '../src/journey';
+import type { MyApplication } from '../src/journey';
+import { historyWords, journeyOf, photoLockOf } from '../src/journey-steps';
 import { OPEN_REQUIREMENTS, positionMatches } from '../src/positions';
 
 const exam: Exam = {

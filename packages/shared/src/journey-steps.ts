@@ -1,0 +1,197 @@
+import type { Deadline } from './deadline';
+import type { Exam } from './exams';
+import type { HistoryEntry } from './applications';
+import type { MyApplication } from './journey';
+import { APPLICATION_STATUS_LABEL, APPLICATION_TRANSITIONS, formLock, type ApplicationEvent, type ApplicationStatus } from './lifecycle';
+import { formatFen } from './money';
+
+/**
+ * The candidate's way through an exam, as the site shows it: where each application stands, the
+ * next step, its deadline and why. One set of rules for the status page, 我的报名 in the personal
+ * center, the exam list's cards and the step bar on each page of the application. Schema-free
+ * (the schemas are in journey.ts), so the plain pages that show it load no zod.
+ */
+
+/** Why the photo cannot change now: the reviewer is judging (or has approved) this one. */
+export function photoLockedText(examName: string, locked: string): string {
+  return `「${examName}」${locked}；证件照随报名信息一起审核，暂不能更换`;
+}
+
+/** The stages of an application the step bar shows, in order (later stages come after 审核). */
+export const JOURNEY_STEPS = ['须知', '信息', '岗位', '确认', '审核'] as const;
+export type JourneyStepName = (typeof JOURNEY_STEPS)[number];
+
+export interface Journey {
+  /** Index into JOURNEY_STEPS of the step the candidate is at. */
+  step: number;
+  /** How that step stands: still to do, waiting on others, refused, or done. */
+  stepStatus: 'process' | 'wait' | 'error' | 'finish';
+  /** What the candidate should do next, in plain words. */
+  next: string;
+  deadline: Deadline | null;
+  /** The page that takes the next step, when the candidate can take it. */
+  action: { label: string; path: string } | null;
+}
+
+const registrationEnds = (exam: Exam): Deadline => ({ label: '报名截止', at: exam.registrationEnd });
+
+/**
+ * Where a candidate stands in an exam: `application` null when they have not started. `hasPhoto`:
+ * the account has its ID photo, which a submit needs.
+ */
+export function journeyOf(exam: Exam, application: MyApplication | null, hasPhoto: boolean): Journey {
+  const open = exam.phase === 'registering';
+  if (!open && (application === null || application.status === 'draft')) {
+    if (exam.phase === 'upcoming') {
+      return {
+        step: 0,
+        stepStatus: 'wait',
+        next: '报名尚未开始，届时可阅读报考须知并开始报名',
+        deadline: { label: '报名开始', at: exam.registrationStart },
+        action: null,
+      };
+    }
+    return { step: application ? 3 : 0, stepStatus: 'error', next: '报名已截止，未提交的报名不能再提交', deadline: null, action: null };
+  }
+  if (application === null) {
+    return {
+      step: 0,
+      stepStatus: 'process',
+      next: '阅读报考须知，签署诚信承诺后开始填写',
+      deadline: registrationEnds(exam),
+      action: { label: '开始报名', path: '/application-instructions' },
+    };
+  }
+  const status: ApplicationStatus = application.status;
+  switch (status) {
+    case 'draft':
+    case 'rejected': {
+      const rejected = status === 'rejected';
+      if (!application.pledged) {
+        return {
+          step: 0,
+          stepStatus: 'process',
+          next: '阅读报考须知并签署诚信承诺',
+          deadline: registrationEnds(exam),
+          action: { label: '继续报名', path: '/application-instructions' },
+        };
+      }
+      const todo = [...application.missing, ...(hasPhoto ? [] : ['证件照'])];
+      if (todo.length > 0) {
+        return {
+          step: 1,
+          stepStatus: rejected ? 'error' : 'process',
+          next: `${rejected ? '按审核意见修改，' : ''}完成报考信息：还需填写${todo.join('、')}`,
+          deadline: registrationEnds(exam),
+          action: { label: rejected ? '修改报考信息' : '继续填写', path: '/fill-info' },
+        };
+      }
+      if (!application.position) {
+        return {
+          step: 2,
+          stepStatus: 'process',
+          next: '选择报考岗位',
+          deadline: registrationEnds(exam),
+          action: { label: '选择岗位', path: '/job-positions' },
+        };
+      }
+      if (rejected) {
+        return {
+          step: 4,
+          stepStatus: 'error',
+          next: '资格审查未通过：请按审核意见修改报考信息后重新提交',
+          deadline: registrationEnds(exam),
+          action: { label: '修改并重新提交', path: '/fill-info' },
+        };
+      }
+      return {
+        step: 3,
+        stepStatus: 'process',
+        next: '核对报考信息并确认提交',
+        deadline: registrationEnds(exam),
+        action: { label: '去确认提交', path: '/confirm-info' },
+      };
+    }
+    case 'submitted':
+      return {
+        step: 4,
+        stepStatus: 'wait',
+        next: '已提交，等待资格审查',
+        deadline: { label: '资格审查截止', at: exam.reviewEnd },
+        action: null,
+      };
+    case 'approved': {
+      // Approved is not yet registered: the confirmation (fee, waiver or one click) comes next.
+      const confirm = exam.fee > 0 ? `缴纳报名费 ${formatFen(exam.fee)}（或申请减免）` : '确认报名';
+      if (exam.phase === 'confirming') {
+        return {
+          step: 4,
+          stepStatus: 'process',
+          next: `资格审查已通过，请在截止前${confirm}，逾期报名无效`,
+          deadline: { label: '报名确认截止', at: exam.confirmationEnd },
+          action: { label: exam.fee > 0 ? '去缴费' : '去确认', path: '/current-exam' },
+        };
+      }
+      if (exam.phase === 'closed') {
+        return { step: 4, stepStatus: 'finish', next: '资格审查已通过，请关注通知公告', deadline: null, action: null };
+      }
+      return {
+        step: 4,
+        stepStatus: 'finish',
+        next: `资格审查已通过，报名确认开始后请${confirm}`,
+        deadline: { label: '报名确认开始', at: exam.confirmationStart },
+        action: null,
+      };
+    }
+    case 'confirmed':
+      return { step: 4, stepStatus: 'finish', next: '报名已确认，请关注准考证打印时间和通知公告', deadline: null, action: null };
+    case 'expired':
+      return { step: 4, stepStatus: 'error', next: '未在报名确认截止前完成确认，报名无效', deadline: null, action: null };
+    case 'cancelled':
+      return {
+        step: 4,
+        stepStatus: 'error',
+        next: '所报岗位未达开考比例已取消，报名已取消；已缴报名费原路退回',
+        deadline: null,
+        action: null,
+      };
+    default: {
+      const unknown: never = status;
+      return unknown;
+    }
+  }
+}
+
+/** How the status history names each step, by the event that made it (a withdrawal reads 已撤回). */
+const EVENT_WORDS: Partial<Record<ApplicationEvent, string>> = {
+  submit: '提交报名',
+  resubmit: '重新提交',
+  withdraw: '已撤回',
+  approve: '审核通过',
+  reject: '审核未通过',
+};
+
+/** The words of each entry of a status history, in its order: the first is the start of the form. */
+export function historyWords(history: readonly Pick<HistoryEntry, 'status'>[]): string[] {
+  return history.map((h, i) => {
+    if (i === 0) return '开始填写报名';
+    const prev = history[i - 1]!.status;
+    const event = (Object.keys(APPLICATION_TRANSITIONS) as ApplicationEvent[]).find((e) => {
+      const t = APPLICATION_TRANSITIONS[e];
+      return t.to === h.status && (t.from as readonly ApplicationStatus[]).includes(prev);
+    });
+    return (event && EVENT_WORDS[event]) ?? APPLICATION_STATUS_LABEL[h.status];
+  });
+}
+
+/**
+ * Why the ID photo cannot change now, or null: an application of an exam not yet over is under
+ * review or approved (its form is locked), and the reviewer judges, or judged, that very photo.
+ */
+export function photoLockOf(applications: readonly { status: ApplicationStatus; exam: Pick<Exam, 'name' | 'phase'> }[]): string | null {
+  for (const a of applications) {
+    const lock = formLock(a.status);
+    if (lock && a.exam.phase !== 'closed') return photoLockedText(a.exam.name, lock);
+  }
+  return null;
+}
