@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guardRedirect, officeCodeFromUrl } from '../src/app/guard';
-import { metaFor, ROUTES } from '../src/app/route-table';
+import { metaFor, ROUTES, SHELL_PATHS } from '../src/app/route-table';
+import { isShellPath } from '../src/app/shell-render';
 
 describe('route guard', () => {
   it('lets a guest open the public paths and the notices', () => {
@@ -61,5 +62,21 @@ describe('route guard', () => {
       expect(byPath[p]?.nav, p).toBe(false);
     expect(metaFor('/notice-detail/12')?.title).toBe('通知公告');
     expect(metaFor('/guide-page')?.title).toBe('引导页');
+  });
+});
+
+describe('personal pages rendered as shells', () => {
+  it('are the exam list and the personal center, with or without a trailing slash', () => {
+    expect(SHELL_PATHS).toEqual(['/exam-list', '/personal-center']);
+    expect(isShellPath('/exam-list/')).toBe(true);
+    expect(isShellPath('/personal-center')).toBe(true);
+    for (const p of ['/', '/current-exam', '/exam-list/1', '/personal']) expect(isShellPath(p), p).toBe(false);
+  });
+
+  it('are personal: a guest is still sent home from them, a candidate let through', () => {
+    for (const p of SHELL_PATHS) {
+      expect(guardRedirect(p, false), p).toBe('/');
+      expect(guardRedirect(p, true), p).toBeNull();
+    }
   });
 });
