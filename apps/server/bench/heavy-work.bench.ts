@@ -5,14 +5,14 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, draftExam } from '../test/helpers/actors';
-import { createTestApp, type TestApp } from '../test/helpers/app';
+import { createTestApp, HEAVY_WORKER, type TestApp } from '../test/helpers/app';
 import { bearer, get, post, registered } from '../test/helpers/candidates';
 import { DATABASES } from '../test/helpers/databases';
-import { arrange } from '../src/modules/arrangement/arrange';
+import { createHeavyTasks } from '../src/heavy-tasks';
 import { createArrangementRepository } from '../src/modules/arrangement/repository';
-import { readPositionSheet } from '../src/modules/positions/sheet';
-import { createScoresRepository, withTotals } from '../src/modules/scores/repository';
-import { readScoreSheet } from '../src/modules/scores/sheet';
+import { createScoresRepository } from '../src/modules/scores/repository';
+import { markRows, totalRows } from '../src/modules/scores/score-rows';
+import { packTickets } from '../src/modules/scores/sheet';
 
 /**
  * `npm run bench:heavy`: what the console's heavy calls cost the candidates (issue 20, decision
@@ -24,7 +24,10 @@ import { readScoreSheet } from '../src/modules/scores/sheet';
  *   read) as fast as they are answered; the call's time, the event loop's longest gap (a 1 ms
  *   interval's) and its delay p99 (monitorEventLoopDelay), and the candidates' p50/p99/max;
  * - the medians of the three, the quiet candidates' figures and the machine's load.
- * Prints one JSON line per database (and the table). A bench: never part of `npm test`.
+ * Before it, each phase alone (no candidates): the sheet read and totalled, the ranking and the
+ * seats computed (in the heavy worker, as the server runs them), the reads and the writes.
+ * Prints one JSON line per database. A bench: never part of `npm test`; the bench config does not
+ * build dist/, so run `npm run build` (or the server tests) first.
  */
 const N = 100_000;
 const POSITIONS = 5_000;
@@ -282,6 +285,9 @@ for (const kind of DATABASES) {
     }
 
     it('times the phases of each job', async () => {
+      // The phases as the server runs them: the CPU-bound ones in the heavy worker (its pool as
+      // composition.ts makes it), the writes in one transaction here.
+      const heavy = createHeavyTasks(HEAVY_WORKER, { size: 2, workerData: { database: t.config.database } });
       const scores = createScoresRepository(t.db);
       const seats = createArrangementRepository(t.db);
       const officeId = 1;
@@ -291,35 +297,34 @@ for (const kind of DATABASES) {
         const [subjects, tickets] = await Promise.all([scores.subjects(officeId, examId), scores.tickets(officeId, examId)]);
         const at = new Date().toISOString();
         const parsed = await phase(() =>
-          readScoreSheet(scoreFile, {
+          heavy.readScores({
+            file: scoreFile,
             examId,
             officeId,
-            subjects: subjects.map((s) => ({ id: s.id, name: s.name, full_marks: Number(s.full_marks) })),
-            tickets: new Map(tickets.map((x) => [x.ticket_no, { application_id: x.application_id, position_id: x.position_id }])),
             at,
+            subjects: subjects.map((s) => ({
+              id: s.id,
+              name: s.name,
+              full_marks: Number(s.full_marks),
+              weight: Number(s.weight),
+              pass_line: s.pass_line,
+            })),
+            tickets: packTickets(tickets),
+            rule: { pass_line: 0, bonus_enabled: 0 },
           }),
         );
-        note('scores: parse', parsed);
+        note('scores: parse + totals (worker)', parsed);
         const sheet = parsed.value;
-        const totals = await phase(async () =>
-          withTotals(
-            sheet.totals,
-            sheet.marks,
-            { pass_line: 0, bonus_enabled: 0 },
-            subjects.map((s) => ({ id: s.id, weight: Number(s.weight), pass_line: s.pass_line })),
-          ),
-        );
-        note('scores: totals', totals);
         note(
           'scores: writes',
           await phase(() =>
             scores.commit(async (trx) => {
               await scores.ensureRule(trx, officeId, examId, at);
-              await scores.replaceScores(trx, officeId, examId, totals.value, sheet.marks, at);
+              await scores.replaceScores(trx, officeId, examId, totalRows(sheet.totals), markRows(sheet.marks), at);
             }),
           ),
         );
-        note('ranking: query', await phase(() => scores.ranked(officeId, examId)));
+        note('ranking (worker)', await phase(() => heavy.rank({ officeId, examId })));
         const read = await phase(async () => {
           const [subjectRows, rooms, confirmed] = await Promise.all([
             seats.subjects(officeId, examId),
@@ -329,45 +334,39 @@ for (const kind of DATABASES) {
           return { subjectRows, rooms, confirmed };
         });
         note('arrangement: read', read);
-        const all = read.value.subjectRows.map((s) => s.id);
-        const arranged = await phase(async () =>
-          arrange({
+        const apps = read.value.confirmed.apps;
+        const arranged = await phase(() =>
+          heavy.arrange({
             seed: `bench${i}`,
             rooms: read.value.rooms.map((r) => ({ roomId: r.id, siteId: r.site_id, seats: r.seats, city: r.city })),
             subjects: read.value.subjectRows.map((s) => ({ id: s.id, startAt: s.start_at })),
-            candidates: read.value.confirmed.apps.map((a) => ({
-              applicationId: a.id,
-              positionId: a.position_id ?? 0,
-              subjectIds: all,
-              city: null,
-            })),
+            allSubjects: read.value.subjectRows.map((s) => s.id),
+            links: read.value.confirmed.links,
+            application: Int32Array.from(apps, (a) => a.id),
+            position: Int32Array.from(apps, (a) => a.position_id ?? -1),
+            city: new Int32Array(apps.length).fill(-1),
+            cities: [],
           }),
         );
-        note('arrangement: compute', arranged);
+        note('arrangement: compute (worker)', arranged);
         if (!arranged.value.ok) throw new Error('short of seats');
-        const list = arranged.value.seats;
-        note(
-          'arrangement: writes',
-          await phase(() =>
-            seats.commit((trx) =>
-              seats.replaceSeats(
-                trx,
-                officeId,
-                examId,
-                list.map((s) => ({
-                  sitting: s.sitting,
-                  subject_id: s.subjectId,
-                  application_id: s.applicationId,
-                  site_id: s.siteId,
-                  room_id: s.roomId,
-                  seat: s.seat,
-                })),
-              ),
-            ),
-          ),
-        );
-        note('positions: parse', await phase(() => readPositionSheet(examId, positionFile)));
+        const p = arranged.value.seats;
+        const rows = {
+          length: p.application.length,
+          slice: (from: number, to: number) =>
+            Array.from({ length: Math.min(to, p.application.length) - from }, (_, j) => ({
+              sitting: p.sittings[p.sitting[from + j]!]!,
+              subject_id: p.subject[from + j]!,
+              application_id: p.application[from + j]!,
+              site_id: p.site[from + j]!,
+              room_id: p.room[from + j]!,
+              seat: p.seat[from + j]!,
+            })),
+        };
+        note('arrangement: writes', await phase(() => seats.commit((trx) => seats.replaceSeats(trx, officeId, examId, rows))));
+        note('positions: parse (worker)', await phase(() => heavy.readPositions(examId, positionFile)));
       }
+      await heavy.close();
       const medians = Object.fromEntries(
         Object.entries(out).map(([name, rs]) => [name, { ms: median(rs.map((r) => r.ms)), maxGapMs: median(rs.map((r) => r.maxGapMs)) }]),
       );

@@ -40,11 +40,12 @@ export interface TestApp {
 /**
  * A real app on a fresh, migrated and seeded database of the given kind. `demoStages`: the demo
  * office's later exams too (confirmation, close-out, tickets, scores), as `npm start` seeds them.
+ * `heavyWorker`: another script for the heavy worker thread (a test's gate around the real one).
  */
 export async function createTestApp(
   kind: DatabaseKind,
   env: Record<string, string> = {},
-  { demoStages = false }: { demoStages?: boolean } = {},
+  { demoStages = false, heavyWorker = HEAVY_WORKER }: { demoStages?: boolean; heavyWorker?: URL } = {},
 ): Promise<TestApp> {
   const database: TestDatabase = await kind.create();
   const config: Config = {
@@ -68,7 +69,7 @@ export async function createTestApp(
     db,
     dataKey: TEST_DATA_KEY,
     exportWorker: EXPORT_WORKER,
-    heavyWorker: HEAVY_WORKER,
+    heavyWorker,
     logStream: stream,
     onRoute: (r) => routes.push(r),
   });

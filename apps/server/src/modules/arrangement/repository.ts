@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { deleteInChunks } from '../../db/chunked-delete';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
@@ -16,6 +17,8 @@ export interface SeatRow {
 
 // 9 parameters a row: under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 3000;
+/** PostgreSQL: seats per insert … select from unnest(arrays). */
+const UNNEST_CHUNK = 20_000;
 
 /** The SQL of subjects, sites, rooms and seats. */
 export function createArrangementRepository(db: Db) {
@@ -238,7 +241,22 @@ export function createArrangementRepository(db: Db) {
       return Number(r?.n ?? 0);
     },
     async replaceSeats(trx: Kysely<DB>, officeId: number, examId: number, seats: RowSource<SeatRow>): Promise<void> {
-      await trx.deleteFrom('exam_seat').where('exam_id', '=', examId).where('office_id', '=', officeId).execute();
+      await deleteInChunks(trx, db.dialect, 'exam_seat', sql`exam_id = ${examId} and office_id = ${officeId}`);
+      if (db.dialect === 'postgres') {
+        // Arrays as parameters: 200,000 seats in ten statements instead of 67 of 24,000 parameters
+        // each (measured: 15 s → see decision 014).
+        for (let i = 0; i < seats.length; i += UNNEST_CHUNK) {
+          const c = seats.slice(i, i + UNNEST_CHUNK);
+          await sql`
+            insert into exam_seat (office_id, exam_id, sitting, subject_id, application_id, site_id, room_id, seat)
+            select ${officeId}, ${examId}, s, j, a, si, r, n
+            from unnest(${c.map((x) => x.sitting)}::text[], ${c.map((x) => x.subject_id)}::int[], ${c.map((x) => x.application_id)}::int[],
+              ${c.map((x) => x.site_id)}::int[], ${c.map((x) => x.room_id)}::int[], ${c.map((x) => x.seat)}::int[]) as x(s, j, a, si, r, n)
+          `.execute(trx);
+          await breathe();
+        }
+        return;
+      }
       // A turn of the event loop between chunks: the cached reads and sockets are served meanwhile.
       for (let i = 0; i < seats.length; i += INSERT_CHUNK) {
         await trx

@@ -2,6 +2,7 @@ import { APPLICANT_STATUSES } from '@zhikaoyun/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DB, PositionTable } from '../../db/schema';
+import { breathe } from '../../lib/row-source';
 
 export interface PositionFilter {
   unit?: string | undefined;
@@ -159,7 +160,9 @@ export function createPositionsRepository(db: Db) {
         );
         let created = 0;
         let updated = 0;
-        for (const row of rows) {
+        for (const [i, row] of rows.entries()) {
+          // A turn of the event loop now and then: on SQLite each statement only yields to promises.
+          if (i % 250 === 249) await breathe();
           const id = existing.get(row.code);
           if (id !== undefined) {
             await trx

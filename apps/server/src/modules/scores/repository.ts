@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { deleteInChunks } from '../../db/chunked-delete';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
 import type { DB, ScoreMarkTable, ScoreTotalTable } from '../../db/schema';
@@ -210,8 +211,8 @@ export function createScoresRepository(db: Db) {
         .where('exam_id', '=', examId)
         .where((eb) => eb.or([eb('gave_up_at', 'is not', null), eb('filled_at', 'is not', null)]))
         .execute();
-      await trx.deleteFrom('score_mark').where('exam_id', '=', examId).execute();
-      await trx.deleteFrom('score_total').where('office_id', '=', officeId).where('exam_id', '=', examId).execute();
+      await deleteInChunks(trx, db.dialect, 'score_mark', sql`exam_id = ${examId}`);
+      await deleteInChunks(trx, db.dialect, 'score_total', sql`office_id = ${officeId} and exam_id = ${examId}`);
       if (db.dialect === 'postgres') {
         // One statement per column set with arrays as parameters: a hundred thousand rows in
         // a few statements instead of hundreds of 30,000-parameter ones.

@@ -1,0 +1,30 @@
+// The heavy worker thread for tests that watch it work: the real one (dist/heavy-worker.js)
+// behind a gate the test holds through files in the folder ZK_TEST_WORKER_GATE names. Before each
+// task the worker writes `started-<task>`; while `hold` exists it waits (its own thread, not the
+// server's event loop); when `crash` exists it dies with an uncaught error instead of answering.
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parentPort } from 'node:worker_threads';
+
+const dir = process.env.ZK_TEST_WORKER_GATE ?? '';
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+function gate({ task }) {
+  writeFileSync(path.join(dir, `started-${task}`), '');
+  if (existsSync(path.join(dir, 'crash'))) throw new Error('test: the heavy worker crashes');
+  while (existsSync(path.join(dir, 'hold'))) Atomics.wait(nap, 0, 0, 5);
+}
+
+// The real worker's task listener, with the gate in front of it.
+const on = parentPort.on.bind(parentPort);
+parentPort.on = (event, listener) =>
+  on(
+    event,
+    event === 'message'
+      ? (message) => {
+          gate(message);
+          listener(message);
+        }
+      : listener,
+  );
+await import('../../dist/heavy-worker.js');
