@@ -144,8 +144,6 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
   };
 }
 
-export type WorkerPool = ReturnType<typeof createWorkerPool>;
-
 /** The worker's side: answers each task with its handler's value (moved when it says so). */
 export function serveTasks(handlers: Record<string, (input: never, context: unknown) => Promise<unknown>>) {
   const port = parentPort;
