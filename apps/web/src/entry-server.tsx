@@ -16,6 +16,7 @@ import { metaFor, PUBLIC_PATHS } from './app/route-table';
 import { isShellPath } from './app/shell-render';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { setDisplayTimeZone } from './components/format';
+import { ServerRendered } from './lib/hydrated';
 import { NOTICE_PAGE_SIZE } from './features/notices/api';
 import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/positions/position-query';
 import { seedPublicQueries } from './lib/public-query';
@@ -160,13 +161,15 @@ async function renderNow(url: string, read: ReadApi): Promise<RenderedPage | nul
   try {
     const { prelude } = await prerenderToNodeStream(
       <StrictMode>
-        <StyleProvider cache={cache}>
-          <ServerQueryClient.Provider value={client}>
-            <StaticRouter location={data.url}>
-              <AppRoutes />
-            </StaticRouter>
-          </ServerQueryClient.Provider>
-        </StyleProvider>
+        <ServerRendered>
+          <StyleProvider cache={cache}>
+            <ServerQueryClient.Provider value={client}>
+              <StaticRouter location={data.url}>
+                <AppRoutes />
+              </StaticRouter>
+            </ServerQueryClient.Provider>
+          </StyleProvider>
+        </ServerRendered>
       </StrictMode>,
       {
         // One piece: React otherwise sends big Suspense boundaries late and completes them with

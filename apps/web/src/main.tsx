@@ -6,6 +6,7 @@ import { rememberOffice } from './app/office-from-url';
 import { AppRouter, preloadPage } from './app/router';
 import { isShellPath } from './app/shell-render';
 import { setDisplayTimeZone } from './components/format';
+import { Hydrating } from './lib/hydrated';
 import { loadHttp } from './lib/lazy-http';
 import { seedPublicQueries } from './lib/public-query';
 import { setHydrationQueries, ssrData, takeSsrCaptcha } from './lib/ssr-data';
@@ -75,7 +76,14 @@ if (canHydrate()) {
   // The page's chunk first, so that hydration renders it in one pass instead of suspending.
   // Hydration as a transition, like the first render below: React hydrates in slices of a few
   // milliseconds, yielding to the browser between them, instead of one long task.
-  void preloadPage(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
+  const hydrating = (
+    <StrictMode>
+      <Hydrating>
+        <AppRouter />
+      </Hydrating>
+    </StrictMode>
+  );
+  void preloadPage(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, hydrating)));
 } else {
   // A page the server rendered for someone else (a candidate who is logged in, another office):
   // the browser renders its own, over the HTML it was sent.

@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CurrentExamBanner } from '../src/components/CurrentExamBanner';
+import { Hydrating, ServerRendered } from '../src/lib/hydrated';
 import { seedPublicQueries } from '../src/lib/public-query';
 
 // React's act() outside Testing Library's render.
@@ -30,6 +31,9 @@ const page = (
     <CurrentExamBanner />
   </MemoryRouter>
 );
+// As entry-server.tsx renders it, and main.tsx hydrates it.
+const onServer = <ServerRendered>{page}</ServerRendered>;
+const hydrating = <Hydrating>{page}</Hydrating>;
 
 describe('the guide page’s current exam card', () => {
   afterEach(() => {
@@ -39,7 +43,7 @@ describe('the guide page’s current exam card', () => {
 
   it('is in the server HTML with its name and windows, the countdown left to the browser, and hydrates without a mismatch', async () => {
     seedPublicQueries([[['currentExam'], exam]]);
-    const html = renderToString(page);
+    const html = renderToString(onServer);
     expect(html).toContain(exam.name);
     expect(html).toContain('报名时间：');
     expect(html).toContain('href="/job-positions-only-read"');
@@ -53,7 +57,7 @@ describe('the guide page’s current exam card', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const recoverable = vi.fn();
     await act(async () => {
-      hydrateRoot(container, page, { onRecoverableError: recoverable });
+      hydrateRoot(container, hydrating, { onRecoverableError: recoverable });
     });
     expect(recoverable).not.toHaveBeenCalled();
     expect(errors).not.toHaveBeenCalled();
@@ -67,10 +71,10 @@ describe('the guide page’s current exam card', () => {
     const closed = { ...exam, registrationStart: iso(-9), registrationEnd: iso(-1) };
     seedPublicQueries([[['currentExam'], closed]]);
     const container = document.createElement('div');
-    container.innerHTML = renderToString(page);
+    container.innerHTML = renderToString(onServer);
     document.body.append(container);
     await act(async () => {
-      hydrateRoot(container, page);
+      hydrateRoot(container, hydrating);
     });
     expect(container.querySelector('.deadline')).toBeNull();
     expect(container.textContent).toContain(exam.name);

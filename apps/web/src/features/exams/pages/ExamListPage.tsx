@@ -1,6 +1,6 @@
 import { CalendarOutlined, ClockCircleOutlined } from '@ant-design/icons';
 import { EXAM_PHASE_LABEL, journeyOf, type Exam, type MyApplication } from '@zhikaoyun/shared';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
 import { EmptyState } from '../../../components/EmptyState';
@@ -153,8 +153,9 @@ function useOwnApplications(enabled: boolean): MyApplication[] | undefined {
     if (!enabled) return;
     let live = true;
     // A failure is shown by the client (an ended session goes to login); the cards keep waiting.
+    // Filled in as a transition: the cards re-render in slices, not in one long task.
     getData<MyApplication[]>('/api/getMyApplications').then(
-      (list) => live && setApplications(list),
+      (list) => live && startTransition(() => setApplications(list)),
       () => undefined,
     );
     return () => {
