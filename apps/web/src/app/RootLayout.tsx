@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useLayoutEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { matchPath, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { MobileBottomNav } from '../components/MobileBottomNav';
 import { MobileTopBar } from '../components/MobileTopBar';
@@ -33,14 +33,22 @@ export function RootLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const meta = routeMeta(location.pathname);
-  // The guard, for every known page on every navigation: read, not subscribed, so that a
-  // login or logout moves the user only where the page itself sends them. Unknown paths show 404.
-  // A shell page's server HTML (and the hydration of it, which only a logged-in candidate's
-  // browser does: main.tsx) is rendered as for someone logged in; a guest's browser renders the
-  // page afresh, and so meets the guard.
+  // The guard, for every known page once per navigation: read, not subscribed, and not again when
+  // the layout re-renders for another reason (the end of hydration, say), so that a login or
+  // logout moves the user only where the page itself sends them (an ended session: to login,
+  // with its message). Unknown paths show 404. A shell page's server HTML (and the hydration of
+  // it, which only a logged-in candidate's browser does: main.tsx) is rendered as for someone
+  // logged in; a guest's browser renders the page afresh, and so meets the guard.
   const shell = useShellRender();
-  const target = meta ? guardRedirect(location.pathname, shell || isLoggedIn()) : null;
-  const redirect = target !== null && target !== location.pathname ? target : null;
+  const decide = () => {
+    const target = meta ? guardRedirect(location.pathname, shell || isLoggedIn()) : null;
+    return target !== null && target !== location.pathname ? target : null;
+  };
+  const [guarded, setGuarded] = useState(() => ({ key: location.key, redirect: decide() }));
+  const fresh = guarded.key === location.key ? null : { key: location.key, redirect: decide() };
+  // React's pattern for state derived from the previous render: a new navigation decides anew.
+  if (fresh) setGuarded(fresh);
+  const redirect = (fresh ?? guarded).redirect;
 
   useEffect(() => {
     bindNavigate(navigate);
