@@ -99,7 +99,8 @@ export default function PersonalCenterPage() {
   const unread = badgeText(useUnreadCount());
   // The server's HTML and its hydration know no one: the stored userInfo waits until the page runs.
   const info = hydrated ? (user.data ?? null) : null;
-  const applications = hydrated && !mine.isLoading ? (mine.data ?? []) : undefined;
+  // An application's next step depends on the photo: shown with the candidate's details.
+  const applications = info && !mine.isLoading ? (mine.data ?? []) : undefined;
 
   function open(drawer: 'edit' | 'password' | 'delete') {
     setOpened((o) => new Set(o).add(drawer));
@@ -149,7 +150,7 @@ export default function PersonalCenterPage() {
       ) : applications.length ? (
         <Suspense fallback={<PendingApplications />}>
           {applications.map((a) => (
-            <MyApplicationCard key={a.id} application={a} hasPhoto={info?.photo !== ''} />
+            <MyApplicationCard key={a.id} application={a} hasPhoto={info !== null && info.photo !== ''} />
           ))}
         </Suspense>
       ) : (
