@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config';
 import type { DB } from './schema';
+import { SqliteReadsDialect } from './sqlite-reads';
 import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -43,7 +44,17 @@ export function openDatabase(config: DatabaseConfig, { poolSize = 10 }: { poolSi
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const database = withStatementCache(sqlite);
+    // A database in memory exists for its one connection only: no second one can read it.
+    const dialect =
+      config.filename === ':memory:'
+        ? new SqliteDialect({ database })
+        : new SqliteReadsDialect({ database }, () => {
+            const reader = new SQLite(config.filename, { readonly: true });
+            reader.pragma('busy_timeout = 5000');
+            return withStatementCache(reader);
+          });
+    const kysely = new Kysely<DB>({ dialect });
     return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.connectionString, max: poolSize });
