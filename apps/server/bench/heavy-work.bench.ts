@@ -12,7 +12,7 @@ import { createHeavyTasks } from '../src/heavy-tasks';
 import { createArrangementRepository } from '../src/modules/arrangement/repository';
 import { createScoresRepository } from '../src/modules/scores/repository';
 import { markRows, totalRows } from '../src/modules/scores/score-rows';
-import { packTickets } from '../src/modules/scores/sheet';
+import { packSubjects, packTickets } from '../src/modules/scores/sheet';
 
 /**
  * `npm run bench:heavy`: what the console's heavy calls cost the candidates (issue 20, decision
@@ -302,13 +302,7 @@ for (const kind of DATABASES) {
             examId,
             officeId,
             at,
-            subjects: subjects.map((s) => ({
-              id: s.id,
-              name: s.name,
-              full_marks: Number(s.full_marks),
-              weight: Number(s.weight),
-              pass_line: s.pass_line,
-            })),
+            subjects: packSubjects(subjects),
             tickets: packTickets(tickets),
             rule: { pass_line: 0, bonus_enabled: 0 },
           }),

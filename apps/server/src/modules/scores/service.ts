@@ -33,7 +33,7 @@ import type { HeavyTasks } from '../../heavy-tasks';
 import { byPositionOf, listed, needOf, points, ratioTable, summarise, type RuleRow } from './ranking';
 import type { RankedRow, ScoresRepository } from './repository';
 import { markRows, totalRows } from './score-rows';
-import { packTickets, writeRankingSheet, type ExportRow } from './sheet';
+import { packSubjects, packTickets, writeRankingSheet, type ExportRow } from './sheet';
 
 export interface ScoresDeps {
   repo: ScoresRepository;
@@ -236,13 +236,7 @@ export function createScoresService(deps: ScoresDeps) {
           examId,
           officeId,
           at,
-          subjects: subjects.map((s) => ({
-            id: s.id,
-            name: s.name,
-            full_marks: Number(s.full_marks),
-            weight: Number(s.weight),
-            pass_line: s.pass_line,
-          })),
+          subjects: packSubjects(subjects),
           tickets: packTickets(tickets),
           rule: { pass_line: rule?.pass_line ?? 0, bonus_enabled: rule?.bonus_enabled ?? 0 },
         });

@@ -212,6 +212,13 @@ export async function readScoreSheetPacked(input: ReadScoresInput): Promise<Move
   return moved(out, [...packedBuffers(out.totals), ...packedBuffers(out.marks)]);
 }
 
+/** The exam's subjects as the worker thread takes them (the database keeps marks as text or numeric). */
+export function packSubjects(
+  rows: readonly { id: number; name: string; full_marks: unknown; weight: unknown; pass_line: number | null }[],
+): ReadScoresInput['subjects'] {
+  return rows.map((s) => ({ id: s.id, name: s.name, full_marks: Number(s.full_marks), weight: Number(s.weight), pass_line: s.pass_line }));
+}
+
 /** The exam's tickets as the worker thread takes them. */
 export function packTickets(
   rows: readonly { ticket_no: string; application_id: number; position_id: number | null }[],
