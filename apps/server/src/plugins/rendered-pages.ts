@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { acceptsGzip } from '../lib/raw-answer';
 import { DEFAULT_TTL_MS, LIVE_TTL_MS } from './public-cache';
 
 /**
@@ -228,18 +229,18 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
 
       let html = page.html;
       let encoded: { body: Buffer; encoding: string } | null = null;
-      const accepts = String(request.headers['accept-encoding'] ?? '');
+      const accepts = request.headers['accept-encoding'];
       if (renderer.needsCaptcha(pathname)) {
         // A captcha of its own for every page sent, under the same per-address limit as /api/getCode.
         const captcha = (await readApi('/api/getCode', office, request.ip)) as Captcha | undefined;
         if (!captcha || !SAFE_CAPTCHA.test(captcha.captchaId) || !SAFE_CAPTCHA.test(captcha.image)) return false;
         html = html.replaceAll(renderer.CAPTCHA_SLOT.captchaId, captcha.captchaId).replaceAll(renderer.CAPTCHA_SLOT.image, captcha.image);
         reply.header('Cache-Control', 'no-store');
-        if (/\bgzip\b/.test(accepts)) encoded = { body: gzipSync(html, { level: 6 }), encoding: 'gzip' };
+        if (acceptsGzip(accepts)) encoded = { body: gzipSync(html, { level: 6 }), encoding: 'gzip' };
       } else {
         reply.header('Cache-Control', 'no-cache');
-        if (/\bbr\b/.test(accepts) && page.br) encoded = { body: page.br, encoding: 'br' };
-        else if (/\bgzip\b/.test(accepts) && page.gzip) encoded = { body: page.gzip, encoding: 'gzip' };
+        if (accepts !== undefined && /\bbr\b/.test(accepts) && page.br) encoded = { body: page.br, encoding: 'br' };
+        else if (acceptsGzip(accepts) && page.gzip) encoded = { body: page.gzip, encoding: 'gzip' };
       }
       reply.header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
       if (encoded) {
