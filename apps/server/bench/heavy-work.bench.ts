@@ -8,6 +8,7 @@ import { adminToken, draftExam } from '../test/helpers/actors';
 import { createTestApp, HEAVY_WORKER, type TestApp } from '../test/helpers/app';
 import { bearer, get, post, registered } from '../test/helpers/candidates';
 import { DATABASES } from '../test/helpers/databases';
+import { seedTicketHolders } from './ticket-holders';
 import { createHeavyTasks } from '../src/heavy-tasks';
 import { createArrangementRepository } from '../src/modules/arrangement/repository';
 import { createScoresRepository } from '../src/modules/scores/repository';
@@ -160,66 +161,7 @@ for (const kind of DATABASES) {
             )
           ).body.success,
         ).toBe(true);
-      const room = await k.selectFrom('exam_room').select(['id', 'site_id']).where('exam_id', '=', examId).executeTakeFirstOrThrow();
-      const positions = await k.selectFrom('position').select('id').where('exam_id', '=', examId).execute();
-      const stamp = new Date().toISOString();
-      for (let from = 0; from < N; from += CHUNK) {
-        const ids = Array.from({ length: Math.min(CHUNK, N - from) }, (_, i) => from + i);
-        const candidates = await k
-          .insertInto('candidate')
-          .values(
-            ids.map((i) => ({
-              office_id: officeId,
-              idno_index: `heavy-${i}`,
-              idno_enc: 'x',
-              name: `考生${i}`,
-              birthday: '1995-01-01',
-              sex: '男',
-              password_hash: 'x',
-              mobile: '',
-              email: '',
-              question: 'q',
-              answer_enc: 'x',
-              created_at: stamp,
-              updated_at: stamp,
-            })),
-          )
-          .returning('id')
-          .execute();
-        const apps = await k
-          .insertInto('application')
-          .values(
-            candidates.map((c, j) => ({
-              office_id: officeId,
-              exam_id: examId,
-              candidate_id: c.id,
-              position_id: positions[(from + j) % positions.length]!.id,
-              status: 'confirmed' as const,
-              form: '{}',
-              reason: '',
-              submitted_at: stamp,
-              created_at: stamp,
-              updated_at: stamp,
-            })),
-          )
-          .returning('id')
-          .execute();
-        await k
-          .insertInto('admission_ticket')
-          .values(
-            apps.map((a, j) => ({
-              application_id: a.id,
-              office_id: officeId,
-              exam_id: examId,
-              ticket_no: `26${String(from + j).padStart(8, '0')}`,
-              site_id: room.site_id,
-              room_id: room.id,
-              seat: 1,
-              updated_at: stamp,
-            })),
-          )
-          .execute();
-      }
+      await seedTicketHolders(k, { officeId, examId, n: N, chunk: CHUNK, prefix: 'heavy' });
       const scoreRows: (string | number)[][] = [['准考证号', '公共基础知识', '专业知识', '加分']];
       for (let i = 0; i < N; i++)
         scoreRows.push([

@@ -5,6 +5,7 @@ import { adminToken } from '../test/helpers/actors';
 import { createTestApp, type TestApp } from '../test/helpers/app';
 import { bearer, get, post } from '../test/helpers/candidates';
 import { DATABASES } from '../test/helpers/databases';
+import { seedTicketHolders } from './ticket-holders';
 
 /**
  * `npm run bench:scores`: a hundred thousand ticket holders' score rows imported in one
@@ -48,67 +49,7 @@ for (const kind of DATABASES) {
           )
         ).body.success,
       ).toBe(true);
-      const room = await k.selectFrom('exam_room').select(['id', 'site_id']).where('exam_id', '=', examId).executeTakeFirstOrThrow();
-      const positions = await k.selectFrom('position').select('id').where('exam_id', '=', examId).execute();
-      const stamp = new Date().toISOString();
-      // Candidates, confirmed applications and tickets written straight in, in chunks.
-      for (let from = 0; from < N; from += CHUNK) {
-        const ids = Array.from({ length: Math.min(CHUNK, N - from) }, (_, i) => from + i);
-        const candidates = await k
-          .insertInto('candidate')
-          .values(
-            ids.map((i) => ({
-              office_id: officeId,
-              idno_index: `scale-${i}`,
-              idno_enc: 'x',
-              name: `考生${i}`,
-              birthday: '1995-01-01',
-              sex: '男',
-              password_hash: 'x',
-              mobile: '',
-              email: '',
-              question: 'q',
-              answer_enc: 'x',
-              created_at: stamp,
-              updated_at: stamp,
-            })),
-          )
-          .returning('id')
-          .execute();
-        const apps = await k
-          .insertInto('application')
-          .values(
-            candidates.map((c, j) => ({
-              office_id: officeId,
-              exam_id: examId,
-              candidate_id: c.id,
-              position_id: positions[(from + j) % positions.length]!.id,
-              status: 'confirmed' as const,
-              form: '{}',
-              reason: '',
-              submitted_at: stamp,
-              created_at: stamp,
-              updated_at: stamp,
-            })),
-          )
-          .returning('id')
-          .execute();
-        await k
-          .insertInto('admission_ticket')
-          .values(
-            apps.map((a, j) => ({
-              application_id: a.id,
-              office_id: officeId,
-              exam_id: examId,
-              ticket_no: `26${String(from + j).padStart(8, '0')}`,
-              site_id: room.site_id,
-              room_id: room.id,
-              seat: 1,
-              updated_at: stamp,
-            })),
-          )
-          .execute();
-      }
+      await seedTicketHolders(k, { officeId, examId, n: N, chunk: CHUNK, prefix: 'scale' });
       // Scores with many ties (0-100 in halves), some absent and void, some bonus points.
       const book = new ExcelJS.Workbook();
       const ws = book.addWorksheet('成绩');
