@@ -8,7 +8,7 @@ import { adminToken, draftExam } from '../test/helpers/actors';
 import { createTestApp, HEAVY_WORKER, type TestApp } from '../test/helpers/app';
 import { bearer, get, post, registered } from '../test/helpers/candidates';
 import { DATABASES } from '../test/helpers/databases';
-import { seedTicketHolders } from './ticket-holders';
+import { saveTwoPapers, seedTicketHolders } from './ticket-holders';
 import { createHeavyTasks } from '../src/heavy-tasks';
 import { createArrangementRepository } from '../src/modules/arrangement/repository';
 import { createScoresRepository } from '../src/modules/scores/repository';
@@ -140,15 +140,7 @@ for (const kind of DATABASES) {
       candidateToken = (await registered(t)).token;
       const k = t.db.kysely;
       const officeId = 1;
-      for (const [name, start] of [
-        ['公共基础知识', '2027-03-01T01:00:00Z'],
-        ['专业知识', '2027-03-01T06:00:00Z'],
-      ] as const) {
-        const end = new Date(new Date(start).getTime() + 7_200_000).toISOString();
-        expect(
-          (await post(t, '/api/admin/saveExamSubject', { examId, name, startAt: start, endAt: end }, bearer(admin))).body.success,
-        ).toBe(true);
-      }
+      await saveTwoPapers(t, admin, examId);
       // 11 sites of 99 rooms of 99 seats: 107,811 seats per sitting.
       for (let s = 0; s < 11; s++)
         expect(

@@ -5,7 +5,7 @@ import { adminToken } from '../test/helpers/actors';
 import { createTestApp, type TestApp } from '../test/helpers/app';
 import { bearer, get, post } from '../test/helpers/candidates';
 import { DATABASES } from '../test/helpers/databases';
-import { seedTicketHolders } from './ticket-holders';
+import { saveTwoPapers, seedTicketHolders } from './ticket-holders';
 
 /**
  * `npm run bench:scores`: a hundred thousand ticket holders' score rows imported in one
@@ -30,15 +30,7 @@ for (const kind of DATABASES) {
       examId = (await get(t, '/api/getCurrentExam')).body.data.id as number;
       const k = t.db.kysely;
       const officeId = 1;
-      for (const [name, start] of [
-        ['公共基础知识', '2027-03-01T01:00:00Z'],
-        ['专业知识', '2027-03-01T06:00:00Z'],
-      ] as const) {
-        const end = new Date(new Date(start).getTime() + 7_200_000).toISOString();
-        expect(
-          (await post(t, '/api/admin/saveExamSubject', { examId, name, startAt: start, endAt: end }, bearer(admin))).body.success,
-        ).toBe(true);
-      }
+      await saveTwoPapers(t, admin, examId);
       expect(
         (
           await post(

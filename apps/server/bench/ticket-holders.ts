@@ -1,5 +1,21 @@
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 import type { DB } from '../src/db/schema';
+import type { TestApp } from '../test/helpers/app';
+import { bearer, post } from '../test/helpers/candidates';
+
+/** The two papers of the benches' exam, in two sittings on one day. */
+export async function saveTwoPapers(t: TestApp, admin: string, examId: number): Promise<void> {
+  for (const [name, start] of [
+    ['公共基础知识', '2027-03-01T01:00:00Z'],
+    ['专业知识', '2027-03-01T06:00:00Z'],
+  ] as const) {
+    const end = new Date(new Date(start).getTime() + 7_200_000).toISOString();
+    expect((await post(t, '/api/admin/saveExamSubject', { examId, name, startAt: start, endAt: end }, bearer(admin))).body.success).toBe(
+      true,
+    );
+  }
+}
 
 /**
  * `n` candidates with confirmed applications spread over the exam's positions and a ticket each

@@ -1,19 +1,13 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { deleteInChunks } from '../../db/chunked-delete';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
+import type { DB, ExamSeatTable } from '../../db/schema';
 import { breathe, type RowSource } from '../../lib/row-source';
 import { seatRows } from './seat-rows';
 
-export interface SeatRow {
-  sitting: string;
-  subject_id: number;
-  application_id: number;
-  site_id: number;
-  room_id: number;
-  seat: number;
-}
+/** A seat as the arrangement writes it: the table's row without its id and scope. */
+export type SeatRow = Omit<Selectable<ExamSeatTable>, 'id' | 'office_id' | 'exam_id'>;
 
 // 9 parameters a row: under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 3000;
