@@ -149,6 +149,66 @@ for (const kind of DATABASES) {
       await expectTalliesMatch();
     });
 
+    // PostgreSQL runs writers side by side; SQLite has one writer, so nothing there waits on a row.
+    if (kind.name === 'postgres') {
+      it('a step holds no counter row until it commits: one left open stops no other', async () => {
+        const k = t.db.kysely;
+        const position = positions[0]!.id;
+        const at = '2026-03-03T09:20:00.000Z'; // one quarter hour: both steps count in the same rows
+        const [a, b] = await k.selectFrom('application').select('id').where('status', '=', 'draft').orderBy('id').limit(2).execute();
+        const submit = (trx: typeof k, id: number) =>
+          trx
+            .updateTable('application')
+            .set({ status: 'submitted', position_id: position, submitted_at: at })
+            .where('id', '=', id)
+            .execute();
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let stepped!: () => void;
+        const steppedA = new Promise<void>((resolve) => (stepped = resolve));
+        const open = k.transaction().execute(async (trx) => {
+          await submit(trx, a!.id);
+          stepped();
+          await held;
+        });
+        await steppedA;
+        // With the counters written at the UPDATE, this waited on their rows until `open` committed.
+        const other = k.transaction().execute((trx) => submit(trx, b!.id).then(() => 'committed' as const));
+        const outcome = await Promise.race([other, new Promise((resolve) => setTimeout(() => resolve('waiting'), 3_000))]);
+        release();
+        await open;
+        expect(outcome).toBe('committed');
+        await expectTalliesMatch();
+      });
+
+      it('steps crossing between positions side by side end without a deadlock, every counter exact', async () => {
+        const k = t.db.kysely;
+        const rows = await k.selectFrom('application').select(['id', 'position_id']).where('status', '=', 'submitted').limit(16).execute();
+        const [p1, p2] = [positions[1]!.id, positions[2]!.id];
+        const from = (i: number) => (i % 2 === 0 ? p1 : p2);
+        for (const [i, r] of rows.entries())
+          await k
+            .updateTable('application')
+            .set({ position_id: from(i) })
+            .where('id', '=', r.id)
+            .execute();
+        // Half move p1 → p2 and half p2 → p1 at once, each in its own transaction: the counter rows
+        // are locked in opposite orders unless the trigger orders them.
+        await Promise.all(
+          rows.map((r, i) =>
+            k.transaction().execute((trx) =>
+              trx
+                .updateTable('application')
+                .set({ position_id: from(i) === p1 ? p2 : p1 })
+                .where('id', '=', r.id)
+                .execute(),
+            ),
+          ),
+        );
+        await expectTalliesMatch();
+      });
+    }
+
     it('bulk approval is the lifecycle set-based: only those under review, each with its history and audit record', async () => {
       const rows = await t.db.kysely
         .selectFrom('application')

@@ -16,6 +16,7 @@ import { scores } from './migrations/0015_scores';
 import { siteCity } from './migrations/0016_site_city';
 import { scoreStages } from './migrations/0017_score_stages';
 import { laterStages } from './migrations/0018_later_stages';
+import { tallyAtCommit } from './migrations/0019_tally_at_commit';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -40,6 +41,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016_site_city': siteCity(dialect),
     '0017_score_stages': scoreStages(dialect),
     '0018_later_stages': laterStages(dialect),
+    '0019_tally_at_commit': tallyAtCommit(dialect),
   };
 }
 
