@@ -1,7 +1,7 @@
 import { devices, expect, test, type APIRequestContext } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { portraitJpeg } from './journey-support';
-import { apiLogin, confirmPopover, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
+import { apiLogin, chooseOption, confirmPopover, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
 
 /**
  * 考场编排 in the console, end to end, on an exam of its own (made through the API, so the demo
@@ -122,8 +122,7 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
     await cityPage.goto('/current-exam');
     const cityCard = cityPage.getByRole('region', { name: '考点城市' });
     await expect(cityCard).toContainText('未选择的由考试机构统一安排');
-    await cityCard.getByRole('combobox', { name: '考点城市' }).click();
-    await cityPage.locator('.ant-select-item-option').filter({ hasText: '编排市' }).click();
+    await chooseOption(cityPage, cityCard.getByRole('combobox', { name: '考点城市' }), '编排市');
     await cityCard.getByRole('button', { name: '确定' }).click();
     await expect(cityCard).toContainText('已选择：编排市');
     await cityPage.screenshot({ path: test.info().outputPath('site-city-phone.png'), fullPage: true });
@@ -197,8 +196,7 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
       .getByRole('button', { name: '调动座位' })
       .click();
     const dialog = page.getByRole('dialog', { name: /调动座位/ });
-    await dialog.getByLabel('调往考场').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: '编排测试第一中学 02 考场' }).click();
+    await chooseOption(page, dialog.getByLabel('调往考场'), '编排测试第一中学 02 考场');
     await dialog.getByLabel('调往座位号').fill('31');
     await dialog.getByRole('button', { name: '调动' }).click();
     await expect(dialog.getByRole('alert')).toContainText('第 02 考场只有 30 个座位');
@@ -221,8 +219,7 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
     // The position's subjects: chosen from the exam's, shown again when the form reopens.
     await page.goto(`/admin/positions/${positionId}?examId=${examId}`);
     const positionForm = page.getByRole('dialog', { name: '编辑岗位 KC-01' });
-    await positionForm.getByLabel('考试科目').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: '综合基础知识' }).click();
+    await chooseOption(page, positionForm.getByLabel('考试科目'), '综合基础知识');
     await positionForm.getByRole('button', { name: '保存' }).click();
     await expect(page.getByText('岗位已保存')).toBeVisible();
     await page.goto(`/admin/positions/${positionId}?examId=${examId}`);

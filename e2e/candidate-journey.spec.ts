@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { draftViaApi, openExamId, uploadIdPhoto } from './journey-support';
-import { CAPTCHA, confirmDialog, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+import { CAPTCHA, chooseOption, confirmDialog, newIdno, registerCandidate, selectField, STORAGE_PREFIX } from './support';
 
 // The candidate's way from registration to a submitted application, on a phone (412×915): the
 // ID photo on the form, the step bar, positions by major, what was confirmed is what is
@@ -21,10 +21,7 @@ async function openAs(page: Page, token: string, url: string) {
   await page.goto(url);
 }
 
-async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByTitle(option, { exact: true }).click();
-}
+const choose = (page: Page, label: string, option: string) => chooseOption(page, page.getByRole('combobox', { name: label }), option);
 
 test('from registration to a submitted application, as one path on a phone', async ({ page }) => {
   test.setTimeout(240_000);
@@ -41,8 +38,7 @@ test('from registration to a submitted application, as one path on a phone', asy
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByLabel('确认密码').fill(password);
   await page.getByRole('textbox', { name: '手机号码', exact: true }).fill('13911112222');
-  await page.getByRole('combobox', { name: '密保问题' }).click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '我的小学校名？' }).click();
+  await choose(page, '密保问题', '我的小学校名？');
   // The security question and its answer are not passwords (no password manager offers to save them).
   await expect(page.getByRole('combobox', { name: '密保问题' })).not.toHaveAttribute('autocomplete', /password/);
   await expect(page.getByRole('textbox', { name: '提示答案', exact: true })).not.toHaveAttribute('autocomplete', /password/);
@@ -84,6 +80,8 @@ test('from registration to a submitted application, as one path on a phone', asy
   await expect(page.getByText(/^毕业时间不能晚于 \d{4}-08/)).toBeVisible();
   await page.getByLabel('毕业时间').fill('2020-06');
   await expect(page.getByText(/已自动保存/)).toBeVisible();
+  await expect(selectField(page.getByRole('combobox', { name: '最高学历' }))).toContainText('本科');
+  await expect(selectField(page.getByRole('combobox', { name: '学位' }))).toContainText('学士');
   // No photo: the next step says so and points at it.
   await page.getByRole('button', { name: '下一步：选择岗位' }).click();
   await expect(page.getByRole('region', { name: '证件照' }).getByText('请上传证件照')).toBeVisible();

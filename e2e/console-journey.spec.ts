@@ -120,8 +120,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await expect(phone.getByText('本人承诺所填报考信息真实、准确。')).toBeVisible();
   await phone.getByRole('checkbox', { name: /郑重作出以上承诺/ }).check();
   await phone.getByRole('button', { name: '签署承诺并开始填写' }).click();
-  await phone.getByRole('combobox', { name: '最高学历' }).click();
-  await phone.getByTitle('本科').click();
+  await chooseOption(phone, phone.getByRole('combobox', { name: '最高学历' }), '本科');
   await phone.getByRole('textbox', { name: '毕业院校' }).fill('温州大学');
   await phone.getByRole('textbox', { name: '所学专业' }).fill('汉语言文学');
   await phone.getByRole('textbox', { name: '联系电话' }).fill('13912345678');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { withSession } from './support';
+import { chooseOption, withSession } from './support';
 
 /**
  * The form page starts from this visit's own read of the draft. It used to show the copy cached
@@ -22,8 +22,7 @@ test('a choice made on the form survives the draft read that comes back late', a
   await expect(page).toHaveURL(/\/fill-info$/);
 
   const degree = page.getByRole('combobox', { name: '最高学历' });
-  await degree.click();
-  await page.getByTitle('本科', { exact: true }).click();
+  await chooseOption(page, degree, '本科');
   // The autosave waits 800 ms: by the time it has saved, the held-back read has long arrived.
   await expect(page.getByText(/已自动保存/)).toBeVisible();
   const field = page.locator('.ant-form-item').filter({ has: degree });

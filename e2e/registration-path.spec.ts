@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { applyAndSubmit, portraitJpeg, uploadIdPhoto } from './journey-support';
-import { CAPTCHA, confirmDialog, newIdno, registerCandidate } from './support';
+import { CAPTCHA, chooseOption, confirmDialog, newIdno, registerCandidate, selectField } from './support';
 
 test('a new candidate goes from the guide page to 待审核 on a phone, with a reload in the middle of the form', async ({
   page,
@@ -30,16 +30,18 @@ test('a new candidate goes from the guide page to 待审核 on a phone, with a r
 
   // The form: fill half, reload, find it all there, finish.
   await expect(page).toHaveURL(/\/fill-info$/);
-  await page.getByRole('combobox', { name: '最高学历' }).click();
-  await page.getByTitle('本科').click();
+  const education = page.getByRole('combobox', { name: '最高学历' });
+  await chooseOption(page, education, '本科');
   await page.getByRole('textbox', { name: '毕业院校' }).fill('浙江工业大学');
   await page.getByRole('textbox', { name: '所学专业' }).fill('会计学');
   await expect(page.getByText(/已自动保存/)).toBeVisible();
+  // What the reload must bring back is what the form showed before it.
+  await expect(selectField(education)).toContainText('本科');
   await page.reload();
   await expect(page.getByRole('textbox', { name: '毕业院校' })).toHaveValue('浙江工业大学');
   await expect(page.getByRole('textbox', { name: '所学专业' })).toHaveValue('会计学');
-  await page.getByRole('combobox', { name: '学位' }).click();
-  await page.getByTitle('学士', { exact: true }).click();
+  await expect(selectField(education)).toContainText('本科');
+  await chooseOption(page, page.getByRole('combobox', { name: '学位' }), '学士');
   await page.getByLabel('毕业时间').fill('2019-07');
   await expect(page.getByText(/已自动保存/)).toBeVisible();
   await uploadIdPhoto(page, { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() });

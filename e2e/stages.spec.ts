@@ -1,6 +1,6 @@
 import { devices, expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { chooseOption, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
 
 /**
  * The later stages on the demo office's exam at the scores stage (1:1 lists): staff record
@@ -33,8 +33,7 @@ test('staff take the interview list through 资格复审, 面试, 体检 to 拟�
   // 资格复审 in the console: 林晓 passes, chosen in her row; the others through the call.
   await page.goto(`/admin/stages?examId=${examId}`);
   await expect(page.getByRole('heading', { name: '后续环节' })).toBeVisible();
-  await page.getByRole('combobox', { name: '林晓的资格复审结果' }).click();
-  await page.locator('.ant-select-item-option[title="合格"]').click();
+  await chooseOption(page, page.getByRole('combobox', { name: '林晓的资格复审结果' }), /^合格$/);
   await expect
     .poll(async () => (await board()).positions[0].rows.find((r: { name: string }) => r.name === '林晓').qualification)
     .toBe('pass');

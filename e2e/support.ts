@@ -24,18 +24,38 @@ export const ROUTE_TITLES: { path: string; title: string; isPublic: boolean; nav
 ];
 
 /**
- * Picks an option of an antd Select by its visible text (options have no accessible name) and
- * waits until the select shows it: on a loaded machine a tap can land while the list is still
- * sliding in and miss, so the pick is tried again until it took.
+ * Picks an option of an antd Select by its visible text (options have no accessible name), then
+ * expects the select to show it. On a loaded machine the list can move under the finger: it first
+ * opens above the field and is then aligned below it, between the press and the release, so the
+ * release lands elsewhere, the page never receives a click on the option, and the choice is not
+ * made (the select still shows 请选择). Only such a tap is tried again: once a click has reached
+ * the option, the select must show it, so a product that drops the choice still fails here.
  */
-export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
-  const field = page.locator('.ant-select').filter({ has: select });
+export async function chooseOption(page: Page, select: Locator, option: string | RegExp): Promise<void> {
+  const item = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option });
   await expect(async () => {
-    await select.click();
-    await page.locator('.ant-select-item-option').filter({ hasText: option }).click({ timeout: 3_000 });
-    await expect(field).toContainText(option, { timeout: 1_000 });
+    if (!(await item.isVisible())) await select.click();
+    await page.evaluate(() => {
+      const w = window as unknown as { e2eTapped?: string | null };
+      w.e2eTapped = null;
+      document.addEventListener(
+        'click',
+        (e) => {
+          w.e2eTapped = (e.target as Element).closest('.ant-select-item-option')?.textContent ?? '';
+        },
+        { capture: true, once: true },
+      );
+    });
+    await item.click({ timeout: 3_000 });
+    const tapped = await page.evaluate(() => (window as unknown as { e2eTapped?: string | null }).e2eTapped);
+    expect(tapped ?? '', 'the click reached the option').toMatch(option);
   }).toPass({ timeout: 15_000 });
+  await expect(selectField(select)).toContainText(option);
 }
+
+/** The whole antd Select around its combobox: what it shows as chosen (or its placeholder). */
+export const selectField = (select: Locator): Locator =>
+  select.locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
 
 /** The e2e server accepts this captcha code (CAPTCHA_FIXED in playwright.config.ts). */
 export const CAPTCHA = '2468';
