@@ -39,7 +39,7 @@ export const SERVER_OUT = 'apps/server/dist/server.js';
  * `./NAME.js` next to its own file): heavy work runs there, off the event loop.
  */
 export const WORKER_ENTRIES = {
-  'export-worker': 'apps/server/src/modules/review/export-worker.ts',
+  'export-worker': 'apps/server/src/export-worker.ts',
   'heavy-worker': 'apps/server/src/heavy-worker.ts',
 };
 

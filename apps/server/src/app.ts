@@ -65,7 +65,7 @@ export interface AppDeps {
   loadShedding?: LoadSheddingOptions;
   /** How long a candidate's kept answer may live (tests lengthen it to show what ends it). */
   personalCache?: PersonalCacheOptions;
-  /** The export's worker script; the server bundle's neighbour dist/export-worker.js unless given (tests give the built one). */
+  /** The exports' worker script (applications, ranking); the server bundle's neighbour dist/export-worker.js unless given (tests give the built one). */
   exportWorker?: URL | string;
   /** The heavy worker's script (sheets, arrangement, ranking); dist/heavy-worker.js beside the server unless given (tests give the built one). */
   heavyWorker?: URL | string;

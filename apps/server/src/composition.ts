@@ -50,7 +50,7 @@ import { createSmsWorker } from './modules/sms/worker';
 import type { Database, SmsConfig } from './config';
 import { createWorkerStreams } from './lib/worker-stream';
 import { createHeavyTasks } from './heavy-tasks';
-import type { ExportJob } from './modules/review/export-worker';
+import type { ExportJob } from './export-worker';
 import { createArrangementRepository } from './modules/arrangement/repository';
 import { createArrangementService } from './modules/arrangement/service';
 import { createCloseoutRepository } from './modules/closeout/repository';
@@ -75,7 +75,7 @@ export interface CompositionOptions {
   production: boolean;
   /** The one answer every captcha accepts (tests and benches only; see config.ts). */
   captchaFixed: string | undefined;
-  /** What the export's worker thread needs to read the applications on a connection of its own. */
+  /** What the exports' worker threads need to read the rows on a connection of their own (src/export-worker.ts). */
   exports: { script: URL | string; database: Database; dataKey: Buffer; previousKeys: readonly Buffer[] };
   /** The heavy worker's script (sheets, arrangement, ranking; decision 014). */
   heavyWorker: URL | string;
@@ -133,8 +133,13 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   };
 
   const audit = createAuditService(repos.audit);
-  // At most two exports at once, each on its own thread; a third waits its turn.
-  const exportWorkers = createWorkerStreams(options.exports.script, { resourceLimits: EXPORT_WORKER_LIMITS, concurrency: 2 });
+  // At most two exports (of either kind) at once, each on its own thread; a third waits its turn.
+  const exportWorkers = createWorkerStreams(options.exports.script, {
+    resourceLimits: EXPORT_WORKER_LIMITS,
+    concurrency: 2,
+    onWorkerError: (err) => app.log.error({ err }, 'export worker failed'),
+  });
+  const { database } = options.exports;
   // At most two heavy tasks at once (the machine's cores), each on a worker of the pool.
   const heavy = createHeavyTasks(options.heavyWorker, {
     size: 2,
@@ -213,6 +218,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     changed,
     version: (officeId) => app.publicCache.version(officeId),
     heavy,
+    exportFile: (job, failed) => exportWorkers.open({ kind: 'ranking', ...job, database } satisfies ExportJob, failed),
   });
   const closeout = createCloseoutService({
     repo: repos.closeout,
@@ -268,13 +274,17 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       applicationsRepo: repos.applications,
       cipher,
       audit,
-      exportFile: (job) =>
-        exportWorkers.start({
-          ...job,
-          database: options.exports.database,
-          dataKey: options.exports.dataKey,
-          previousKeys: [...options.exports.previousKeys],
-        } satisfies ExportJob),
+      exportFile: (job, failed) =>
+        exportWorkers.open(
+          {
+            kind: 'applications',
+            ...job,
+            database,
+            dataKey: options.exports.dataKey,
+            previousKeys: [...options.exports.previousKeys],
+          } satisfies ExportJob,
+          failed,
+        ),
     }),
     staff: createStaffService({ repo: repos.staff, captcha, sessions, counters, audit }),
     staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions }),

@@ -1,5 +1,7 @@
+import { ErrorCode } from '@zhikaoyun/shared';
 import { Readable, Writable } from 'node:stream';
 import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import { AppError } from './app-error';
 
 /**
  * Heavy work that answers with a file (a million-row export) runs in a worker thread, so the
@@ -38,61 +40,97 @@ export interface WorkerStreamOptions {
   resourceLimits?: ResourceLimits;
   /** How many such workers may run at once; others wait their turn. */
   concurrency?: number;
+  /** Told why a file failed before its first bytes (the office hears only the caller's words). */
+  onWorkerError?: (err: Error) => void;
 }
 
 /** Starts workers of one script and reads what each writes. */
-export function createWorkerStreams(script: URL | string, { resourceLimits, concurrency = 2 }: WorkerStreamOptions = {}) {
+export function createWorkerStreams(script: URL | string, { resourceLimits, concurrency = 2, onWorkerError }: WorkerStreamOptions = {}) {
   const gate = createGate(concurrency);
-  return {
-    /** The file the worker writes for `workerData`, as it is written; destroyed (and the worker stopped) on error or abort. */
-    start(workerData: unknown): Readable {
-      let worker: Worker | null = null;
-      let owed = 0;
-      let ended = false;
-      // Whether this stream holds one of the gate's places (taken once, given back once).
-      let holding = false;
-      const leave = () => {
-        if (holding) gate.leave();
-        holding = false;
+
+  /** The file the worker writes for `workerData`, as it is written; destroyed (and the worker stopped) on error or abort. */
+  function start(workerData: unknown): { readable: Readable; firstBytes: Promise<void> } {
+    let worker: Worker | null = null;
+    let owed = 0;
+    let ended = false;
+    let begun = false;
+    let begin = () => {};
+    let failBefore: (err: Error) => void = () => {};
+    const firstBytes = new Promise<void>((resolve, reject) => {
+      begin = () => {
+        begun = true;
+        resolve();
       };
-      const readable = new Readable({
-        highWaterMark: 1 << 20,
-        read() {
-          if (owed > 0 && worker) {
-            worker.postMessage(owed);
+      failBefore = reject;
+    });
+    // Whether this stream holds one of the gate's places (taken once, given back once).
+    let holding = false;
+    const leave = () => {
+      if (holding) gate.leave();
+      holding = false;
+    };
+    const readable = new Readable({
+      highWaterMark: 1 << 20,
+      read() {
+        if (owed > 0 && worker) {
+          worker.postMessage(owed);
+          owed = 0;
+        }
+      },
+      destroy(err, callback) {
+        if (worker && !ended) void worker.terminate();
+        leave();
+        if (!begun) failBefore(err ?? new Error('export stream closed before its first bytes'));
+        callback(err);
+      },
+    });
+    void gate.enter().then(() => {
+      holding = true;
+      if (readable.destroyed) return leave();
+      const w = new Worker(script, { workerData, ...(resourceLimits ? { resourceLimits } : {}) });
+      worker = w;
+      w.on('message', (m: FromWorker) => {
+        if ('chunk' in m) {
+          if (!begun) begin();
+          owed++;
+          // Room for more: acknowledged at once; else when the reader asks (read above).
+          if (readable.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength))) {
+            w.postMessage(owed);
             owed = 0;
           }
-        },
-        destroy(err, callback) {
-          if (worker && !ended) void worker.terminate();
-          leave();
-          callback(err);
-        },
+        } else if ('end' in m) {
+          ended = true;
+          if (!begun) begin();
+          readable.push(null);
+        } else readable.destroy(new Error(m.error));
       });
-      void gate.enter().then(() => {
-        holding = true;
-        if (readable.destroyed) return leave();
-        const w = new Worker(script, { workerData, ...(resourceLimits ? { resourceLimits } : {}) });
-        worker = w;
-        w.on('message', (m: FromWorker) => {
-          if ('chunk' in m) {
-            owed++;
-            // Room for more: acknowledged at once; else when the reader asks (read above).
-            if (readable.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength))) {
-              w.postMessage(owed);
-              owed = 0;
-            }
-          } else if ('end' in m) {
-            ended = true;
-            readable.push(null);
-          } else readable.destroy(new Error(m.error));
-        });
-        w.on('error', (err) => readable.destroy(err));
-        w.on('exit', (code) => {
-          leave();
-          if (!ended && !readable.destroyed) readable.destroy(new Error(`worker stopped (exit code ${code})`));
-        });
+      w.on('error', (err) => readable.destroy(err));
+      w.on('exit', (code) => {
+        leave();
+        if (!ended && !readable.destroyed) readable.destroy(new Error(`worker stopped (exit code ${code})`));
       });
+    });
+    return { readable, firstBytes };
+  }
+
+  return {
+    /**
+     * The worker's file once its first bytes are written. A failure before them (no database,
+     * a crash, an exhausted heap) is an AppError with `failed`'s words, which the route answers
+     * as an envelope the console shows; one after them breaks the download off, so the browser
+     * never keeps a truncated file as a whole one. Each worker reads its rows before it writes.
+     */
+    async open(workerData: unknown, failed: string): Promise<Readable> {
+      const { readable, firstBytes } = start(workerData);
+      // Until the route takes the stream (its reply listens then), a failure must not be an
+      // unhandled 'error' event: it is answered through `firstBytes`, or by the reply later.
+      readable.on('error', () => undefined);
+      try {
+        await firstBytes;
+      } catch (err) {
+        onWorkerError?.(err instanceof Error ? err : new Error(String(err)));
+        throw new AppError(ErrorCode.Validation, failed);
+      }
       return readable;
     },
   };

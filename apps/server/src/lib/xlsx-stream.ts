@@ -132,3 +132,24 @@ export function createSheetWriter(out: Writable, sheetName: string, columns: rea
     },
   };
 }
+
+/**
+ * A workbook of `batches`' rows written into `out`. The first batch is read before the first
+ * byte, so a read that fails at once still reaches the console as a message rather than a broken
+ * download (lib/worker-stream.ts); the reading stops when `out` is gone (the download given up).
+ */
+export async function writeSheet(
+  out: Writable,
+  sheetName: string,
+  columns: readonly SheetColumn[],
+  batches: AsyncIterable<readonly Readonly<Record<string, SheetValue | undefined>>[]>,
+) {
+  const source = batches[Symbol.asyncIterator]();
+  let next = await source.next();
+  const sheet = createSheetWriter(out, sheetName, columns);
+  for (; !next.done; next = await source.next()) {
+    if (out.destroyed) return;
+    for (const row of next.value) await sheet.row(row);
+  }
+  await sheet.finish();
+}

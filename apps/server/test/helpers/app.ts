@@ -40,12 +40,17 @@ export interface TestApp {
 /**
  * A real app on a fresh, migrated and seeded database of the given kind. `demoStages`: the demo
  * office's later exams too (confirmation, close-out, tickets, scores), as `npm start` seeds them.
- * `heavyWorker`: another script for the heavy worker thread (a test's gate around the real one).
+ * `heavyWorker`, `exportWorker`: another script for the heavy or export worker threads (a test's
+ * gate around the real one).
  */
 export async function createTestApp(
   kind: DatabaseKind,
   env: Record<string, string> = {},
-  { demoStages = false, heavyWorker = HEAVY_WORKER }: { demoStages?: boolean; heavyWorker?: URL } = {},
+  {
+    demoStages = false,
+    heavyWorker = HEAVY_WORKER,
+    exportWorker = EXPORT_WORKER,
+  }: { demoStages?: boolean; heavyWorker?: URL; exportWorker?: URL } = {},
 ): Promise<TestApp> {
   const database: TestDatabase = await kind.create();
   const config: Config = {
@@ -68,7 +73,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db,
     dataKey: TEST_DATA_KEY,
-    exportWorker: EXPORT_WORKER,
+    exportWorker,
     heavyWorker,
     logStream: stream,
     onRoute: (r) => routes.push(r),

@@ -8,10 +8,12 @@ import {
   zonedDateTimeSeconds,
 } from '@zhikaoyun/shared';
 import type { Writable } from 'node:stream';
-import type { DataCipher } from '../../lib/crypto';
-import { createSheetWriter, type SheetColumn } from '../../lib/xlsx-stream';
+import type { Db } from '../../db/database';
+import { createDataCipher, type DataCipher } from '../../lib/crypto';
+import { writeSheet, type SheetColumn } from '../../lib/xlsx-stream';
 import { parseForm } from '../applications/service';
-import type { ReviewRecord } from './repository';
+import { createReviewRepository, type ReviewRecord } from './repository';
+import type { ApplicationScope } from './scope';
 
 // The person's fields of the form, as columns (the free-text work history stays out of the sheet).
 const EXPORT_FORM_FIELDS: FormField[] = PROFILE_FIELDS.filter((f) => f !== 'workExperience');
@@ -62,16 +64,35 @@ function exportRow(r: ReviewRecord, { cipher, full, timeZone }: SheetOptions): R
   };
 }
 
+async function* exportRows(batches: AsyncIterable<ReviewRecord[]>, options: SheetOptions) {
+  for await (const batch of batches) yield batch.map((r) => exportRow(r, options));
+}
+
+/** What the export worker (src/export-worker.ts) is given for the applications' workbook. */
+export interface ApplicationsExportJob {
+  kind: 'applications';
+  dataKey: Uint8Array;
+  previousKeys: Uint8Array[];
+  scope: ApplicationScope;
+  examId: number;
+  full: boolean;
+  timeZone: string;
+}
+
+/** Rows read per query: memory holds about one batch. */
+const BATCH = 500;
+
 /**
- * The applications' workbook (.xlsx), written to `out` as the batches arrive (lib/xlsx-stream.ts),
- * each row only once `out` has taken what came before, so memory holds one batch whatever the
- * exam's size.
+ * The applications' workbook (.xlsx), read on `db` (the export worker's own connection) and written
+ * to `out` as the batches arrive (lib/xlsx-stream.ts), each row only once `out` has taken what
+ * came before, so memory holds one batch whatever the exam's size.
  */
-export async function writeApplicationsSheet(batches: AsyncIterable<ReviewRecord[]>, out: Writable, options: SheetOptions) {
-  const sheet = createSheetWriter(out, '报名信息', EXPORT_COLUMNS);
-  for await (const batch of batches) {
-    if (out.destroyed) return;
-    for (const r of batch) await sheet.row(exportRow(r, options));
-  }
-  await sheet.finish();
+export async function writeApplicationsExport(db: Db, job: ApplicationsExportJob, out: Writable) {
+  const cipher = createDataCipher(
+    Buffer.from(job.dataKey),
+    job.previousKeys.map((k) => Buffer.from(k)),
+  );
+  const repo = createReviewRepository(db);
+  const rows = exportRows(repo.stream(job.scope, job.examId, BATCH), { cipher, full: job.full, timeZone: job.timeZone });
+  await writeSheet(out, '报名信息', EXPORT_COLUMNS, rows);
 }

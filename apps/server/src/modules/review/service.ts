@@ -24,7 +24,7 @@ import type { Actor, Lifecycle } from '../applications/lifecycle';
 import type { ApplicationsRepository } from '../applications/repository';
 import { parseForm } from '../applications/service';
 import type { AuditService } from '../audit/service';
-import type { ExportJob } from './export-worker';
+import type { ApplicationsExportJob } from './export-sheet';
 import type { ReviewFilter, ReviewRecord, ReviewRepository } from './repository';
 import { applicationScope, inScope, type ApplicationScope } from './scope';
 
@@ -47,8 +47,8 @@ export interface ReviewDeps {
   applicationsRepo: ApplicationsRepository;
   cipher: DataCipher;
   audit: AuditService;
-  /** The workbook of an exam's applications, written off the event loop (see export-worker.ts). */
-  exportFile: (job: Pick<ExportJob, 'scope' | 'examId' | 'full' | 'timeZone'>) => Readable;
+  /** The workbook of an exam's applications, written off the event loop (src/export-worker.ts); `failed`: the office's words if it cannot start. */
+  exportFile: (job: Pick<ApplicationsExportJob, 'scope' | 'examId' | 'full' | 'timeZone'>, failed: string) => Promise<Readable>;
 }
 
 const NOT_IN_SCOPE = '该报名不属于您负责审核的单位';
@@ -216,7 +216,7 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
 
     /**
      * The exam's applications in scope as .xlsx, streamed as it is written by a worker thread
-     * (modules/review/export-worker.ts), so a million rows never hold up a candidate's request.
+     * (src/export-worker.ts), so a million rows never hold up a candidate's request.
      * The full ID number only for admins, who need it for tickets. Answers the number of rows it
      * will hold (for progress) and the stream.
      */
@@ -224,7 +224,8 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
       const scope = applicationScope(staff);
       const { total } = await repo.page(scope, filter({ examId }), { offset: 0 }, 0);
       await audit.record(staff, '导出报名', `exam:${examId}`, `${total} 条`, ip);
-      return { rows: total, file: exportFile({ scope, examId, full: staff.role === 'admin', timeZone }) };
+      const file = await exportFile({ scope, examId, full: staff.role === 'admin', timeZone }, '报名信息导出失败，请稍后再试');
+      return { rows: total, file };
     },
   };
 }

@@ -30,10 +30,11 @@ import { officeAdminScope } from '../review/scope';
 import { renderInterviewListPdf } from './interview-pdf';
 import { createVersionedCache } from './my-score-cache';
 import type { HeavyTasks } from '../../heavy-tasks';
-import { byPositionOf, listed, needOf, points, ratioTable, summarise, type RuleRow } from './ranking';
+import { byPositionOf, listed, needOf, points, ratioTable, type RuleRow } from './ranking';
 import type { RankedRow, ScoresRepository } from './repository';
 import { markRows, totalRows } from './score-rows';
-import { packSubjects, packTickets, writeRankingSheet, type ExportRow } from './sheet';
+import type { RankingExportJob } from './ranking-sheet';
+import { packSubjects, packTickets } from './sheet';
 
 export interface ScoresDeps {
   repo: ScoresRepository;
@@ -48,6 +49,8 @@ export interface ScoresDeps {
   version: (officeId: number) => Promise<string | null>;
   /** Off the event loop (a worker thread, decision 014): the sheet read with its totals, the ranking. */
   heavy: Pick<HeavyTasks, 'readScores' | 'rank'>;
+  /** The ranking's workbook, written by an export worker (decision 016); `failed`: the office's words if it cannot start. */
+  exportFile: (job: Omit<RankingExportJob, 'kind'>, failed: string) => Promise<Readable>;
 }
 
 type SaveRulesInput = z.output<typeof saveScoreRulesSchema>;
@@ -90,18 +93,6 @@ export function createScoresService(deps: ScoresDeps) {
     const exam = await repo.exam(officeId, examId);
     if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
     return exam;
-  }
-
-  /** What a ranking is read from: the exam's rules, positions, papers and ranked candidates. */
-  async function rankingOf(officeId: number, examId: number) {
-    await examOf(officeId, examId);
-    const [rule, positions, subjects, rows] = await Promise.all([
-      repo.rule(officeId, examId),
-      repo.positions(officeId, examId),
-      repo.subjects(officeId, examId),
-      repo.ranked(officeId, examId),
-    ]);
-    return { rule, positions, subjects, rows };
   }
 
   /** Per position with entrants: the list by the rules, best first, names masked. */
@@ -624,49 +615,17 @@ export function createScoresService(deps: ScoresDeps) {
       await changed(officeId);
     },
 
-    /** The whole ranking as .xlsx, position by position (full names: staff only, audited). */
+    /**
+     * The whole ranking as .xlsx, position by position (full names: staff only, audited), read and
+     * written by an export worker on its own connection (ranking-sheet.ts), so neither the ranks
+     * nor the rows touch the event loop; here only the count for the console's progress.
+     */
     async exportRanking(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
       const { officeId } = officeAdminScope(staff);
-      const { rule, positions, subjects, rows } = await rankingOf(officeId, examId);
-      const { inList } = summarise(positions, rows, rule);
-      await audit.record(staff, '导出成绩', `exam:${examId}`, `${rows.length} 人`, ip);
-      const subjectIndex = new Map(subjects.map((s, i) => [s.id, i]));
-      const byPosition = byPositionOf(rows);
-      async function* batches(): AsyncGenerator<ExportRow[]> {
-        for (const p of positions) {
-          const mine = (byPosition.get(p.id) ?? []).sort(
-            (a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no),
-          );
-          if (mine.length === 0) continue;
-          const [names, marks] = await Promise.all([repo.names(mine.map((r) => r.application_id)), repo.marks(officeId, examId, p.id)]);
-          const nameOf = new Map(names.map((n) => [n.id, n.name]));
-          const marksOf = new Map<number, string[]>();
-          for (const m of marks) {
-            const l = marksOf.get(m.application_id) ?? subjects.map(() => '');
-            const text = m.mark === 'absent' ? '缺考' : m.mark === 'void' ? '违纪' : String(points(m.score));
-            l[subjectIndex.get(m.subject_id) ?? 0] = text;
-            marksOf.set(m.application_id, l);
-          }
-          yield mine.map((r) => ({
-            position: `${p.code} ${p.name}`,
-            ticketNo: r.ticket_no,
-            name: nameOf.get(r.application_id) ?? '',
-            marks: marksOf.get(r.application_id) ?? subjects.map(() => ''),
-            bonus: fromHundredths(r.bonus),
-            total: points(r.total),
-            rank: r.rank,
-            qualified: r.qualified === 1,
-            inList: inList(r),
-          }));
-        }
-      }
-      return {
-        rows: rows.length,
-        file: writeRankingSheet(
-          subjects.map((s) => s.name),
-          batches(),
-        ),
-      };
+      await examOf(officeId, examId);
+      const rows = await repo.countScored(officeId, examId);
+      await audit.record(staff, '导出成绩', `exam:${examId}`, `${rows} 人`, ip);
+      return { rows, file: await deps.exportFile({ officeId, examId }, '成绩排名导出失败，请稍后再试') };
     },
   };
 }

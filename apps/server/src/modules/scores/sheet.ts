@@ -1,15 +1,11 @@
 import { MAX_BONUS, SCORE_MARK_TEXT, formatPoints, fromHundredths, type ScoreMark } from '@zhikaoyun/shared';
-import ExcelJS from 'exceljs';
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
+import type ExcelJS from 'exceljs';
 import type { ScoreMarkTable } from '../../db/schema';
 import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
 import { moved, type Moved } from '../../lib/worker-pool';
+import { BONUS_COLUMN, TICKET_COLUMN } from './columns';
 import { withTotals, type ScoreTotalRow } from './repository';
 import { packedBuffers, packMarks, packTotals, type PackedMarks, type PackedTotals } from './score-rows';
-
-export const TICKET_COLUMN = '准考证号';
-export const BONUS_COLUMN = '加分';
 
 /**
  * A hundred thousand candidates with a few subjects, a name column and bonus points unpack to
@@ -231,65 +227,4 @@ export function packTickets(
     return r.ticket_no;
   });
   return { no, application, position };
-}
-
-export interface ExportRow {
-  position: string;
-  ticketNo: string;
-  name: string;
-  marks: string[];
-  bonus: number;
-  total: number | null;
-  rank: number | null;
-  qualified: boolean;
-  inList: boolean;
-}
-
-/**
- * The ranking as .xlsx in exceljs's streaming writer: rows go out as they are added, a turn of
- * the event loop every few hundred so candidates' requests are served meanwhile.
- */
-export function writeRankingSheet(subjects: string[], rows: AsyncIterable<ExportRow[]>): Readable {
-  const out = new PassThrough({ highWaterMark: 1 << 20 });
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  book.creator = '智考云';
-  const sheet = book.addWorksheet('成绩排名');
-  sheet.columns = [
-    { header: '岗位', width: 24 },
-    { header: TICKET_COLUMN, width: 14 },
-    { header: '姓名', width: 10 },
-    ...subjects.map((header) => ({ header, width: 12 })),
-    { header: BONUS_COLUMN, width: 8 },
-    { header: '总成绩', width: 10 },
-    { header: '岗位排名', width: 10 },
-    { header: '是否合格', width: 10 },
-    { header: '进入面试', width: 10 },
-  ];
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-  const write = async () => {
-    for await (const batch of rows) {
-      if (out.destroyed) return;
-      for (const r of batch)
-        sheet
-          .addRow([
-            r.position,
-            r.ticketNo,
-            r.name,
-            ...r.marks,
-            r.bonus,
-            r.total ?? '',
-            r.rank ?? '',
-            r.qualified ? '合格' : '',
-            r.inList ? '是' : '',
-          ])
-          .commit();
-      await new Promise((resolve) => setImmediate(resolve));
-      if (out.writableNeedDrain) await once(out, 'drain');
-    }
-    sheet.commit();
-    await book.commit();
-  };
-  write().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
 }

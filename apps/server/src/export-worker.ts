@@ -1,0 +1,28 @@
+// The exports' worker thread (built to dist/export-worker.js beside the server): one per export,
+// of either kind. It reads the exam's rows on a connection of its own and writes the workbook to
+// the main thread, which sends it on (lib/worker-stream.ts; decisions 013 and 016).
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Database } from './config';
+import { openDatabase } from './db/database';
+import { portWritable, reportWorkerError } from './lib/worker-stream';
+import { writeApplicationsExport, type ApplicationsExportJob } from './modules/review/export-sheet';
+import { writeRankingExport, type RankingExportJob } from './modules/scores/ranking-sheet';
+
+export type ExportJob = { database: Database } & (ApplicationsExportJob | RankingExportJob);
+
+async function run(port: NonNullable<typeof parentPort>, job: ExportJob) {
+  const db = openDatabase(job.database, { poolSize: 1 });
+  const out = portWritable(port);
+  try {
+    if (job.kind === 'applications') await writeApplicationsExport(db, job, out);
+    else await writeRankingExport(db, job, out);
+  } catch (err) {
+    reportWorkerError(port, err);
+  } finally {
+    await db.destroy();
+    // Nothing left to wait for: the thread ends once its last chunk is acknowledged.
+    port.close();
+  }
+}
+
+if (parentPort) void run(parentPort, workerData as ExportJob);
