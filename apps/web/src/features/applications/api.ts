@@ -51,7 +51,9 @@ export const isConflict = (err: unknown): boolean => err instanceof RequestError
 /**
  * Saves the whole form (undefined: keep the saved one) and/or the chosen position. `version`: the
  * version the form was based on (0 before there is an application); the server refuses the save
- * when another tab or device saved since.
+ * when another tab or device saved since. `keepalive`: the request goes on if the page unloads
+ * meanwhile (a fetch keepalive request, which unlike sendBeacon carries the Authorization header
+ * and the office query of every call; its body must stay under 64 KiB).
  */
 export const saveApplication = (
   examId: number,
@@ -59,6 +61,7 @@ export const saveApplication = (
   positionId?: number | null,
   silent = false,
   version?: number,
+  keepalive = false,
 ) =>
   postData<Application>(
     '/api/saveApplication',
@@ -68,7 +71,7 @@ export const saveApplication = (
       ...(positionId === undefined ? {} : { positionId }),
       ...(version === undefined ? {} : { version }),
     },
-    { silent },
+    { silent, ...(keepalive ? { fetchOptions: { keepalive: true } } : {}) },
   );
 
 /**

@@ -1,8 +1,15 @@
-import { CheckCircleOutlined, CloudUploadOutlined, WarningOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, CloudUploadOutlined, EditOutlined, WarningOutlined } from '@ant-design/icons';
 import { formatDateTime } from '../../../components/format';
 import type { SaveState } from '../autosave';
 
+/** Says 已自动保存 only when nothing typed is waiting or being sent: never ahead of the server. */
 export function SaveIndicator({ state }: { state: SaveState }) {
+  if (state.kind === 'pending')
+    return (
+      <span className="save-indicator" role="status">
+        <EditOutlined aria-hidden /> 有未保存的修改，即将自动保存
+      </span>
+    );
   if (state.kind === 'saving')
     return (
       <span className="save-indicator" role="status">

@@ -12,7 +12,7 @@ import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MY_APPLICATIONS_KEY } from '../../../lib/journey-api';
 import { useUserInfo } from '../../../lib/user-info';
 import { applicationKey, useApplication, useLastProfile } from '../api';
-import { useAutosave } from '../autosave';
+import { takeKeptDraft, useAutosave } from '../autosave';
 import { ExamGate } from '../../../components/ExamGate';
 import { ApplicationFormFields } from '../components/ApplicationFormFields';
 import { FormSummary } from '../components/FormSummary';
@@ -32,6 +32,8 @@ function FillForm({ exam }: { exam: Exam }) {
   const [conflict, setConflict] = useState(false);
   const [photoMissing, setPhotoMissing] = useState(false);
   const [prefilledFrom, setPrefilledFrom] = useState<string | null>(null);
+  /** What this tab left unsaved when it was last unloaded is back in the fields: no prefill over it. */
+  const [restored, setRestored] = useState(false);
   const photoRef = useRef<HTMLDivElement>(null);
   /** The version of the form the fields show: this tab's own saves move it without reloading the fields. */
   const shown = useRef<number | null>(null);
@@ -49,13 +51,13 @@ function FillForm({ exam }: { exam: Exam }) {
       void application.refetch();
     },
   });
-  const { rebase, schedule } = autosave;
+  const { rebase, restore, schedule } = autosave;
   const app = application.data;
   const locked = formLock(app?.status);
   const editable = locked === null && exam.phase === 'registering';
   // A form that holds nothing about the person yet starts from their last application elsewhere.
   const profileEmpty = application.isSuccess && PROFILE_FIELDS.every((f) => isEmpty(app?.form[f]));
-  const last = useLastProfile(exam.id, editable && profileEmpty && prefilledFrom === null);
+  const last = useLastProfile(exam.id, editable && profileEmpty && prefilledFrom === null && !restored);
 
   // The fields show the server's form: when first read, and when a newer one saved elsewhere
   // arrives (after a refused save); never this tab's own saves coming back, and never an older
@@ -74,13 +76,31 @@ function FillForm({ exam }: { exam: Exam }) {
     }
   }, [application.isSuccess, editable, app, form, userInfo, rebase]);
 
+  // This tab was unloaded (reloaded, closed) with a change not yet saved: it comes back into the
+  // fields and is saved on top of the server's version, unless a newer form was saved elsewhere
+  // meanwhile. Judged against this visit's own read, never a cached copy; after the effect above
+  // has put that read in the fields.
+  const keptChecked = useRef(false);
+  useEffect(() => {
+    if (keptChecked.current || !editable || !application.isSuccess || !application.isFetchedAfterMount) return;
+    keptChecked.current = true;
+    const kept = takeKeptDraft(exam.id, app ?? null);
+    if (kept === 'conflict') {
+      setConflict(true);
+    } else if (kept) {
+      setRestored(true);
+      form.setFieldsValue(kept.restore);
+      restore(kept, { ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) });
+    }
+  }, [application.isSuccess, application.isFetchedAfterMount, editable, app, form, restore, exam.id]);
+
   useEffect(() => {
     const profile = last.data;
-    if (!profile || !profileEmpty || !editable || prefilledFrom !== null) return;
+    if (!profile || !profileEmpty || !editable || prefilledFrom !== null || restored) return;
     form.setFieldsValue(profile.form);
     setPrefilledFrom(profile.examName);
     schedule({ ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) });
-  }, [last.data, profileEmpty, editable, prefilledFrom, form, schedule, app]);
+  }, [last.data, profileEmpty, editable, prefilledFrom, form, schedule, app, restored]);
 
   // Until this visit's own read has come back, the cached copy may be older than the server's
   // (a pledge or a save made since): fields edited on top of it would be reset when it arrives.
