@@ -224,7 +224,7 @@ describe('a change the page cannot send before it unloads', () => {
     await hideBehindASave();
     // Not sent: it must name the version the save in flight answers.
     expect(calls.map((c) => c.form)).toEqual([{ major: 'A' }]);
-    expect(JSON.parse(sessionStorage.getItem('zhikaoyun-v1-autosave-draft-7')!)).toEqual({
+    expect(JSON.parse(sessionStorage.getItem('zhikaoyun-v1-mine:autosave-draft-7')!)).toEqual({
       owner: 5,
       base: 3,
       sent: { major: 'A' },
@@ -234,27 +234,36 @@ describe('a change the page cannot send before it unloads', () => {
 
   it('comes back when nothing was saved since, or only the save in flight landed', async () => {
     await hideBehindASave();
-    const kept = sessionStorage.getItem('zhikaoyun-v1-autosave-draft-7')!;
+    const kept = sessionStorage.getItem('zhikaoyun-v1-mine:autosave-draft-7')!;
     const app = (version: number, form: Record<string, unknown>) => ({ version, form }) as never;
     expect(takeKeptDraft(7, app(4, { major: 'A' }))).toEqual({ restore: { major: 'B' }, late: null });
     // Read once.
     expect(takeKeptDraft(7, app(4, { major: 'A' }))).toBeNull();
-    sessionStorage.setItem('zhikaoyun-v1-autosave-draft-7', kept);
+    sessionStorage.setItem('zhikaoyun-v1-mine:autosave-draft-7', kept);
     // The save in flight may land later still: then it is this tab's own.
     expect(takeKeptDraft(7, app(3, {}))).toEqual({ restore: { major: 'B' }, late: { version: 4, form: { major: 'A' } } });
   });
 
+  it('leaves the tab when the candidate logs out (a shared computer keeps nothing of theirs)', async () => {
+    await hideBehindASave();
+    sessionStorage.setItem('zhikaoyun-v1-other', '1');
+    expect(sessionStorage.getItem('zhikaoyun-v1-mine:autosave-draft-7')).not.toBeNull();
+    useSysStore.getState().logout();
+    expect(sessionStorage.getItem('zhikaoyun-v1-mine:autosave-draft-7')).toBeNull();
+    expect(sessionStorage.getItem('zhikaoyun-v1-other')).toBe('1');
+  });
+
   it('never overwrites a newer form saved elsewhere, nor reaches another candidate', async () => {
     await hideBehindASave();
-    const kept = sessionStorage.getItem('zhikaoyun-v1-autosave-draft-7')!;
+    const kept = sessionStorage.getItem('zhikaoyun-v1-mine:autosave-draft-7')!;
     const app = (version: number, form: Record<string, unknown>) => ({ version, form }) as never;
     expect(takeKeptDraft(7, app(4, { major: '另一页面' }))).toBe('conflict');
-    sessionStorage.setItem('zhikaoyun-v1-autosave-draft-7', kept);
+    sessionStorage.setItem('zhikaoyun-v1-mine:autosave-draft-7', kept);
     expect(takeKeptDraft(7, app(6, { major: 'A' }))).toBe('conflict');
     // Already saved as it is: nothing to do.
-    sessionStorage.setItem('zhikaoyun-v1-autosave-draft-7', kept);
+    sessionStorage.setItem('zhikaoyun-v1-mine:autosave-draft-7', kept);
     expect(takeKeptDraft(7, app(5, { major: 'B' }))).toBeNull();
-    sessionStorage.setItem('zhikaoyun-v1-autosave-draft-7', kept);
+    sessionStorage.setItem('zhikaoyun-v1-mine:autosave-draft-7', kept);
     useSysStore.getState().setUserInfo({ ...SAMPLE_USER, id: 6 });
     expect(takeKeptDraft(7, app(3, {}))).toBeNull();
   });

@@ -52,3 +52,14 @@ export function prefixedStorage(kind: StorageKind) {
     removeItem: (name: string) => area(kind)?.removeItem(storageKey(name)),
   };
 }
+
+/** Keys of what one candidate left in this tab (an unsaved change): removed when they log out. */
+export const PERSONAL_PREFIX = 'mine:';
+
+export function removePersonalStored(): void {
+  const store = area('session');
+  if (!store) return;
+  const prefix = storageKey(PERSONAL_PREFIX);
+  const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k?.startsWith(prefix) === true);
+  for (const k of keys) store.removeItem(k);
+}

@@ -4,7 +4,7 @@ import { persist } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import { persistOptions } from './persist';
 import { ssrData, type SsrData } from './ssr-data';
-import { readStored, removeStored, writeStored } from './storage';
+import { readStored, removePersonalStored, removeStored, writeStored } from './storage';
 
 export interface ExamRef {
   id: number;
@@ -87,6 +87,7 @@ const api = createStore<SysState>()(
       setExam: (exam, examConfig = null) => set({ exam, examName: exam?.name ?? '', examConfig }),
       logout: () => {
         removeStored(TOKEN_KEY);
+        removePersonalStored();
         set({ token: '', userInfo: null });
       },
     }),

@@ -1,6 +1,6 @@
 import { applicationDraftSchema, type Application, type ApplicationDraft } from '@zhikaoyun/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { readStored, removeStored, writeStored } from '../../lib/storage';
+import { PERSONAL_PREFIX, readStored, removeStored, writeStored } from '../../lib/storage';
 import { useSysStore } from '../../lib/store';
 import { fetchApplication, isConflict, saveApplication } from './api';
 
@@ -29,7 +29,8 @@ interface KeptDraft {
   form: ApplicationDraft;
 }
 
-const draftKey = (examId: number) => `autosave-draft-${examId}`;
+// Personal: removed from the tab when the candidate logs out (lib/store.ts).
+const draftKey = (examId: number) => `${PERSONAL_PREFIX}autosave-draft-${examId}`;
 const DRAFT_FIELDS = Object.keys(applicationDraftSchema.shape) as (keyof ApplicationDraft)[];
 
 /** The form as the server keeps it: its own fields only, and no empty (undefined) ones. */
