@@ -31,7 +31,7 @@ test('a rejected candidate sees the unread badge and the reason in 我的消息'
   await page.goto('/personal-center');
   const nav = page.getByRole('navigation', { name: '主导航' });
   await expect(nav.locator('.zk-badge')).toHaveText('2');
-  const inboxRow = page.getByRole('button', { name: /我的消息/ });
+  const inboxRow = page.getByRole('link', { name: /我的消息/ });
   await expect(inboxRow.getByLabel('2 条未读')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('personal-center-badge.png') });
 

@@ -79,6 +79,20 @@ test.describe('personal pages arrive as rendered shells', () => {
     }
   });
 
+  test('/personal-center: a row that leads to a page works before hydration, one that acts waits for it', async ({ request }) => {
+    const body = await html(request, '/personal-center');
+    // Links: a tap before the page runs still goes there (the browser follows the href).
+    for (const href of ['/messages', '/scores']) expect(body).toMatch(new RegExp(`<a class="action-row" href="${href}"`));
+    // Actions: disabled in the HTML, so an early tap is refused visibly instead of lost.
+    for (const label of ['修改密码', '退出登录']) {
+      expect(body).toMatch(
+        new RegExp(
+          `<button type="button" class="action-row[^"]*" disabled=""><span[^>]*>.*?</span><span class="action-row__label">${label}</span>`,
+        ),
+      );
+    }
+  });
+
   test('a guest opening a shell is sent on by the guard, as before', async ({ page }) => {
     for (const path of SHELLS) {
       await page.goto(path);

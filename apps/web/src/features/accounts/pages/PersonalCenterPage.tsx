@@ -9,7 +9,7 @@ import {
   TrophyOutlined,
 } from '@ant-design/icons';
 import { Suspense, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { IdPhotoField } from '../../../components/IdPhotoField';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
@@ -33,21 +33,27 @@ const ChangePasswordDrawer = lazyScoped(() => import('../components/ChangePasswo
 const DeleteAccountDrawer = lazyScoped(() => import('../components/DeleteAccountDrawer').then((m) => m.DeleteAccountDrawer));
 const MyApplicationCard = lazyScoped(() => import('../../../components/MyApplicationCard').then((m) => m.MyApplicationCard));
 
+/**
+ * A row of the personal center. One that leads to a page is a link, which works before the page
+ * has hydrated (the server renders this page); one that acts waits for hydration, disabled until
+ * then, so that an early tap is never silently lost.
+ */
 function ActionRow({
   icon,
   label,
-  onClick,
   danger,
   badge,
+  ...target
 }: {
   icon: ReactNode;
   label: string;
-  onClick: () => void;
   danger?: boolean;
   badge?: string;
-}) {
-  return (
-    <button type="button" className={`action-row${danger ? ' is-danger' : ''}`} onClick={onClick}>
+} & ({ to: string; onClick?: never } | { onClick: () => void; to?: never })) {
+  const hydrated = useHydrated();
+  const className = `action-row${danger ? ' is-danger' : ''}`;
+  const content = (
+    <>
       <span className="action-row__icon" aria-hidden>
         {icon}
       </span>
@@ -58,6 +64,17 @@ function ActionRow({
         </span>
       )}
       <RightOutlined className="action-row__arrow" aria-hidden />
+    </>
+  );
+  if (target.to !== undefined)
+    return (
+      <Link className={className} to={target.to}>
+        {content}
+      </Link>
+    );
+  return (
+    <button type="button" className={className} onClick={target.onClick} disabled={!hydrated}>
+      {content}
     </button>
   );
 }
@@ -166,8 +183,8 @@ export default function PersonalCenterPage() {
         <IdPhotoField photo={info?.photo ?? ''} locked={photoLockOf(mine.data ?? [])} pending={info === null} />
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
-        <ActionRow icon={<BellOutlined />} label="我的消息" badge={unread} onClick={() => void navigate('/messages')} />
-        <ActionRow icon={<TrophyOutlined />} label="成绩查询" onClick={() => void navigate('/scores')} />
+        <ActionRow icon={<BellOutlined />} label="我的消息" badge={unread} to="/messages" />
+        <ActionRow icon={<TrophyOutlined />} label="成绩查询" to="/scores" />
         <ActionRow icon={<EditOutlined />} label="修改联系方式与密保" onClick={() => info && open('edit')} />
         <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => open('password')} />
         <ActionRow icon={<LogoutOutlined />} label="退出登录" onClick={confirmLogout} danger />
