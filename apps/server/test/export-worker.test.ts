@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
-import { bearer, get, insertCandidateRow, newIdno } from './helpers/candidates';
+import { bearer, get, insertApplicationRow, insertCandidateRow, newIdno } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
 /**
@@ -36,21 +36,16 @@ for (const kind of DATABASES) {
           const idno = newIdno();
           idnos.push(idno);
           const candidateId = await insertCandidateRow(trx, t.app.cipher, { officeId, idno, name: `考生${i}`, stamp, sex: '女' });
-          await trx
-            .insertInto('application')
-            .values({
-              office_id: officeId,
-              exam_id: examId,
-              candidate_id: candidateId,
-              position_id: position.id,
-              status: 'submitted',
-              form: JSON.stringify({ school: `学校${i}` }),
-              reason: '',
-              submitted_at: new Date(Date.parse(stamp) + i * 1000).toISOString(),
-              created_at: stamp,
-              updated_at: stamp,
-            })
-            .execute();
+          await insertApplicationRow(trx, {
+            officeId,
+            examId,
+            candidateId,
+            positionId: position.id,
+            status: 'submitted',
+            form: JSON.stringify({ school: `学校${i}` }),
+            submittedAt: new Date(Date.parse(stamp) + i * 1000).toISOString(),
+            stamp,
+          });
         }
       });
       await t.app.listen({ port: 0, host: '127.0.0.1' });

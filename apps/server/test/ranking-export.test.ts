@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScoreMarkTable, ScoreTotalTable } from '../src/db/schema';
 import { adminToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
-import { bearer, get, insertCandidateRow, newIdno } from './helpers/candidates';
+import { bearer, get, insertApplicationRow, insertCandidateRow, newIdno } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 import { eventually } from './helpers/eventually';
 
@@ -91,22 +91,15 @@ for (const kind of DATABASES) {
         for (let i = 0; i < N; i++) {
           const position = positions[i % positions.length]!;
           const candidateId = await insertCandidateRow(trx, t.app.cipher, { officeId, idno: newIdno(), name: `考生${i}`, stamp });
-          const { id } = await trx
-            .insertInto('application')
-            .values({
-              office_id: officeId,
-              exam_id: examId,
-              candidate_id: candidateId,
-              position_id: position.id,
-              status: 'confirmed',
-              form: '{}',
-              reason: '',
-              submitted_at: stamp,
-              created_at: stamp,
-              updated_at: stamp,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+          const id = await insertApplicationRow(trx, {
+            officeId,
+            examId,
+            candidateId,
+            positionId: position.id,
+            status: 'confirmed',
+            submittedAt: stamp,
+            stamp,
+          });
           // Totals in steps of 0.5 over a narrow range: many ties; some absent, some void, some with bonus points.
           const status = i % 47 === 5 ? 'absent' : i % 53 === 7 ? 'void' : 'score';
           const a = 3000 + ((i * 37) % 41) * 50;

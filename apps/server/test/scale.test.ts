@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, addStaff, staffToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
-import { bearer, get, insertCandidateRow, newIdno, post } from './helpers/candidates';
+import { bearer, get, insertApplicationRow, insertCandidateRow, newIdno, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
 /**
@@ -38,21 +38,15 @@ for (const kind of DATABASES) {
         const status = STATUSES[i % STATUSES.length]!;
         // Several rows share a submission time: the queue's order must still be total (then by id).
         const submitted = status === 'draft' ? null : new Date(base + Math.floor(i / 3) * 11 * 60_000).toISOString();
-        await k
-          .insertInto('application')
-          .values({
-            office_id: officeId,
-            exam_id: examId,
-            candidate_id: candidateId,
-            position_id: i % 11 === 10 ? null : positions[i % positions.length]!.id,
-            status,
-            form: '{}',
-            reason: '',
-            submitted_at: submitted,
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .execute();
+        await insertApplicationRow(k, {
+          officeId,
+          examId,
+          candidateId,
+          positionId: i % 11 === 10 ? null : positions[i % positions.length]!.id,
+          status,
+          submittedAt: submitted,
+          stamp,
+        });
       }
     });
     afterAll(async () => {

@@ -1,4 +1,4 @@
-import { idnoCheckChar } from '@zhikaoyun/shared';
+import { idnoCheckChar, type ApplicationStatus } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { DB } from '../../src/db/schema';
@@ -149,6 +149,39 @@ export async function insertCandidateRow(
       answer_enc: cipher.encrypt('a'),
       created_at: c.stamp,
       updated_at: c.stamp,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An application row written straight into the database beside `insertCandidateRow`'s candidate. Answers its id. */
+export async function insertApplicationRow(
+  db: Kysely<DB>,
+  a: {
+    officeId: number;
+    examId: number;
+    candidateId: number;
+    positionId: number | null;
+    status: ApplicationStatus;
+    submittedAt: string | null;
+    stamp: string;
+    form?: string;
+  },
+): Promise<number> {
+  const row = await db
+    .insertInto('application')
+    .values({
+      office_id: a.officeId,
+      exam_id: a.examId,
+      candidate_id: a.candidateId,
+      position_id: a.positionId,
+      status: a.status,
+      form: a.form ?? '{}',
+      reason: '',
+      submitted_at: a.submittedAt,
+      created_at: a.stamp,
+      updated_at: a.stamp,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

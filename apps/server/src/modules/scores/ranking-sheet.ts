@@ -2,7 +2,7 @@ import { fromHundredths, SCORE_MARK_TEXT } from '@zhikaoyun/shared';
 import type { Writable } from 'node:stream';
 import type { Db } from '../../db/database';
 import { writeSheet, type SheetColumn, type SheetValue } from '../../lib/xlsx-stream';
-import { listed, needOf, points } from './ranking';
+import { byRank, listed, needOf, points } from './ranking';
 import { createScoresRepository, type RankedRow, type ScoresRepository } from './repository';
 import { BONUS_COLUMN, TICKET_COLUMN } from './columns';
 
@@ -45,9 +45,7 @@ async function* rankingRows(
   const [rule, positions] = await Promise.all([repo.rule(officeId, examId), repo.positions(officeId, examId)]);
   const subjectIndex = new Map(subjects.map((s, i) => [s.id, i]));
   for (const p of positions) {
-    const ranked = (await repo.ranked(officeId, examId, p.id)).sort(
-      (a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no),
-    );
+    const ranked = (await repo.ranked(officeId, examId, p.id)).sort(byRank);
     if (ranked.length === 0) continue;
     const need = needOf(rule, p.headcount);
     const marksOf = new Map<number, Row>();

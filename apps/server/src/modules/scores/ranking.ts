@@ -102,6 +102,9 @@ export interface RankingOutput {
   rows: (RankedRow & { inList: boolean })[];
 }
 
+/** A position's list as the console shows it: best first, the unranked last, then by ticket. */
+export const byRank = (a: RankedRow, b: RankedRow) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no);
+
 /** The ranking of an exam as the console shows it, read and computed where `db` lives (a worker's connection). */
 export async function computeRanking(db: Db, { officeId, examId, positionId }: RankingInput): Promise<RankingOutput> {
   const repo = createScoresRepository(db);
@@ -117,7 +120,7 @@ export async function computeRanking(db: Db, { officeId, examId, positionId }: R
       ? []
       : rows
           .filter((r) => r.position_id === positionId)
-          .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.ticket_no.localeCompare(b.ticket_no))
+          .sort(byRank)
           .map((r) => ({ ...r, inList: inList(r) }));
   return { subjects: subjects.map((s) => ({ id: s.id, name: s.name })), summaries, rows: mine };
 }

@@ -1,5 +1,13 @@
-import { DRAFT_CONFLICT_TEXT, formLock, photoLockedText, PROFILE_FIELDS, type ApplicationDraft, type Exam } from '@zhikaoyun/shared';
-import { Alert, App, Button, Form, Skeleton } from 'antd';
+import {
+  DRAFT_CONFLICT_TEXT,
+  formLock,
+  photoLockedText,
+  PROFILE_FIELDS,
+  type Application,
+  type ApplicationDraft,
+  type Exam,
+} from '@zhikaoyun/shared';
+import { Alert, App, Button, Form, Skeleton, type FormInstance } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -20,6 +28,11 @@ import { ReviewOpinion } from '../components/ReviewOpinion';
 import { SaveIndicator } from '../components/SaveIndicator';
 
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/** What a save sends: the saved form with every field as the page shows it now. */
+function wholeForm(app: Application | null | undefined, form: FormInstance<ApplicationDraft>): ApplicationDraft {
+  return { ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) };
+}
 
 function FillForm({ exam }: { exam: Exam }) {
   const navigate = useNavigate();
@@ -90,7 +103,7 @@ function FillForm({ exam }: { exam: Exam }) {
     } else if (kept) {
       setRestored(true);
       form.setFieldsValue(kept.restore);
-      restore(kept, { ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) });
+      restore(kept, wholeForm(app, form));
     }
   }, [application.isSuccess, application.isFetchedAfterMount, editable, app, form, restore, exam.id]);
 
@@ -99,7 +112,7 @@ function FillForm({ exam }: { exam: Exam }) {
     if (!profile || !profileEmpty || !editable || prefilledFrom !== null || restored) return;
     form.setFieldsValue(profile.form);
     setPrefilledFrom(profile.examName);
-    schedule({ ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) });
+    schedule(wholeForm(app, form));
   }, [last.data, profileEmpty, editable, prefilledFrom, form, schedule, app, restored]);
 
   // Until this visit's own read has come back, the cached copy may be older than the server's
@@ -171,7 +184,7 @@ function FillForm({ exam }: { exam: Exam }) {
           form={form}
           layout="vertical"
           requiredMark
-          onValuesChange={() => autosave.schedule({ ...app?.form, ...(form.getFieldsValue(true) as ApplicationDraft) })}
+          onValuesChange={() => autosave.schedule(wholeForm(app, form))}
           scrollToFirstError
         >
           <ApplicationFormFields config={exam.config} />
