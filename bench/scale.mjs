@@ -211,12 +211,17 @@ for (const n of SIZES) {
   await publicRead('getPositionList all pages (50c)', pageUrl(0), [{ setupRequest: (req) => ({ ...req, path: pageUrl(pageNo++) }) }]);
   sameBytes.kill('SIGTERM');
 
-  // A registration: fresh candidates save a first draft, then submit.
+  // A registration: fresh candidates upload their photo, save a first draft, then submit.
+  const photoMs = [];
   const fresh = await pool(seed.freshIdnos, 4, async (idno) => {
     const token = await loginOf(idno);
+    const t = performance.now();
     must(await uploadPhoto(base, token), 'photo');
+    photoMs.push(performance.now() - t);
     return token;
   });
+  photoMs.sort((x, y) => x - y);
+  fig('uploadPhoto (4c)', { p50: +pct(photoMs, 50).toFixed(1), p99: +pct(photoMs, 99).toFixed(1), n: photoMs.length });
   const positionId = seed.popularPositionId;
   const lat = async (tokens, f) => {
     const ms = [];
@@ -237,6 +242,13 @@ for (const n of SIZES) {
   fig(
     'submitApplication (10c)',
     await lat(fresh, async (tok) => must(await a.post('/api/submitApplication', { examId }, { authorization: `Bearer ${tok}` }), 'submit')),
+  );
+
+  // A candidate who has applied reads 我的报名 (their applications across the office's exams).
+  const applied = await loginOf(seed.sampleIdnos[0]);
+  fig(
+    'getMyApplications',
+    await seq(SEQ, async () => must(await a.json('/api/getMyApplications', { headers: { authorization: `Bearer ${applied}` } }), 'mine')),
   );
 
   // The console.

@@ -17,6 +17,7 @@ import { siteCity } from './migrations/0016_site_city';
 import { scoreStages } from './migrations/0017_score_stages';
 import { laterStages } from './migrations/0018_later_stages';
 import { tallyAtCommit } from './migrations/0019_tally_at_commit';
+import { foreignKeyIndexes } from './migrations/0020_foreign_key_indexes';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -42,6 +43,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017_score_stages': scoreStages(dialect),
     '0018_later_stages': laterStages(dialect),
     '0019_tally_at_commit': tallyAtCommit(dialect),
+    '0020_foreign_key_indexes': foreignKeyIndexes(dialect),
   };
 }
 
