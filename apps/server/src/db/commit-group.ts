@@ -14,7 +14,8 @@ import type { DB } from './schema';
  * each unit of work simply runs in its own transaction.
  *
  * A unit of work must use only the transaction it is given: on SQLite the one connection is
- * held by the group while it runs, so a query through db.kysely inside it would wait forever.
+ * held by the group while it runs, so a query through db.kysely inside it would wait forever. On
+ * PostgreSQL a unit of work rolled back by a deadlock runs again (`retried`).
  */
 export interface CommitGroup {
   run<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
@@ -34,10 +35,34 @@ const groups = new WeakMap<Db, CommitGroup>();
 export function commitGroupFor(db: Db): CommitGroup {
   let group = groups.get(db);
   if (!group) {
-    group = db.dialect === 'sqlite' ? sqliteGroup(db) : { run: (work) => db.kysely.transaction().execute(work) };
+    group = db.dialect === 'sqlite' ? sqliteGroup(db) : { run: (work) => retried(() => db.kysely.transaction().execute(work)) };
     groups.set(db, group);
   }
   return group;
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
+const TRANSIENT = new Set(['40P01', '40001']);
+const ATTEMPTS = 4;
+
+/**
+ * Runs a PostgreSQL transaction again when PostgreSQL chose it as a deadlock's victim. Writers
+ * run side by side there: two bulk approvals over the same positions update their counter rows
+ * at COMMIT in the order of their applications (migration 0019), and crossing orders deadlock;
+ * PostgreSQL then rolls one back whole, and the candidate or reviewer would get a 500 for nothing.
+ * So a unit of work may run more than once: it must not act outside its transaction.
+ */
+async function retried<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (err) {
+      const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !TRANSIENT.has(code)) throw err;
+      // Apart, so that the two do not meet again in the same order.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
 }
 
 function sqliteGroup(db: Db): CommitGroup {
