@@ -27,6 +27,9 @@ export const COMPLETE_FORM = {
   pledge: true,
 };
 
+/** How docs/deploy.md runs the server: fewer malloc arenas, a 1 GiB ceiling for the main heap. */
+export const DEPLOYED_ENV = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=1024' };
+
 const children = [];
 process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
 
@@ -48,6 +51,7 @@ export function startServer(port, extraEnv = {}) {
   const child = startChild(
     ['--expose-gc', '--import', pathToFileURL(path.join(root, 'bench/gc-probe.mjs')).href, 'apps/server/dist/server.js'],
     {
+      ...DEPLOYED_ENV,
       ZK_BENCH_MEMFILE: memFile,
       NODE_ENV: 'test',
       PORT: String(port),
