@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIME_ZONE, isTimeZone, zonedDateTime, zonedDateTimeSeconds, zonedDay, zonedToInstant } from '../src/clock';
+import { DEFAULT_TIME_ZONE, isTimeZone, zonedDateTime, zonedDateTimeSeconds, zonedDay, zonedDays, zonedToInstant } from '../src/clock';
 
 describe('office time', () => {
   it('counts a day on the office wall clock, not in UTC', () => {
@@ -9,6 +9,30 @@ describe('office time', () => {
     expect(zonedDay('2026-11-22T17:00:00.000Z', 'Asia/Urumqi')).toBe('2026-11-22');
     expect(zonedDay('2026-11-22T15:59:59.999Z', DEFAULT_TIME_ZONE)).toBe('2026-11-22');
     expect(zonedDay('2026-11-22T16:00:00.000Z', DEFAULT_TIME_ZONE)).toBe('2026-11-23');
+  });
+
+  it('counts many instants into the same days as one by one, across daylight-saving changes', () => {
+    // Every quarter hour of a year, in zones whose changes fall on the hour, on the half hour
+    // (Adelaide: 16:30 UTC), by half an hour (Lord Howe), at odd offsets (Kathmandu, Chatham) and
+    // at local midnight (Santiago: where the day ends moves within one UTC day).
+    for (const zone of [
+      'Asia/Shanghai',
+      'America/New_York',
+      'America/Santiago',
+      'Australia/Adelaide',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'Pacific/Chatham',
+    ]) {
+      const dayOf = zonedDays(zone);
+      const differ: string[] = [];
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 15 * 60_000) {
+        const instant = new Date(ms).toISOString();
+        if (dayOf(instant) !== zonedDay(instant, zone)) differ.push(instant);
+      }
+      expect(differ, zone).toEqual([]);
+    }
+    expect(zonedDays()('not a time')).toBe('');
   });
 
   it('shows times to the minute and to the second in one format', () => {

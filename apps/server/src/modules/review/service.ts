@@ -11,7 +11,7 @@ import {
   type ReviewDetail,
   type ReviewItem,
   type Statistics,
-  zonedDay,
+  zonedDays,
   type QueueEdgeInput,
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
@@ -199,11 +199,12 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
       const totals = byStatus(() => 0);
       for (const s of statuses) totals[s.status] = Number(s.n);
       const perDay = new Map<string, number>();
+      const dayOf = zonedDays(timeZone);
       // Every time zone is a whole number of quarter hours from UTC, so a quarter hour lies in one day.
       for (const q of quarters) {
         if (q.n === 0) continue;
         const [hour, minute = '0'] = q.bucket.split(/:(?=\d+$)/);
-        const day = zonedDay(`${hour}:${minute.padStart(2, '0')}:00.000Z`, timeZone);
+        const day = dayOf(`${hour}:${minute.padStart(2, '0')}:00.000Z`);
         perDay.set(day, (perDay.get(day) ?? 0) + q.n);
       }
       return {
