@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
-import { withStaffSession } from './support';
+import { confirmDialog, withStaffSession } from './support';
 import type { ExamWindows } from '@zhikaoyun/shared';
 
 /**
@@ -161,7 +161,7 @@ test('a position sheet with a bad row: nothing is imported and the row is named 
   const error = dialog.getByRole('row', { name: /第 3 行/ });
   await expect(error).toContainText('性别要求应为 不限、男 或 女');
   await page.screenshot({ path: test.info().outputPath('position-import-error.png') });
-  await dialog.getByRole('button', { name: '知道了' }).click();
+  await confirmDialog(page, '岗位表有错误，未导入', '知道了');
   // All or nothing: the good row was not imported either.
   await expect(page.getByText('该考试还没有岗位')).toBeVisible();
 });

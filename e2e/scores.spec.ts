@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
 
 /**
  * Scores end to end on the demo office's ticketed exam (seeded seated, tickets published): an
@@ -79,26 +79,18 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
   await page.goto(`/admin/scores?examId=${examId}`);
   await expect(page.getByRole('heading', { name: '成绩管理' })).toBeVisible();
   await expect(page.getByTestId('scores-status')).toContainText('尚未导入成绩');
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: '导入成绩' }).click();
-  await (
-    await chooser
-  ).setFiles({ name: '成绩.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: bad });
   const refused = page.getByRole('dialog', { name: '成绩表有错误，未导入' });
+  await pickSheet(page, '导入成绩', '成绩.xlsx', bad, refused);
   await expect(refused).toContainText('第 8 行');
   await expect(refused).toContainText('准考证号：未找到该准考证号（9999999999）');
-  await refused.getByRole('button', { name: '知道了' }).click();
+  await confirmDialog(page, '成绩表有错误，未导入', '知道了');
+  await expect(refused).toBeHidden();
 
   // The good sheet: preview, then import.
-  const again = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: '导入成绩' }).click();
-  await (
-    await again
-  ).setFiles({ name: '成绩.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: good });
   const preview = page.getByRole('dialog', { name: '导入预览' });
+  await pickSheet(page, '导入成绩', '成绩.xlsx', good, preview);
   await expect(preview).toContainText('检查通过：共 6 人，其中缺考 1 人、违纪 0 人');
-  await preview.getByRole('button', { name: '确认导入' }).click();
-  await expect(page.getByText('已导入 6 人的成绩', { exact: true })).toBeVisible();
+  await confirmImport(page, page.getByText('已导入 6 人的成绩', { exact: true }));
   await expect(page.getByTestId('scores-status')).toContainText('已导入 6 人的成绩');
 
   // The ranking of 财务会计: 陈静 first, 孙悦 second, 吴婷 absent.
@@ -115,7 +107,7 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
   // Publish, the query open from now.
   await page.getByRole('button', { name: '发布成绩' }).click();
   const publish = page.getByRole('dialog', { name: '发布成绩' });
-  await publish.getByRole('button', { name: '发布' }).click();
+  await confirmDialog(page, '发布成绩', '发布');
   await expect(page.getByText(/成绩已发布，已通知 6 位考生/)).toBeVisible();
   await expect(publish).toBeHidden();
   await expect(page.getByTestId('scores-status')).toContainText('已发布');

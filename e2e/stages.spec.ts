@@ -1,6 +1,6 @@
 import { devices, expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { chooseOption, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { chooseOption, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
 
 /**
  * The later stages on the demo office's exam at the scores stage (1:1 lists): staff record
@@ -55,19 +55,10 @@ test('staff take the interview list through 资格复审, 面试, 体检 to 拟�
   ] as const)
     sheet.addRow([ticketOf(name), name, score]);
   await page.reload();
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: '导入面试成绩' }).click();
-  await (
-    await chooser
-  ).setFiles({
-    name: '面试成绩.xlsx',
-    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    buffer: Buffer.from(await book.xlsx.writeBuffer()),
-  });
   const preview = page.getByRole('dialog', { name: '导入预览' });
+  await pickSheet(page, '导入面试成绩', '面试成绩.xlsx', Buffer.from(await book.xlsx.writeBuffer()), preview);
   await expect(preview).toContainText('检查通过：共 4 人，其中缺考 1 人、违纪 0 人');
-  await preview.getByRole('button', { name: '确认导入' }).click();
-  await expect(page.getByText('已导入 4 人的面试成绩')).toBeVisible();
+  await confirmImport(page, page.getByText('已导入 4 人的面试成绩'));
   // 林晓: 84 × 0.5 + 88 × 0.5 = 86, first of 财务会计.
   const linRow = page.getByRole('row', { name: new RegExp(ticketOf('林晓')) });
   await expect(linRow).toContainText('86');

@@ -161,30 +161,70 @@ export async function demoCandidateToken(request: APIRequestContext, first17: st
 }
 
 /**
- * Clicks a button of an antd confirm dialog once the dialog has finished zooming in. While it
- * still grows from the tapped point, its buttons move; a click aimed at where the button was can
- * land beside it, and the dialog then just stays open (seen as rare, unexplained failures).
+ * Waits until an antd popup (modal, popover) has stopped moving. rc-motion first renders the
+ * popup with its `-appear` / `-enter` classes and starts the CSS animation a frame later, so an
+ * element can be visible with no animation running yet; a click then lands while it zooms in,
+ * press and release fall on different points, and the page never gets a click (the dialog just
+ * stays open: seen in CI at 发布, 知道了 and 确认导入). Settled: no motion class left and no
+ * animation running in it, twice in a row.
  */
-/**
- * Clicks a Popconfirm's button once its opening animation has finished: a click during antd's
- * zoom-in can land on the moving popover and be lost (seen in CI: the popover stayed open).
- */
+async function settled(popup: Locator, rootSelector: string): Promise<void> {
+  let quiet = 0;
+  await expect
+    .poll(
+      async () => {
+        const still = await popup.evaluate((el, selector) => {
+          const root = el.closest(selector) ?? el;
+          const moving = [root, ...Array.from(root.querySelectorAll('*'))].some((n) => /-(appear|enter|leave)\b/.test(n.getAttribute('class') ?? ''));
+          return !moving && root.getAnimations({ subtree: true }).every((a) => a.playState !== 'running');
+        }, rootSelector);
+        quiet = still ? quiet + 1 : 0;
+        return quiet >= 2;
+      },
+      { intervals: [50], timeout: 10_000 },
+    )
+    .toBe(true);
+}
+
+/** Clicks a Popconfirm's button once the popover has settled (see `settled`). */
 export async function confirmPopover(page: Page, button: string): Promise<void> {
   const tip = page.getByRole('tooltip').filter({ has: page.getByRole('button', { name: button, exact: true }) });
   await expect(tip).toBeVisible();
-  await tip.evaluate(async (el) => {
-    const root = el.closest('.ant-popover') ?? el;
-    await Promise.allSettled(root.getAnimations({ subtree: true }).map((a) => a.finished));
-  });
+  await settled(tip, '.ant-popover');
   await tip.getByRole('button', { name: button, exact: true }).click();
 }
 
+/** Clicks a button of an antd dialog once the dialog has settled (see `settled`). */
 export async function confirmDialog(page: Page, title: string, button: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: title });
   await expect(dialog).toBeVisible();
-  await dialog.evaluate(async (el) => {
-    const root = el.closest('.ant-modal-wrap') ?? el;
-    await Promise.allSettled(root.getAnimations({ subtree: true }).map((a) => a.finished));
-  });
+  await settled(dialog, '.ant-modal-wrap');
   await dialog.getByRole('button', { name: button, exact: true }).click();
+}
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * Picks a sheet with an import button until `shown` (the preview or the errors dialog) appears.
+ * The demo office runs one import at a time (lib/office-lock.ts): while another spec's import
+ * holds it, the console answers 另一个导入正在进行，请稍后再试 and opens nothing. An office tries
+ * again, and so does this; a sheet that never shows anything still fails.
+ */
+export async function pickSheet(page: Page, button: string, name: string, buffer: Buffer, shown: Locator): Promise<void> {
+  await expect(async () => {
+    if (await shown.isVisible()) return;
+    const chooser = page.waitForEvent('filechooser', { timeout: 5_000 });
+    await page.getByRole('button', { name: button }).click({ timeout: 5_000 });
+    await (await chooser).setFiles({ name, mimeType: XLSX, buffer });
+    await expect(shown).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
+/** Confirms an import's preview until `done` appears, tried again while another import holds the office (see pickSheet). */
+export async function confirmImport(page: Page, done: Locator): Promise<void> {
+  await expect(async () => {
+    if (await done.isVisible()) return;
+    await confirmDialog(page, '导入预览', '确认导入');
+    await expect(done).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
 }
