@@ -175,7 +175,9 @@ async function settled(popup: Locator, rootSelector: string): Promise<void> {
       async () => {
         const still = await popup.evaluate((el, selector) => {
           const root = el.closest(selector) ?? el;
-          const moving = [root, ...Array.from(root.querySelectorAll('*'))].some((n) => /-(appear|enter|leave)\b/.test(n.getAttribute('class') ?? ''));
+          const moving = [root, ...Array.from(root.querySelectorAll('*'))].some((n) =>
+            /-(appear|enter|leave)\b/.test(n.getAttribute('class') ?? ''),
+          );
           return !moving && root.getAnimations({ subtree: true }).every((a) => a.playState !== 'running');
         }, rootSelector);
         quiet = still ? quiet + 1 : 0;
