@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { CAPTCHA, chooseOption, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+import { CAPTCHA, chooseOption, confirmDialog, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
 
 test('personal center: download my data as JSON, then delete the account with password and confirmation', async ({ page, request }) => {
   const { idno, password, token } = await registerCandidate(request);
@@ -22,14 +22,14 @@ test('personal center: download my data as JSON, then delete the account with pa
   const drawer = page.getByRole('dialog', { name: '注销账号' });
   await drawer.getByLabel('请输入登录密码以确认身份').fill('not the password');
   await drawer.getByRole('button', { name: '注销账号' }).click();
-  await page.getByRole('button', { name: '确认注销' }).click();
+  await confirmDialog(page, '确认注销账号', '确认注销');
   await expect(page.getByText('密码不正确，账号未注销')).toBeVisible();
 
   await drawer.getByLabel('请输入登录密码以确认身份').fill(password);
   await drawer.getByRole('button', { name: '注销账号' }).click();
   await expect(page.getByRole('dialog', { name: '确认注销账号' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('delete-account-confirm.png') });
-  await page.getByRole('button', { name: '确认注销' }).click();
+  await confirmDialog(page, '确认注销账号', '确认注销');
   await expect(page).toHaveURL(/\/login$/);
 
   // The account is gone: the same ID number registers afresh.
