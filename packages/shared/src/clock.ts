@@ -62,6 +62,11 @@ function wallClock(instant: string | Date, timeZone: string): WallClock | null {
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
 
+/** A wall clock read as if it were UTC, in ms: minus the instant, the zone's offset then. */
+function asUtcMs(w: WallClock): number {
+  return Date.UTC(Number(w.year), Number(w.month) - 1, Number(w.day), Number(w.hour), Number(w.minute), Number(w.second));
+}
+
 /** The office's calendar day of an instant: 2026-11-22T17:00:00Z → 2026-11-23 in Asia/Shanghai. */
 export function zonedDay(instant: string | Date, timeZone: string = DEFAULT_TIME_ZONE): string {
   const w = wallClock(instant, timeZone);
@@ -79,10 +84,7 @@ const DAY_MS = 86_400_000;
 export function zonedDays(timeZone: string = DEFAULT_TIME_ZONE): (instant: string) => string {
   // UTC day number → the zone's offset all that day (ms), or null when it changes within it.
   const offsets = new Map<number, number | null>();
-  const offsetAt = (ms: number): number => {
-    const w = wallClock(new Date(ms), timeZone)!;
-    return Date.UTC(Number(w.year), Number(w.month) - 1, Number(w.day), Number(w.hour), Number(w.minute), Number(w.second)) - ms;
-  };
+  const offsetAt = (ms: number): number => asUtcMs(wallClock(new Date(ms), timeZone)!) - ms;
   return (instant) => {
     const ms = Date.parse(instant);
     if (Number.isNaN(ms)) return '';
@@ -138,8 +140,7 @@ export function zonedToInstant(local: string, timeZone: string = DEFAULT_TIME_ZO
   for (let i = 0; i < 2; i += 1) {
     const w = wallClock(new Date(guess), timeZone);
     if (!w) break;
-    const shown = Date.UTC(Number(w.year), Number(w.month) - 1, Number(w.day), Number(w.hour), Number(w.minute), Number(w.second));
-    guess += asUtc - shown;
+    guess += asUtc - asUtcMs(w);
   }
   return new Date(guess).toISOString();
 }
