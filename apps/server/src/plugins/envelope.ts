@@ -1,4 +1,4 @@
-import { ERROR_TEXT, ErrorCode, HTTP_STATUS_TEXT, fail } from '@zhikaoyun/shared';
+import { ERROR_TEXT, ErrorCode, HTTP_STATUS_TEXT, fail, issueText } from '@zhikaoyun/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -14,10 +14,21 @@ interface ValidationIssue {
   instancePath?: string;
 }
 
+/** '/subjects/1/fullMarks' → ['subjects', 1, 'fullMarks'], as the zod issue's path was. */
+const pathOf = (instancePath: string | undefined): (string | number)[] =>
+  (instancePath ?? '')
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+
+/**
+ * The first issue's sentence (zod-locale.ts names the field when the rule has no message of its
+ * own); one inside a list says which item (「科目 2：满分应大于 0」).
+ */
 function validationMessage(err: FastifyError): string {
   const first = (err.validation as ValidationIssue[] | undefined)?.[0];
   const text = first?.message?.trim();
-  return text ? text : ERROR_TEXT[ErrorCode.Validation];
+  return text ? issueText(pathOf(first?.instancePath), text) : ERROR_TEXT[ErrorCode.Validation];
 }
 
 const TRANSPORT_TEXT: Readonly<Record<number, string>> = {

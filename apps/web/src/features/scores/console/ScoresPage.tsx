@@ -72,20 +72,28 @@ function RulesTab({ examId, rules }: { examId: number; rules: ScoreRules }) {
       <Alert type="warning" showIcon message="该考试还没有科目" description="请先在考场编排中添加考试科目（科目名称即成绩表中的列名）。" />
     );
 
-  const onFinish = (v: RulesForm) =>
-    save
+  // The form registers only the editable cells of each row, so its values carry no subjectId: the
+  // row's subject is the one the rules were loaded with, at the same index.
+  const onFinish = (v: RulesForm) => {
+    const subjects = rules.subjects.map((subject, i) => ({ subject, row: v.subjects[i] }));
+    return save
       .mutateAsync({
         examId,
-        subjects: v.subjects.map((s) => ({ subjectId: s.subjectId, fullMarks: s.fullMarks, weight: s.weight })),
+        subjects: subjects.map(({ subject, row }) => ({
+          subjectId: subject.subjectId,
+          fullMarks: row?.fullMarks ?? subject.fullMarks,
+          weight: row?.weight ?? subject.weight,
+        })),
         passLine: v.passLine,
-        subjectPassLines: v.subjects.flatMap((s) =>
-          s.passLine === null || s.passLine === undefined ? [] : [{ subjectId: s.subjectId, passLine: s.passLine }],
+        subjectPassLines: subjects.flatMap(({ subject, row }) =>
+          row?.passLine === null || row?.passLine === undefined ? [] : [{ subjectId: subject.subjectId, passLine: row.passLine }],
         ),
         ...(v.ratioKind === 'table' ? { interviewRatioTable: v.interviewRatioTable } : { interviewRatio: v.interviewRatio }),
         bonusEnabled: v.bonusEnabled,
       })
       .then(() => void message.success('成绩规则已保存，总成绩与排名已重新计算'))
       .catch(() => undefined);
+  };
 
   return (
     <Form form={form} layout="vertical" initialValues={formOf(rules)} onFinish={(v) => void onFinish(v)} className="scores-rules">
