@@ -68,6 +68,28 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
     },
   },
+  // "Today" is the office's day, from the clock module only (docs/decisions/022): the UTC date of
+  // an instant is yesterday from 00:00 to 08:00 in Beijing, so cutting one out of an ISO text
+  // made the position list and submit disagree on a candidate's age.
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['packages/shared/src/clock.ts', 'apps/server/src/lib/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['slice', 'substring', 'substr', 'split'].flatMap((cut) => [
+          {
+            selector: `CallExpression[callee.property.name='${cut}'][callee.object.callee.property.name=/^(toISOString|toJSON|nowIso)$/]`,
+            message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
+          },
+          {
+            selector: `CallExpression[callee.property.name='${cut}'][callee.object.callee.name='nowIso']`,
+            message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
+          },
+        ]),
+      ],
+    },
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -99,6 +99,12 @@ export function zonedDays(timeZone: string = DEFAULT_TIME_ZONE): (instant: strin
   };
 }
 
+/** The calendar day `n` days after `day` (yyyy-mm-dd; n may be negative): date arithmetic, no time zone involved. */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
 let nowMs: () => number = () => Date.now();
 
 /**

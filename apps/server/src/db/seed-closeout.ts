@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { WAIVER_CATEGORY_LABEL, type WaiverCategory } from '@zhikaoyun/shared';
+import { WAIVER_CATEGORY_LABEL, zonedDay, type WaiverCategory } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { DB } from './schema';
@@ -146,7 +146,7 @@ export async function seedCloseoutDemo(trx: Kysely<DB>, opts: DemoStageOptions):
 
     if (c.standing === 'paid') {
       const expires = new Date(Date.parse(created) + 2 * 3_600_000).toISOString();
-      const tradeNo = `SB${confirmedAt.slice(0, 10).replace(/-/g, '')}${randomBytes(8).toString('hex')}`;
+      const tradeNo = `SB${zonedDay(confirmedAt).replace(/-/g, '')}${randomBytes(8).toString('hex')}`;
       const recorded = new Date(Date.parse(confirmedAt) + 1000).toISOString();
       await trx
         .insertInto('sandbox_trade')

@@ -1,4 +1,4 @@
-import { setSharedClock } from '@zhikaoyun/shared';
+import { officeToday, setSharedClock } from '@zhikaoyun/shared';
 
 /**
  * The server's one clock. Every "now" that decides something (windows, deadlines, expiry, the
@@ -23,6 +23,12 @@ export const clock = {
   /** The instant `ms` from now (or from `from`), as ISO text. */
   isoIn: (ms: number, from: Date = new Date(nowMs())): string => new Date(from.getTime() + ms).toISOString(),
   nowMs,
+  /**
+   * Today on the office's wall clock (yyyy-mm-dd): the one "today" of every rule that counts days
+   * (age and graduation limits, close-out, a sandbox statement's day). Never the UTC date of now:
+   * from 00:00 to 08:00 in Beijing that is still yesterday (docs/decisions/022).
+   */
+  today: (timeZone: string): string => officeToday(timeZone),
 };
 
 /** Tests only: move business time without waiting. */

@@ -5,6 +5,7 @@ import {
   canEdit,
   canFire,
   checkEligibility,
+  DEFAULT_TIME_ZONE,
   DRAFT_CONFLICT_TEXT,
   ErrorCode,
   eventFrom,
@@ -13,7 +14,6 @@ import {
   missingRequired,
   PHOTO_REQUIRED_TEXT,
   SUBMIT_CONFLICT_TEXT,
-  zonedDay,
   type Application,
   type ApplicationDraft,
   type ApplicationEvent,
@@ -29,7 +29,7 @@ import {
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
-import { nowIso } from '../../lib/clock';
+import { clock, nowIso } from '../../lib/clock';
 import type { CandidateRow } from '../accounts/repository';
 import type { ExamsService } from '../exams/service';
 import type { PositionsRepository } from '../positions/repository';
@@ -235,7 +235,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
       if (missing.length > 0) throw new AppError(ErrorCode.Validation, `请填写：${missing.join('、')}`);
       const problem = formProblem(form);
       if (problem) throw new AppError(ErrorCode.Validation, problem);
-      const today = zonedDay(nowIso(), opts.timeZone);
+      const today = clock.today(opts.timeZone ?? DEFAULT_TIME_ZONE);
       const graduation = graduationDateProblem(form.graduationDate, today);
       if (graduation) throw new AppError(ErrorCode.Validation, graduation);
       if (row.position_id === null) throw new AppError(ErrorCode.Validation, '请先选择报考岗位');
@@ -245,7 +245,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
       const { eligible, reasons } = checkEligibility(
         parseRequirements(p.requirements),
         eligibilityProfile(candidate, row.form),
-        nowIso().slice(0, 10),
+        today,
       );
       if (!eligible) throw new AppError(ErrorCode.Validation, `不符合该岗位的报考条件：${reasons.join('。')}`);
       // The ID photo is part of the application: it goes on the admission ticket, and the

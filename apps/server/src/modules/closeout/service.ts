@@ -127,7 +127,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
     },
 
     /** 改报: to another position of the exam the candidate is eligible for; the payment stays with the application. */
-    async switchPosition(officeId: number, candidateId: number, examId: number, positionId: number): Promise<void> {
+    async switchPosition(officeId: number, candidateId: number, examId: number, positionId: number, timeZone: string): Promise<void> {
       const { app, switching } = await switchState(officeId, candidateId, examId);
       const target = await repo.position(officeId, positionId);
       if (!target || target.exam_id !== examId) throw new AppError(ErrorCode.NotFound, '所选岗位不存在，请重新选择');
@@ -138,7 +138,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
       const { eligible, reasons } = checkEligibility(
         parseRequirements(target.requirements),
         eligibilityProfile(candidate, app.form),
-        clock.nowIso().slice(0, 10),
+        clock.today(timeZone),
       );
       if (!eligible) throw new AppError(ErrorCode.Validation, `不符合该岗位的报考条件：${reasons.join('；')}`);
       await lifecycle.fire({

@@ -1,4 +1,5 @@
 import {
+  addDays,
   ErrorCode,
   fenToYuan,
   ORDER_STATUS_LABEL,
@@ -31,11 +32,7 @@ export interface PaymentsAdminDeps {
   providers: ReadonlyMap<PaymentProviderName, PaymentProvider>;
 }
 
-function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
+const nextDay = (day: string): string => addDays(day, 1);
 
 /** The console's side of payments: the list with totals, the export, refunds, events and reconciliation. */
 export function createPaymentsAdminService({ repo, payments, lifecycle, audit, providers }: PaymentsAdminDeps) {

@@ -102,7 +102,13 @@ export const paymentsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await closeout.switchPosition(request.office.id, request.candidate.subjectId, request.body.examId, request.body.positionId);
+      await closeout.switchPosition(
+        request.office.id,
+        request.candidate.subjectId,
+        request.body.examId,
+        request.body.positionId,
+        request.office.timeZone,
+      );
       return ok(await applications.status(request.office.id, request.candidate.subjectId, request.body.examId));
     },
   );

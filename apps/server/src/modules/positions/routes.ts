@@ -12,7 +12,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { nowIso } from '../../lib/clock';
+import { clock } from '../../lib/clock';
 import { cacheKey } from '../../plugins/public-cache';
 import { eligibilityProfile } from '../applications/service';
 
@@ -74,7 +74,7 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
         return app.publicCache.serve(request, reply, key, () => build(), live);
       }
       const profile = await profileOf(officeId, request.candidate.subjectId, q.examId);
-      const today = nowIso().slice(0, 10);
+      const today = clock.today(request.office.timeZone);
       // Only the positions this candidate qualifies for: their own list, judged before paging.
       if (profile && q.eligibleOnly === 'true') {
         const own = await build({ profile, today });
@@ -100,14 +100,14 @@ const positionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const officeId = request.office.id;
       const key = cacheKey('getPositionDetail', request.query);
-      const build = () => service.detail(officeId, request.query.id, null, nowIso().slice(0, 10));
+      const build = () => service.detail(officeId, request.query.id);
       if (!request.candidate) {
         reply.header('vary', 'authorization, token');
         return app.publicCache.serve(request, reply, key, build, live);
       }
       const base = await app.publicCache.data(officeId, key, build, live);
       const profile = await profileOf(officeId, request.candidate.subjectId, base.examId);
-      return ok(profile ? withEligibility(base, profile, nowIso().slice(0, 10)) : base);
+      return ok(profile ? withEligibility(base, profile, clock.today(request.office.timeZone)) : base);
     },
   );
 };

@@ -100,12 +100,12 @@ export function createPositionsService(repo: PositionsRepository, exams: Pick<Ex
       return { list: page, total: list.length, units: all.units };
     },
 
-    async detail(officeId: number, positionId: number, profile: EligibilityProfile | null, today: string): Promise<Position> {
+    /** A position as everyone sees it; a candidate's eligibility is added by the route, on the office's today. */
+    async detail(officeId: number, positionId: number): Promise<Position> {
       const r = await repo.detail(officeId, positionId);
       if (!r) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
       if (r.exam_published !== 1) throw new AppError(ErrorCode.NotFound, EXAM_NOT_PUBLISHED);
-      const p = toPosition(r);
-      return profile ? { ...p, ...checkEligibility(p.requirements, profile, today) } : p;
+      return toPosition(r);
     },
   };
 }

@@ -73,7 +73,7 @@ export function createSandbox({ repo, keys, deliver }: { repo: SandboxRepository
     async create(order) {
       await repo.create({
         order_no: order.orderNo,
-        trade_no: `SB${clock.nowIso().slice(0, 10).replace(/-/g, '')}${randomBytes(8).toString('hex')}`,
+        trade_no: `SB${clock.today('Asia/Shanghai').replace(/-/g, '')}${randomBytes(8).toString('hex')}`,
         amount: order.amount,
         subject: order.subject,
         status: 'open',

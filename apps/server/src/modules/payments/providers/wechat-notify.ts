@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { zonedDateTimeSeconds } from '@zhikaoyun/shared';
 import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { z } from 'zod';
 import { header, type NotifyAck, type NotifyRequest, type VerifiedNotify } from './types';
@@ -130,6 +131,5 @@ export function signWechatNotify(
 
 /** 2026-12-01T08:00:00.000Z → 2026-12-01T16:00:00+08:00, the form WeChat Pay writes times in. */
 export function toRfc3339Shanghai(iso: string): string {
-  const d = new Date(new Date(iso).getTime() + 8 * 3_600_000);
-  return `${d.toISOString().slice(0, 19)}+08:00`;
+  return `${zonedDateTimeSeconds(iso, 'Asia/Shanghai').replace(' ', 'T')}+08:00`;
 }
