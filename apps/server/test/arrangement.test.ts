@@ -30,7 +30,7 @@ const inputArb = fc
   }));
 
 describe('arrangement invariants (property)', () => {
-  it('seats everyone once per sitting, never a seat twice, within capacity, one paper per room; same seed, same result', () => {
+  it('seats everyone once per sitting at one seat for all papers, never a seat twice, within capacity, one paper per room; same seed, same result', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
         const result = arrange(input);
@@ -60,6 +60,13 @@ describe('arrangement invariants (property)', () => {
         }
         // Everyone, every subject they sit.
         expect(result.seats.length).toBe(input.candidates.reduce((n, c) => n + c.subjectIds.length, 0));
+        // One seat for the whole exam: the same site, room and seat at every paper.
+        const placeOf = new Map<number, string>();
+        for (const s of result.seats) {
+          const p = `${s.siteId}|${s.roomId}|${s.seat}`;
+          expect(placeOf.get(s.applicationId) ?? p).toBe(p);
+          placeOf.set(s.applicationId, p);
+        }
       }),
       { numRuns: 200 },
     );
@@ -90,7 +97,51 @@ describe('arrangement invariants (property)', () => {
       subjects: [subjects[0]!],
       candidates: [1, 2, 3].map((i) => ({ applicationId: i, positionId: 1, subjectIds: [1] })),
     });
-    expect(result).toEqual({ ok: false, shortfalls: [{ sitting: subjects[0]!.startAt, needed: 3, available: 2 }] });
+    expect(result).toEqual({ ok: false, shortfalls: [{ needed: 3, available: 2, paperSets: 1 }] });
+  });
+
+  it('candidates of a paper set share rooms; a paper list holds only those who sit it, at their one seat', () => {
+    const result = arrange({
+      seed: 'sets',
+      rooms: [1, 2, 3].map((i) => ({ roomId: i, siteId: 1, seats: 4 })),
+      subjects,
+      // 1-3 sit papers 1 and 2, 4-5 papers 1 and 3, 6 only paper 1.
+      candidates: [
+        ...[1, 2, 3].map((i) => ({ applicationId: i, positionId: 1, subjectIds: [1, 2] })),
+        ...[4, 5].map((i) => ({ applicationId: i, positionId: 2, subjectIds: [3, 1] })),
+        { applicationId: 6, positionId: 3, subjectIds: [1] },
+      ],
+    });
+    if (!result.ok) throw new Error('expected seats');
+    const roomOf = (a: number) => result.seats.find((s) => s.applicationId === a)!.roomId;
+    expect(new Set([1, 2, 3].map(roomOf)).size).toBe(1);
+    expect(new Set([4, 5].map(roomOf)).size).toBe(1);
+    expect(new Set([roomOf(1), roomOf(4), roomOf(6)]).size).toBe(3);
+    expect(
+      result.seats
+        .filter((s) => s.subjectId === 2)
+        .map((s) => s.applicationId)
+        .sort(),
+    ).toEqual([1, 2, 3]);
+    expect(
+      result.seats
+        .filter((s) => s.subjectId === 3)
+        .map((s) => s.applicationId)
+        .sort(),
+    ).toEqual([4, 5]);
+    expect(result.seats.filter((s) => s.applicationId === 6)).toHaveLength(1);
+    // Rooms are not shared between sets: three sets, two rooms, refused although 8 seats ≥ 6.
+    const short = arrange({
+      seed: 'sets',
+      rooms: [1, 2].map((i) => ({ roomId: i, siteId: 1, seats: 4 })),
+      subjects,
+      candidates: [
+        { applicationId: 1, positionId: 1, subjectIds: [1, 2] },
+        { applicationId: 2, positionId: 1, subjectIds: [1, 3] },
+        { applicationId: 3, positionId: 1, subjectIds: [1] },
+      ],
+    });
+    expect(short).toEqual({ ok: false, shortfalls: [{ needed: 3, available: 8, paperSets: 3 }] });
   });
 
   it('different seeds shuffle differently', () => {

@@ -44,7 +44,28 @@ export const arrangeSeatsSchema = z.object({
 });
 export type ArrangeSeatsInput = z.infer<typeof arrangeSeatsSchema>;
 
-export const arrangeResultSchema = z.object({ arranged: z.number().int(), rooms: z.number().int(), sites: z.number().int() });
+/**
+ * Why some confirmed candidates are not seated: their position was cancelled at close-out and
+ * they have not switched yet (or, the window over, are about to be refunded). Null: none.
+ */
+export function awaitingSwitchNote(count: number, switchEnd: string | null, now: string): string | null {
+  if (count <= 0) return null;
+  const open = switchEnd === null || now <= switchEnd;
+  return open
+    ? `另有 ${count} 名考生所报岗位已取消、改报期未结束，未编排`
+    : `另有 ${count} 名考生所报岗位已取消且未改报，将取消报名并退费，未编排`;
+}
+
+export const arrangeResultSchema = z.object({
+  arranged: z.number().int(),
+  rooms: z.number().int(),
+  sites: z.number().int(),
+  /** Confirmed candidates left out: their position was cancelled and they have not switched. */
+  awaitingSwitch: z.number().int(),
+  /** The sentence saying so (null: none left out). */
+  note: z.string().nullable(),
+});
+export type ArrangeSeatsResult = z.infer<typeof arrangeResultSchema>;
 
 export const publishTicketsSchema = z
   .object({ examId, printStart: time('打印开始时间'), printEnd: time('打印结束时间') })
@@ -118,8 +139,21 @@ export const verifiedTicketSchema = z.object({
   site: z.string(),
   room: z.string(),
   seat: z.number().int(),
+  /** The candidate's paper under way now, or their next one today; null: none of theirs today. */
+  paper: z.object({ name: z.string(), startAt: z.string(), endAt: z.string() }).nullable(),
+  /** When this ticket was first checked in for that paper (this check, the first time). */
+  checkedInAt: z.string(),
+  /** Scanned before for the same paper: the same ticket shown twice at the door. */
+  repeat: z.boolean(),
 });
 export type VerifiedTicket = z.infer<typeof verifiedTicketSchema>;
+
+/**
+ * The exam a door check opens on: the one with a paper today on the office's clock, else the
+ * nearest upcoming one with tickets published; null: none.
+ */
+export const doorCheckExamSchema = z.object({ examId: z.number().int().nullable(), today: z.boolean() });
+export type DoorCheckExam = z.infer<typeof doorCheckExamSchema>;
 
 /** The exam code printed in ticket numbers: two digits. */
 export const examCodeSchema = z
@@ -137,11 +171,10 @@ const seatCount = z
 export const saveExamRoomSchema = z.object({ roomId: z.number().int().positive({ message: '请选择考场' }), seats: seatCount });
 export type SaveExamRoomInput = z.infer<typeof saveExamRoomSchema>;
 
-/** One candidate moved to another seat after publishing: one sitting (subjectId) or all of theirs. */
+/** One candidate moved to another seat after publishing, for every paper they sit (one seat per candidate). */
 export const moveSeatSchema = z.object({
   examId,
   applicationId: z.number({ message: '请选择考生' }).int().positive({ message: '请选择考生' }),
-  subjectId: z.number().int().positive().optional(),
   roomId: z.number({ message: '请选择考场' }).int().positive({ message: '请选择考场' }),
   seatNo: seatCount,
 });
@@ -169,6 +202,12 @@ export const roomSheetsQuerySchema = z.object({
 export const arrangementOverviewSchema = z.object({
   confirmed: z.number().int(),
   seated: z.number().int(),
+  /** Confirmed candidates not seated because their position was cancelled and they have not switched. */
+  awaitingSwitch: z.number().int(),
+  /** The sentence saying so, for the console and the publish confirmation (null: none). */
+  awaitingSwitchNote: z.string().nullable(),
+  /** Confirmed candidates without a seat for any other reason (confirmed or switched after the arrangement). */
+  unseated: z.number().int(),
   seed: z.string().nullable(),
   examCode: z.string(),
   ticketTemplate: z.string(),

@@ -18,6 +18,7 @@ import { scoreStages } from './migrations/0017_score_stages';
 import { laterStages } from './migrations/0018_later_stages';
 import { tallyAtCommit } from './migrations/0019_tally_at_commit';
 import { foreignKeyIndexes } from './migrations/0020_foreign_key_indexes';
+import { ticketCheckIn } from './migrations/0021_ticket_check_in';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -44,6 +45,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0018_later_stages': laterStages(dialect),
     '0019_tally_at_commit': tallyAtCommit(dialect),
     '0020_foreign_key_indexes': foreignKeyIndexes(dialect),
+    '0021_ticket_check_in': ticketCheckIn(dialect),
   };
 }
 

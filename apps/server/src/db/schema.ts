@@ -124,6 +124,20 @@ export interface ExamSeatTable {
   seat: number;
 }
 
+/** One admitted ticket at one paper's door check (subject_id 0: no paper of theirs that day). */
+export interface TicketCheckInTable {
+  id: Generated<number>;
+  office_id: number;
+  exam_id: number;
+  application_id: number;
+  ticket_no: string;
+  subject_id: number;
+  first_at: string;
+  last_at: string;
+  staff_id: number;
+  count: Generated<number>;
+}
+
 export interface AdmissionTicketTable {
   application_id: number;
   office_id: number;
@@ -649,6 +663,7 @@ export interface DB {
   exam_room: ExamRoomTable;
   exam_seat: ExamSeatTable;
   admission_ticket: AdmissionTicketTable;
+  ticket_check_in: TicketCheckInTable;
   score_rule: ScoreRuleTable;
   score_subject: ScoreSubjectTable;
   score_total: ScoreTotalTable;

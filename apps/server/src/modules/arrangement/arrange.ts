@@ -1,12 +1,14 @@
 /**
  * Seat arrangement as a pure function: the same input and seed give the same seats.
  *
- * Per sitting (subjects starting at the same time), each paper (subject) takes whole rooms in
- * order (sites in order, rooms in order), so a room holds one paper per sitting. A paper's
- * candidates are shuffled with a generator seeded from the seed and the sitting, cut into rooms,
- * and inside a room ordered so that two candidates of the same position sit in adjacent seats
- * only when the room's mix leaves no other way. Candidates who chose a site city take rooms of that
- * city only, before anyone else; the rest take whatever rooms the sitting has left.
+ * A candidate has one seat for the whole exam (decision 018): the same site, room and seat at
+ * every paper they sit, which is the seat their ticket number is made of. Candidates who sit the
+ * same papers (one "paper set") share rooms; each paper set takes whole rooms in order (sites in
+ * order, rooms in order), so a room still holds one paper per sitting. A set's candidates are
+ * shuffled with a generator seeded from the seed, cut into rooms, and inside a room ordered so
+ * that two candidates of the same position sit in adjacent seats only when the room's mix leaves
+ * no other way. Candidates who chose a site city take rooms of that city only, before anyone else;
+ * the rest take whatever rooms are left.
  */
 
 export interface ArrangeRoom {
@@ -43,11 +45,17 @@ export interface SeatAssignment {
 }
 
 export interface Shortfall {
-  sitting: string;
   /** The chosen city whose sites lack seats; absent: the exam as a whole. */
   city?: string;
+  /** Candidates to seat (in that city). */
   needed: number;
+  /** Seats of the rooms they may use. */
   available: number;
+  /**
+   * How many different paper sets those candidates sit: more than one, and rooms are not shared
+   * between sets, so the seats needed can exceed the candidates by the sets' last rooms' spare seats.
+   */
+  paperSets: number;
 }
 
 export type ArrangeResult = { ok: true; seats: SeatAssignment[] } | { ok: false; shortfalls: Shortfall[] };
@@ -119,70 +127,79 @@ export function arrange(input: {
   subjects: readonly ArrangeSubject[];
   candidates: readonly ArrangeCandidate[];
 }): ArrangeResult {
-  const sittings = [...new Set(input.subjects.map((s) => s.startAt))].sort();
-  const byPaper = new Map<number, ArrangeCandidate[]>();
+  const sittingOf = new Map(input.subjects.map((s) => [s.id, s.startAt]));
+  // A paper set: the subjects a candidate sits, in time order (unknown ids dropped).
+  const papersOf = (c: ArrangeCandidate) =>
+    [...new Set(c.subjectIds)]
+      .filter((id) => sittingOf.has(id))
+      .sort((x, y) => (sittingOf.get(x)! < sittingOf.get(y)! ? -1 : sittingOf.get(x)! > sittingOf.get(y)! ? 1 : x - y));
+  // Groups by city (chosen cities first, in order, then anywhere) and paper set.
+  const groups = new Map<string, { city: string | null; papers: number[]; list: ArrangeCandidate[] }>();
   for (const c of [...input.candidates].sort((a, b) => a.applicationId - b.applicationId)) {
-    for (const s of c.subjectIds) {
-      const list = byPaper.get(s);
-      if (list) list.push(c);
-      else byPaper.set(s, [c]);
-    }
+    const papers = papersOf(c);
+    if (papers.length === 0) continue;
+    const city = c.city ?? null;
+    const key = `${city === null ? '1' : `0${city}`}|${papers.join(',')}`;
+    const g = groups.get(key);
+    if (g) g.list.push(c);
+    else groups.set(key, { city, papers, list: [c] });
   }
+  const ordered = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);
+  const random = seededRandom(input.seed);
   const seats: SeatAssignment[] = [];
-  const shortfalls: Shortfall[] = [];
-  const totalSeats = input.rooms.reduce((n, r) => n + r.seats, 0);
-  const citySeats = new Map<string, number>();
-  for (const r of input.rooms) citySeats.set(r.city ?? '', (citySeats.get(r.city ?? '') ?? 0) + r.seats);
-  for (const sitting of sittings) {
-    const random = seededRandom(`${input.seed}|${sitting}`);
-    const papers = input.subjects.filter((s) => s.startAt === sitting).sort((a, b) => a.id - b.id);
-    // City groups first (they can only use their city's rooms), then everyone else, paper by paper.
-    const groups: { paper: number; city: string | null; list: ArrangeCandidate[] }[] = [];
-    const anywhere: typeof groups = [];
-    for (const paper of papers) {
-      const byCity = new Map<string | null, ArrangeCandidate[]>();
-      for (const c of byPaper.get(paper.id) ?? []) {
-        const city = c.city ?? null;
-        const list = byCity.get(city);
-        if (list) list.push(c);
-        else byCity.set(city, [c]);
+  const used = new Set<number>();
+  const needed = new Map<string | null, { n: number; sets: number }>();
+  const short = new Set<string | null>();
+  for (const g of ordered) {
+    const list = shuffle([...g.list], random);
+    const need = needed.get(g.city) ?? { n: 0, sets: 0 };
+    needed.set(g.city, { n: need.n + list.length, sets: need.sets + 1 });
+    let at = 0;
+    let room = 0;
+    while (at < list.length) {
+      while (room < input.rooms.length && (used.has(room) || (g.city !== null && (input.rooms[room]!.city ?? '') !== g.city))) room += 1;
+      const r = input.rooms[room];
+      if (!r) {
+        short.add(g.city);
+        break;
       }
-      for (const city of [...byCity.keys()].filter((c): c is string => c !== null).sort())
-        groups.push({ paper: paper.id, city, list: byCity.get(city)! });
-      anywhere.push({ paper: paper.id, city: null, list: byCity.get(null) ?? [] });
-    }
-    const used = new Set<number>();
-    const needed = new Map<string | null, number>();
-    const short = new Set<string | null>();
-    for (const g of [...groups, ...anywhere]) {
-      const list = shuffle([...g.list], random);
-      needed.set(g.city, (needed.get(g.city) ?? 0) + list.length);
-      let at = 0;
-      let room = 0;
-      while (at < list.length) {
-        while (room < input.rooms.length && (used.has(room) || (g.city !== null && (input.rooms[room]!.city ?? '') !== g.city))) room += 1;
-        const r = input.rooms[room];
-        if (!r) {
-          short.add(g.city);
-          break;
-        }
-        used.add(room);
-        if (r.seats <= 0) continue;
-        const inRoom = spread(list.slice(at, at + r.seats));
-        at += inRoom.length;
-        inRoom.forEach((c, i) =>
-          seats.push({ applicationId: c.applicationId, subjectId: g.paper, sitting, siteId: r.siteId, roomId: r.roomId, seat: i + 1 }),
-        );
-      }
-    }
-    for (const city of short) {
-      if (city === null) {
-        const all = [...needed.values()].reduce((n, v) => n + v, 0);
-        shortfalls.push({ sitting, needed: all, available: totalSeats });
-      } else shortfalls.push({ sitting, city, needed: needed.get(city) ?? 0, available: citySeats.get(city) ?? 0 });
+      used.add(room);
+      if (r.seats <= 0) continue;
+      const inRoom = spread(list.slice(at, at + r.seats));
+      at += inRoom.length;
+      inRoom.forEach((c, i) => {
+        for (const paper of g.papers)
+          seats.push({
+            applicationId: c.applicationId,
+            subjectId: paper,
+            sitting: sittingOf.get(paper)!,
+            siteId: r.siteId,
+            roomId: r.roomId,
+            seat: i + 1,
+          });
+      });
     }
   }
-  return shortfalls.length > 0 ? { ok: false, shortfalls } : { ok: true, seats };
+  if (short.size === 0) return { ok: true, seats };
+  const shortfalls: Shortfall[] = [];
+  const seatsIn = (city: string | null) =>
+    input.rooms.filter((r) => city === null || (r.city ?? '') === city).reduce((n, r) => n + Math.max(0, r.seats), 0);
+  for (const city of [...short].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : 1))) {
+    if (city === null) {
+      // Everyone: the whole exam's candidates against every seat.
+      let n = 0;
+      let sets = 0;
+      for (const v of needed.values()) {
+        n += v.n;
+        sets += v.sets;
+      }
+      shortfalls.push({ needed: n, available: seatsIn(null), paperSets: sets });
+    } else {
+      const v = needed.get(city) ?? { n: 0, sets: 0 };
+      shortfalls.push({ city, needed: v.n, available: seatsIn(city), paperSets: v.sets });
+    }
+  }
+  return { ok: false, shortfalls };
 }
 
 /**

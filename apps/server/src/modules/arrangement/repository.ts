@@ -22,7 +22,7 @@ export function createArrangementRepository(db: Db) {
     exam(officeId: number, examId: number, trx: Kysely<DB> = k) {
       return trx
         .selectFrom('exam')
-        .select(['id', 'tickets_published_at', 'arrangement_seed', 'site_city_choice'])
+        .select(['id', 'tickets_published_at', 'arrangement_seed', 'site_city_choice', 'switch_end'])
         .where('office_id', '=', officeId)
         .where('id', '=', examId)
         .executeTakeFirst();
@@ -189,6 +189,18 @@ export function createArrangementRepository(db: Db) {
         .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
+    /** Confirmed candidates with a seat (a candidate confirmed or switched after the arrangement has none). */
+    async confirmedSeated(officeId: number, examId: number): Promise<number> {
+      const r = await k
+        .selectFrom('application as a')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('a.office_id', '=', officeId)
+        .where('a.exam_id', '=', examId)
+        .where('a.status', '=', 'confirmed')
+        .where((eb) => eb.exists(eb.selectFrom('exam_seat as s').select('s.id').whereRef('s.application_id', '=', 'a.id')))
+        .executeTakeFirst();
+      return Number(r?.n ?? 0);
+    },
     async confirmedCount(officeId: number, examId: number): Promise<number> {
       const r = await k
         .selectFrom('application')
@@ -202,20 +214,26 @@ export function createArrangementRepository(db: Db) {
     ticketSettings(officeId: number, examId: number) {
       return k
         .selectFrom('exam')
-        .select(['exam_code', 'ticket_template', 'tickets_published_at', 'print_start', 'print_end', 'arrangement_seed'])
+        .select(['exam_code', 'ticket_template', 'tickets_published_at', 'print_start', 'print_end', 'arrangement_seed', 'switch_end'])
         .where('office_id', '=', officeId)
         .where('id', '=', examId)
         .executeTakeFirst();
     },
-    /** Confirmed applications of an exam with the subjects their position sits (none listed: all). */
+    /**
+     * Confirmed applications of an exam with the subjects their position sits (none listed: all),
+     * less those whose position close-out cancelled: they switch, opt out or are refunded when the
+     * switch window closes, and are seated only once they sit a position that stands.
+     */
     async confirmed(officeId: number, examId: number, trx: Kysely<DB> = k) {
       const apps = await trx
-        .selectFrom('application')
-        .select(['id', 'position_id', 'site_city'])
-        .where('office_id', '=', officeId)
-        .where('exam_id', '=', examId)
-        .where('status', '=', 'confirmed')
-        .orderBy('id')
+        .selectFrom('application as a')
+        .leftJoin('position as p', 'p.id', 'a.position_id')
+        .select(['a.id', 'a.position_id', 'a.site_city'])
+        .where('a.office_id', '=', officeId)
+        .where('a.exam_id', '=', examId)
+        .where('a.status', '=', 'confirmed')
+        .where('p.cancelled_at', 'is', null)
+        .orderBy('a.id')
         .execute();
       const links = await trx
         .selectFrom('position_subject as ps')
@@ -224,6 +242,19 @@ export function createArrangementRepository(db: Db) {
         .where('p.exam_id', '=', examId)
         .execute();
       return { apps, links };
+    },
+    /** Confirmed candidates whose position was cancelled at close-out (not yet switched, opted out or refunded). */
+    async awaitingSwitch(officeId: number, examId: number, trx: Kysely<DB> = k): Promise<number> {
+      const r = await trx
+        .selectFrom('application as a')
+        .innerJoin('position as p', 'p.id', 'a.position_id')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('a.office_id', '=', officeId)
+        .where('a.exam_id', '=', examId)
+        .where('a.status', '=', 'confirmed')
+        .where('p.cancelled_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(r?.n ?? 0);
     },
     async countSeated(officeId: number, examId: number, trx: Kysely<DB> = k): Promise<number> {
       const r = await trx

@@ -1,7 +1,9 @@
 import {
+  awaitingSwitchNote,
   ErrorCode,
   zonedDateTime,
   type ArrangementOverview,
+  type ArrangeSeatsResult,
   type ArrangeSeatsInput,
   type ChooseSiteCityInput,
   type SiteCityChoice,
@@ -222,18 +224,23 @@ export function createArrangementService(deps: ArrangementDeps) {
     async overview(staff: StaffPrincipal, examId: number): Promise<ArrangementOverview> {
       officeAdminScope(staff);
       await openExam(staff.officeId, examId);
-      const [settings, sites, rooms, perRoom, seated, confirmed] = await Promise.all([
+      const [settings, sites, rooms, perRoom, seated, confirmed, awaitingSwitch, confirmedSeated] = await Promise.all([
         repo.ticketSettings(staff.officeId, examId),
         repo.sites(staff.officeId, examId),
         repo.rooms(staff.officeId, examId),
         repo.seatedPerRoom(staff.officeId, examId),
         repo.seatedCandidates(staff.officeId, examId),
         repo.confirmedCount(staff.officeId, examId),
+        repo.awaitingSwitch(staff.officeId, examId),
+        repo.confirmedSeated(staff.officeId, examId),
       ]);
       const inRoom = new Map(perRoom.map((r) => [r.room_id, Number(r.n)]));
       return {
         confirmed,
         seated,
+        awaitingSwitch,
+        awaitingSwitchNote: awaitingSwitchNote(awaitingSwitch, settings?.switch_end ?? null, clock.nowIso()),
+        unseated: Math.max(0, confirmed - awaitingSwitch - confirmedSeated),
         seed: settings?.arrangement_seed ?? null,
         examCode: settings?.exam_code ?? '',
         ticketTemplate: settings?.ticket_template ?? '',
@@ -258,13 +265,9 @@ export function createArrangementService(deps: ArrangementDeps) {
       };
     },
 
-    async arrangeSeats(
-      staff: StaffPrincipal,
-      input: ArrangeSeatsInput,
-      ip: string,
-    ): Promise<{ arranged: number; rooms: number; sites: number }> {
+    async arrangeSeats(staff: StaffPrincipal, input: ArrangeSeatsInput, ip: string): Promise<ArrangeSeatsResult> {
       officeAdminScope(staff);
-      await unpublished(staff.officeId, input.examId);
+      const exam = await unpublished(staff.officeId, input.examId);
       const seed = input.seed && input.seed.length > 0 ? input.seed : randomBytes(6).toString('hex');
       return repo.commit(async (trx) => {
         const summary = await seatExam(repo, trx, staff.officeId, input.examId, seed, (packed) => deps.heavy.arrange(packed));
@@ -272,11 +275,11 @@ export function createArrangementService(deps: ArrangementDeps) {
           staff,
           '编排考场',
           `exam:${input.examId}`,
-          `种子 ${seed}：${summary.arranged} 人，${summary.rooms} 个考场，${summary.sites} 个考点`,
+          `种子 ${seed}：${summary.arranged} 人，${summary.rooms} 个考场，${summary.sites} 个考点${summary.awaitingSwitch > 0 ? `；${summary.awaitingSwitch} 人所报岗位已取消，未编排` : ''}`,
           ip,
           trx,
         );
-        return summary;
+        return { ...summary, note: awaitingSwitchNote(summary.awaitingSwitch, exam.switch_end, clock.nowIso()) };
       });
     },
   };
@@ -295,13 +298,14 @@ export async function seatExam(
   examId: number,
   seed: string,
   compute: (input: PackedArrangeInput) => Promise<PackedArrangeResult> = async (input) => arrangePacked(input),
-): Promise<{ arranged: number; rooms: number; sites: number }> {
-  const [exam, subjects, sites, rooms, { apps, links }] = await Promise.all([
+): Promise<{ arranged: number; rooms: number; sites: number; awaitingSwitch: number }> {
+  const [exam, subjects, sites, rooms, { apps, links }, awaitingSwitch] = await Promise.all([
     repo.exam(officeId, examId, trx),
     repo.subjects(officeId, examId, trx),
     repo.sites(officeId, examId, trx),
     repo.rooms(officeId, examId, trx),
     repo.confirmed(officeId, examId, trx),
+    repo.awaitingSwitch(officeId, examId, trx),
   ]);
   if (subjects.length === 0) throw new AppError(ErrorCode.Validation, '请先添加考试科目');
   if (rooms.length === 0) throw new AppError(ErrorCode.Validation, '请先添加考点和考场');
@@ -337,20 +341,19 @@ export async function seatExam(
     const capacity = sites
       .map((s) => `${s.name} ${rooms.filter((r) => r.site_id === s.id).reduce((n, r) => n + r.seats, 0)} 座`)
       .join('、');
+    // Candidates who sit different papers never share a room (a room holds one paper a sitting).
+    const sets = (n: number) => (n > 1 ? `（考生分 ${n} 种科目组合，不同组合不同考场，每人各科同一座位）` : '');
     const cityLines = result.shortfalls
       .filter((f) => f.city !== undefined)
-      .map((f) => `${f.city}：${zonedDateTime(f.sitting)} 场次有 ${f.needed} 人选择该城市，该城市考点仅 ${f.available} 个座位`);
+      .map((f) => `${f.city}：有 ${f.needed} 人选择该城市${sets(f.paperSets)}，该城市考点仅 ${f.available} 个座位`);
     if (cityLines.length > 0)
-      throw new AppError(
-        ErrorCode.Validation,
-        `考点城市座位不足，未做任何编排：${cityLines.join('；')}（同一考场同一场次只考一个科目）。请在这些城市增加考场后再编排`,
-      );
-    const lines = result.shortfalls.map((f) => `${zonedDateTime(f.sitting)} 场次需 ${f.needed} 个座位（同一考场同一场次只考一个科目）`);
+      throw new AppError(ErrorCode.Validation, `考点城市座位不足，未做任何编排：${cityLines.join('；')}。请在这些城市增加考场后再编排`);
+    const lines = result.shortfalls.map((f) => `需为 ${f.needed} 名考生安排座位${sets(f.paperSets)}，现有 ${f.available} 个座位`);
     throw new AppError(ErrorCode.Validation, `座位不足，未做任何编排：${lines.join('；')}；现有考点：${capacity}。请增加考场后再编排`);
   }
   await repo.replaceSeats(trx, officeId, examId, seatRowsOf(result.seats));
   await repo.setSeed(trx, examId, seed);
-  return { arranged: apps.length, rooms: result.rooms, sites: result.sites };
+  return { arranged: new Set(result.seats.application).size, rooms: result.rooms, sites: result.sites, awaitingSwitch };
 }
 
 /** Packed seats as the rows the writer inserts, made a chunk at a time. */

@@ -26,7 +26,7 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         querystring: q,
         body: examInputSchema,
-        response: { 200: envelopeSchema(z.object({ id: z.number() })) },
+        response: { 200: envelopeSchema(z.object({ id: z.number(), examCode: z.string() })) },
       },
     },
     async (request) => ok(await service.save(request.staff, request.body, request.ip)),

@@ -1,4 +1,13 @@
-import { ErrorCode, fenToYuan, type AdminExam, type ExamConfig, type ExamWindows, type WaiverCategory } from '@zhikaoyun/shared';
+import {
+  DEFAULT_TIME_ZONE,
+  ErrorCode,
+  fenToYuan,
+  zonedDateTime,
+  type AdminExam,
+  type ExamConfig,
+  type ExamWindows,
+  type WaiverCategory,
+} from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import type { ConsoleDeps } from '../audit/console-deps';
@@ -53,8 +62,15 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
       }));
     },
 
-    /** Creates the exam, or updates it when `id` is given; answers its id. */
-    async save(actor: AuditActor, input: ExamValues, ip: string): Promise<{ id: number }> {
+    /**
+     * Creates the exam, or updates it when `id` is given; answers its id and exam code. A new exam
+     * whose code is missing or taken gets a free one (see `freeExamCode`); an edit to a taken code
+     * is refused: ticket and application numbers are made of the code.
+     */
+    async save(actor: AuditActor, input: ExamValues, ip: string): Promise<{ id: number; examCode: string }> {
+      const others = (await repo.listWithCounts(actor.officeId)).filter((e) => e.id !== input.id);
+      let examCode = input.examCode;
+      if (input.id === undefined) examCode = freeExamCode(others, input.registrationStart, input.examCode);
       const values = {
         name: input.name,
         registration_start: input.registrationStart,
@@ -72,7 +88,7 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
         switch_start: input.switchStart,
         switch_end: input.switchEnd,
         ...(input.examRules === undefined ? {} : { exam_rules: input.examRules }),
-        ...(input.examCode === undefined ? {} : { exam_code: input.examCode }),
+        ...(examCode === undefined ? {} : { exam_code: examCode }),
         ...(input.ticketTemplate === undefined ? {} : { ticket_template: input.ticketTemplate }),
         ...(input.siteCityChoice === undefined ? {} : { site_city_choice: input.siteCityChoice ? 1 : 0 }),
       };
@@ -85,6 +101,15 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
           (input.ticketTemplate !== undefined && input.ticketTemplate !== existing.ticket_template);
         if (existing.tickets_published_at !== null && changesNumbers)
           throw new AppError(ErrorCode.Validation, '准考证已发布，考试代码和准考证号模板不能再修改');
+        if (input.examCode !== undefined && input.examCode !== existing.exam_code) {
+          const clash = others.find((e) => e.exam_code === input.examCode && sameYears(e.registration_start, input.registrationStart));
+          if (clash)
+            throw new AppError(
+              ErrorCode.Validation,
+              `考试代码 ${input.examCode} 已用于本机构的「${clash.name}」，准考证号会重复；请改用 ${freeExamCode(others, input.registrationStart, undefined)}`,
+            );
+        }
+        examCode = input.examCode ?? existing.exam_code;
         await repo.update(actor.officeId, input.id, values);
         id = input.id;
       } else {
@@ -98,7 +123,7 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
         ip,
       );
       await changed(actor.officeId);
-      return { id };
+      return { id, examCode: examCode ?? '01' };
     },
 
     /** Opens an exam to candidates, or takes it back off the site; applications stay. */
@@ -113,4 +138,29 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
     find,
   };
 }
+const yearOf = (iso: string) => Number(zonedDateTime(iso, DEFAULT_TIME_ZONE).slice(0, 4));
+/**
+ * Exams registering within a year of each other may sit in the same year, and ticket numbers
+ * ({YY}{EXAM}…) and application numbers carry only the year and the code.
+ */
+const sameYears = (a: string, b: string) => Math.abs(yearOf(a) - yearOf(b)) <= 1;
+
+/**
+ * The exam code of a new exam: the one given when no exam of the office registering within a
+ * year of it has it, else the lowest free two-digit code (the given one when all 99 are taken).
+ */
+export function freeExamCode(
+  others: readonly { exam_code: string; registration_start: string }[],
+  registrationStart: string,
+  given: string | undefined,
+): string {
+  const taken = new Set(others.filter((e) => sameYears(e.registration_start, registrationStart)).map((e) => e.exam_code));
+  if (given !== undefined && !taken.has(given)) return given;
+  for (let n = 1; n <= 99; n++) {
+    const code = String(n).padStart(2, '0');
+    if (!taken.has(code)) return code;
+  }
+  return given ?? '01';
+}
+
 export type ExamsAdminService = ReturnType<typeof createExamsAdminService>;

@@ -30,15 +30,22 @@ export function createTicketsRepository(db: Db) {
         .where('id', '=', examId)
         .executeTakeFirst();
     },
-    /** Each seated application's first sitting: the seat its ticket number is made of. */
+    /**
+     * Each seated application's first sitting: the seat its ticket number is made of (one seat for
+     * the whole exam). Only candidates still confirmed on a position that stands get a ticket.
+     */
     firstSeats(officeId: number, examId: number, trx: Kysely<DB>) {
       return trx
         .selectFrom('exam_seat as s')
         .innerJoin('exam_site as si', 'si.id', 's.site_id')
         .innerJoin('exam_room as r', 'r.id', 's.room_id')
+        .innerJoin('application as a', 'a.id', 's.application_id')
+        .leftJoin('position as p', 'p.id', 'a.position_id')
         .select(['s.application_id', 's.sitting', 's.site_id', 's.room_id', 's.seat', 'si.code as site_code', 'r.code as room_code'])
         .where('s.office_id', '=', officeId)
         .where('s.exam_id', '=', examId)
+        .where('a.status', '=', 'confirmed')
+        .where('p.cancelled_at', 'is', null)
         .orderBy('s.application_id')
         .orderBy('s.sitting')
         .execute();
@@ -154,7 +161,10 @@ export function createTicketsRepository(db: Db) {
         ])
         .where('s.office_id', '=', officeId)
         .where('s.exam_id', '=', examId)
-        .where('s.site_id', '=', siteId);
+        .where('s.site_id', '=', siteId)
+        // Who is expected at the door: confirmed, on a position close-out kept.
+        .where('a.status', '=', 'confirmed')
+        .where('p.cancelled_at', 'is', null);
       if (roomId !== undefined) q = q.where('s.room_id', '=', roomId);
       return q.orderBy('r.code').orderBy('s.sitting').orderBy('s.seat').execute();
     },
@@ -181,12 +191,51 @@ export function createTicketsRepository(db: Db) {
         .orderBy('s.seat')
         .execute();
     },
+    /**
+     * A door check's record for one ticket and paper: the first check inserts it, every later one
+     * counts up (one statement, so two doors scanning at once still count two). Answers the first
+     * check's time and how many checks there have been.
+     */
+    async checkIn(row: {
+      office_id: number;
+      exam_id: number;
+      application_id: number;
+      ticket_no: string;
+      subject_id: number;
+      staff_id: number;
+      at: string;
+    }): Promise<{ firstAt: string; count: number }> {
+      const { at, ...rest } = row;
+      const r = await k
+        .insertInto('ticket_check_in')
+        .values({ ...rest, first_at: at, last_at: at, count: 1 })
+        .onConflict((oc) =>
+          oc.columns(['application_id', 'subject_id']).doUpdateSet((eb) => ({
+            count: eb('ticket_check_in.count', '+', 1),
+            last_at: eb.ref('excluded.last_at'),
+          })),
+        )
+        .returning(['first_at', 'count'])
+        .executeTakeFirstOrThrow();
+      return { firstAt: r.first_at, count: Number(r.count) };
+    },
+    /** The office's exams with tickets published and their papers' times: where a door check opens. */
+    doorCheckPapers(officeId: number) {
+      return k
+        .selectFrom('exam as e')
+        .innerJoin('exam_subject as j', 'j.exam_id', 'e.id')
+        .select(['e.id as exam_id', 'j.start_at', 'j.end_at'])
+        .where('e.office_id', '=', officeId)
+        .where('e.tickets_published_at', 'is not', null)
+        .orderBy('j.start_at')
+        .execute();
+    },
     subjectsOf(applicationId: number) {
       return k
         .selectFrom('exam_seat as s')
         .innerJoin('exam_subject as j', 'j.id', 's.subject_id')
         .innerJoin('exam_room as r', 'r.id', 's.room_id')
-        .select(['j.name', 'j.start_at', 'j.end_at', 'r.code as room_code', 's.seat'])
+        .select(['j.id', 'j.name', 'j.start_at', 'j.end_at', 'r.code as room_code', 's.seat'])
         .where('s.application_id', '=', applicationId)
         .orderBy('j.start_at')
         .execute();

@@ -1,5 +1,6 @@
 import {
   admissionTicketSchema,
+  doorCheckExamSchema,
   envelopeSchema,
   examIdOnlyQuerySchema,
   examIdQuerySchema,
@@ -98,7 +99,20 @@ export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(verifiedTicketSchema) },
       },
     },
-    async (request) => ok(await service.verify(request.staff, request.body.code, request.body.examId, request.ip)),
+    async (request) => ok(await service.verify(request.staff, request.body.code, request.body.examId, request.office.timeZone, request.ip)),
+  );
+  app.get(
+    '/getDoorCheckExam',
+    {
+      config: STAFF_ROUTE,
+      schema: {
+        summary: '验证准考证默认的考试：今天有科目的考试，否则最近将要开考且已发布准考证的考试',
+        tags,
+        querystring: q,
+        response: { 200: envelopeSchema(doorCheckExamSchema) },
+      },
+    },
+    async (request) => ok(await service.doorCheckExam(request.staff, request.office.timeZone)),
   );
 };
 

@@ -1,4 +1,12 @@
-import { AUDIENCE_RULES, DEFAULT_TIME_ZONE, ErrorCode, zonedDateTime, type MoveSeatInput } from '@zhikaoyun/shared';
+import {
+  AUDIENCE_RULES,
+  DEFAULT_TIME_ZONE,
+  ErrorCode,
+  zonedDateTime,
+  zonedDay,
+  type DoorCheckExam,
+  type MoveSeatInput,
+} from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { isUniqueViolation } from '../../db/errors';
 import { timingSafeEqual } from 'node:crypto';
@@ -166,8 +174,8 @@ export function createTicketsService(deps: TicketsDeps) {
     },
 
     /**
-     * Moves one candidate after publishing: one sitting (subjectId) or every sitting of theirs to
-     * a room and seat. The ticket number stays; the printed place follows the first sitting.
+     * Moves one candidate after publishing, every paper of theirs to one room and seat (a
+     * candidate keeps one seat for the whole exam). The ticket number stays.
      */
     async moveSeat(staff: StaffPrincipal, input: MoveSeatInput, ip: string): Promise<{ ticketNo: string | null }> {
       officeAdminScope(staff);
@@ -175,8 +183,7 @@ export function createTicketsService(deps: TicketsDeps) {
       if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
       const seats = await repo.seatsOf(staff.officeId, input.examId, input.applicationId);
       if (seats.length === 0) throw new AppError(ErrorCode.Validation, '该考生还没有座位（仅已编排的确认考生可调动）');
-      const targets = input.subjectId === undefined ? seats : seats.filter((s) => s.subject_id === input.subjectId);
-      if (targets.length === 0) throw new AppError(ErrorCode.Validation, '该考生不考这个科目');
+      const targets = seats;
       const room = await deps.findRoom(staff.officeId, input.roomId);
       if (!room || room.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '考场不存在，请刷新后再试');
       if (input.seatNo > room.seats) throw new AppError(ErrorCode.Validation, `第 ${room.code} 考场只有 ${room.seats} 个座位`);
@@ -198,7 +205,7 @@ export function createTicketsService(deps: TicketsDeps) {
           }
         }
         await repo.syncTicketPlace(trx, input.applicationId, at);
-        const from = targets.map((s) => `${s.room_code} 考场 ${s.seat} 号`).join('、');
+        const from = [...new Set(targets.map((s) => `${s.room_code} 考场 ${s.seat} 号`))].join('、');
         await audit.record(
           staff,
           '调动考生座位',
@@ -300,17 +307,32 @@ export function createTicketsService(deps: TicketsDeps) {
      * The door check, for admins and reviewers: a reviewer checks only candidates of the units
      * they may see (the one scope rule of applications). Every check is audited, refusals too.
      */
-    async verify(staff: StaffPrincipal, code: string, examId: number | undefined, ip: string) {
+    async verify(staff: StaffPrincipal, code: string, examId: number | undefined, timeZone: string, ip: string) {
       try {
-        return await verifyCode(staff, code, examId, ip);
+        return await verifyCode(staff, code, examId, timeZone, ip);
       } catch (err) {
         if (err instanceof AppError) await audit.record(staff, '验证准考证', `exam:${examId ?? 0}`, `未通过：${err.message}`, ip);
         throw err;
       }
     },
+
+    /**
+     * The exam a door check opens on: one with a paper today on the office's clock (the one whose
+     * paper starts first today), else the one whose next paper is nearest; only exams with tickets.
+     */
+    async doorCheckExam(staff: StaffPrincipal, timeZone: string): Promise<DoorCheckExam> {
+      applicationScope(staff);
+      const now = clock.nowIso();
+      const today = clock.today(timeZone);
+      const papers = await repo.doorCheckPapers(staff.officeId);
+      const todays = papers.find((p) => zonedDay(p.start_at, timeZone) === today);
+      if (todays) return { examId: todays.exam_id, today: true };
+      const next = papers.find((p) => p.start_at > now);
+      return { examId: next?.exam_id ?? null, today: false };
+    },
   };
 
-  async function verifyCode(staff: StaffPrincipal, code: string, examId: number | undefined, ip: string) {
+  async function verifyCode(staff: StaffPrincipal, code: string, examId: number | undefined, timeZone: string, ip: string) {
     const scope = applicationScope(staff);
     const claim = check(staff.officeId, code);
     if (!claim) throw new AppError(ErrorCode.Validation, '准考证二维码无效（伪造或被改动），请核对证件');
@@ -320,7 +342,30 @@ export function createTicketsService(deps: TicketsDeps) {
       throw new AppError(ErrorCode.Validation, '准考证无效：查无此证或考生资格已取消');
     if (!inScope(scope, t.unit)) throw new AppError(ErrorCode.Forbidden, '该考生不在您的负责范围内，请由管理员核验');
     const photo = t.photo_id === null ? undefined : await deps.findPhoto(staff.officeId, t.photo_id);
-    await audit.record(staff, '验证准考证', `exam:${t.exam_id}`, t.ticket_no, ip);
+    // The paper at this door: the candidate's under way now, else their next one today.
+    const now = clock.nowIso();
+    const today = clock.today(timeZone);
+    const papers = await repo.subjectsOf(t.application_id);
+    const paper =
+      papers.find((p) => p.start_at <= now && now <= p.end_at) ??
+      papers.find((p) => p.start_at > now && zonedDay(p.start_at, timeZone) === today);
+    const entry = await repo.checkIn({
+      office_id: staff.officeId,
+      exam_id: t.exam_id,
+      application_id: t.application_id,
+      ticket_no: t.ticket_no,
+      subject_id: paper?.id ?? 0,
+      staff_id: staff.id,
+      at: now,
+    });
+    const repeat = entry.count > 1;
+    await audit.record(
+      staff,
+      '验证准考证',
+      `exam:${t.exam_id}`,
+      `${t.ticket_no}${paper ? ` ${paper.name}` : ''}${repeat ? `：重复入场（第 ${entry.count} 次，首次 ${zonedDateTime(entry.firstAt, timeZone)}）` : ''}`,
+      ip,
+    );
     return {
       ticketNo: t.ticket_no,
       name: t.name,
@@ -328,6 +373,9 @@ export function createTicketsService(deps: TicketsDeps) {
       site: t.site,
       room: t.room,
       seat: t.seat,
+      paper: paper ? { name: paper.name, startAt: paper.start_at, endAt: paper.end_at } : null,
+      checkedInAt: entry.firstAt,
+      repeat,
     };
   }
 }

@@ -26,7 +26,6 @@ function MoveSeatModal({
   const { message } = App.useApp();
   const move = useMoveSeat();
   const subjects = candidate.seats;
-  const [subjectId, setSubjectId] = useState<number | 'all'>('all');
   const [roomId, setRoomId] = useState<number | undefined>(undefined);
   const [seatNo, setSeatNo] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +37,7 @@ function MoveSeatModal({
     }
     setError(null);
     move
-      .mutateAsync({ examId, applicationId: candidate.applicationId, roomId, seatNo, ...(subjectId === 'all' ? {} : { subjectId }) })
+      .mutateAsync({ examId, applicationId: candidate.applicationId, roomId, seatNo })
       .then((r) => {
         void message.success(`${candidate.name} 的座位已调动${r.ticketNo ? `，准考证号 ${r.ticketNo} 不变` : ''}`);
         onMoved();
@@ -65,18 +64,7 @@ function MoveSeatModal({
             </div>
           ))}
         </div>
-        <label className="move-seat__field">
-          <span>科目</span>
-          <Select
-            aria-label="调动的科目"
-            value={subjectId}
-            onChange={(v) => {
-              setSubjectId(v);
-              setError(null);
-            }}
-            options={[{ value: 'all' as const, label: '全部科目' }, ...subjects.map((s) => ({ value: s.subjectId, label: s.subject }))]}
-          />
-        </label>
+        <p className="console-hint">考生各科目都坐同一座位，调动后全部科目都改到新座位。</p>
         <label className="move-seat__field">
           <span>考场</span>
           <Select
