@@ -111,6 +111,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       previousKeys: config.previousDataKeys,
     },
     heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
+    heavyTimeoutMs: config.heavyTaskTimeoutMs,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode });
   await app.register(authPlugin);

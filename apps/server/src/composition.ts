@@ -79,13 +79,9 @@ export interface CompositionOptions {
   exports: { script: URL | string; database: Database; dataKey: Buffer; previousKeys: readonly Buffer[] };
   /** The heavy worker's script (sheets, arrangement, ranking; decision 014). */
   heavyWorker: URL | string;
+  /** Wall-clock limit of one heavy task (config HEAVY_TASK_TIMEOUT_SECONDS). */
+  heavyTimeoutMs: number;
 }
-
-/**
- * A heavy worker's heap: exceljs holds a whole workbook while it reads (a 100,000-row score
- * sheet peaks near 400 MiB); beyond this a runaway sheet fails alone with a Chinese message.
- */
-const HEAVY_WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 32 };
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
 const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
@@ -143,11 +139,13 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   // At most two heavy tasks at once (the machine's cores), each on a worker of the pool.
   const heavy = createHeavyTasks(options.heavyWorker, {
     size: 2,
-    resourceLimits: HEAVY_WORKER_LIMITS,
+    timeoutMs: options.heavyTimeoutMs,
     workerData: { database: options.exports.database },
     onWorkerError: (err, task) => app.log.error({ err, task }, 'heavy worker stopped'),
   });
-  app.addHook('onClose', () => heavy.close());
+  // Before the server stops taking requests and waits for those in flight: a task still running
+  // (a stuck sheet) then answers its request at once instead of holding the shutdown.
+  app.addHook('preClose', () => heavy.close());
   const sessions = createSessionsService(repos.sessions);
   const captcha = createCaptchaService(repos.captcha, { fixedCode: options.captchaFixed });
   const console: ConsoleDeps = { db, audit, changed: (officeId) => app.publicCache.invalidate(officeId) };

@@ -56,6 +56,8 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(['sandbox', 'alipay', 'wechat']).default('sandbox'),
     /** The address candidates and providers reach us at (notify and return URLs), e.g. https://bm.example.cn. */
     PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL, e.g. https://bm.example.cn' }).optional(),
+    /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
+    HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     ALIPAY_APP_ID: z.string().min(1).optional(),
@@ -171,6 +173,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Seed the demo's confirmation stage (never in production). */
   seedConfirmationDemo: boolean;
+  /** Wall-clock limit of one heavy task (sheet, arrangement, ranking) in its worker thread. */
+  heavyTaskTimeoutMs: number;
 }
 
 export interface PaymentsConfig {
@@ -287,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       logCrashAfter: e.SMS_LOG_CRASH_AFTER ?? null,
     },
     seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production',
+    heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

@@ -49,7 +49,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Within 10 s whatever is running (security review 3, N1: a stuck sheet held the old close).
+    // The close ends the heavy workers first (their requests are answered 「服务器正在重启…」), then
+    // waits for the requests in flight; what is still running at 8 s (a long download) is cut off.
+    // Nothing is half-written either way: every write is one transaction, rolled back unless committed.
+    const force = setTimeout(() => {
+      app.log.warn({ signal }, 'shutdown: requests still running after 8 s, exiting');
+      process.exit(1);
+    }, 8_000);
     force.unref();
     app
       .close()

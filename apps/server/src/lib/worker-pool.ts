@@ -11,7 +11,9 @@ import { AppError } from './app-error';
  *
  * A task's AppError (a Chinese message for the office) crosses as itself. A worker that dies
  * (out of its heap, a crash) fails only the task it ran, with the caller's Chinese message;
- * nothing is written by a task, so the caller's all-or-nothing write never starts.
+ * nothing is written by a task, so the caller's all-or-nothing write never starts. The same holds
+ * for a task that runs past `timeoutMs` (its worker is terminated, a fresh one takes its place)
+ * and for every task still running or waiting when the pool is closed (the server's shutdown).
  */
 export interface WorkerPoolOptions {
   /** Workers at most (default 2). */
@@ -24,7 +26,12 @@ export interface WorkerPoolOptions {
   workerData?: unknown;
   /** Told why a worker died under a task (the office hears only the task's `stopped` words). */
   onWorkerError?: (err: Error, task: string) => void;
+  /** A task still running after this long is ended with its worker (none by default). */
+  timeoutMs?: number;
 }
+
+/** What a task still running or waiting hears when the pool closes (the server is stopping). */
+export const POOL_CLOSED_TEXT = '服务器正在重启，本次操作未执行，请稍后重试';
 
 type Request = { task: string; input: unknown };
 type Reply = { ok: true; value: unknown } | { ok: false; appError?: { errorCode: ErrorCode; msg: string }; message: string };
@@ -44,8 +51,10 @@ interface Slot {
 }
 
 export function createWorkerPool(script: URL | string, options: WorkerPoolOptions = {}) {
-  const { size = 2, idleMs = 30_000, resourceLimits } = options;
+  const { size = 2, idleMs = 30_000, resourceLimits, timeoutMs } = options;
   const free: Slot[] = [];
+  /** The running tasks, each with how to end it and its worker at once (the pool's close). */
+  const running = new Map<Slot, () => void>();
   const waiting: ((slot: Slot | null) => void)[] = [];
   let started = 0;
   let closed = false;
@@ -69,7 +78,7 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
   }
 
   async function take(): Promise<Slot> {
-    if (closed) throw new AppError(ErrorCode.Internal);
+    if (closed) throw new AppError(ErrorCode.Validation, POOL_CLOSED_TEXT);
     const slot = free.pop();
     if (slot) {
       if (slot.idle) clearTimeout(slot.idle);
@@ -78,6 +87,10 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
     }
     if (started < size) return spawn();
     const next = await new Promise<Slot | null>((resolve) => waiting.push(resolve));
+    if (closed) {
+      if (next) void next.worker.terminate();
+      throw new AppError(ErrorCode.Validation, POOL_CLOSED_TEXT);
+    }
     return next ?? spawn();
   }
 
@@ -93,9 +106,14 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
   return {
     /**
      * Runs `task` on `input` in a worker; `transfer`: the input's buffers to move there.
-     * `stopped`: what the office is told when the worker dies under the task.
+     * `stopped`: what the office is told when the worker dies under the task; `timedOut`: when
+     * the task runs past the pool's `timeoutMs`.
      */
-    async run<T>(task: string, input: unknown, { transfer = [], stopped }: { transfer?: Transferable[]; stopped: string }): Promise<T> {
+    async run<T>(
+      task: string,
+      input: unknown,
+      { transfer = [], stopped, timedOut = stopped }: { transfer?: Transferable[]; stopped: string; timedOut?: string },
+    ): Promise<T> {
       const slot = await take();
       return new Promise<T>((resolve, reject) => {
         const { worker } = slot;
@@ -103,7 +121,20 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
           worker.off('message', onMessage);
           worker.off('error', onError);
           worker.off('exit', onExit);
+          if (timer) clearTimeout(timer);
+          running.delete(slot);
         };
+        // Ends the task and its worker (its place is freed by the worker's exit, see spawn).
+        const end = (cause: Error | null, msg: string) => {
+          done();
+          if (cause) options.onWorkerError?.(cause, task);
+          void worker.terminate();
+          reject(new AppError(ErrorCode.Validation, msg));
+        };
+        const timer = timeoutMs
+          ? setTimeout(() => end(new Error(`task ran past its limit of ${timeoutMs} ms`), timedOut), timeoutMs)
+          : null;
+        running.set(slot, () => end(null, POOL_CLOSED_TEXT));
         const onMessage = (reply: Reply) => {
           done();
           give(slot);
@@ -112,12 +143,7 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
           else reject(new Error(`worker task ${task} failed: ${reply.message}`));
         };
         // A crash or an exhausted heap: this task fails with the caller's words (logged as the cause).
-        const onError = (err: Error) => {
-          done();
-          options.onWorkerError?.(err, task);
-          void worker.terminate();
-          reject(new AppError(ErrorCode.Validation, stopped));
-        };
+        const onError = (err: Error) => end(err, stopped);
         const onExit = (code: number) => {
           done();
           options.onWorkerError?.(new Error(`worker exited (${code})`), task);
@@ -130,10 +156,17 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
       });
     },
 
-    /** Ends every worker (the app's close). */
+    /**
+     * Ends every worker, busy or idle (the app's close): the running tasks and the waiting ones
+     * fail with POOL_CLOSED_TEXT, so the requests behind them are answered and the server's close
+     * does not wait on a sheet or a ranking.
+     */
     async close(): Promise<void> {
       closed = true;
       for (const w of waiting.splice(0)) w(null);
+      const busy = [...running.keys()].map((s) => s.worker);
+      for (const end of [...running.values()]) end();
+      await Promise.all(busy.map((w) => w.terminate()));
       await Promise.all(
         free.splice(0).map((s) => {
           if (s.idle) clearTimeout(s.idle);

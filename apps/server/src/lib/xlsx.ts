@@ -13,7 +13,10 @@ import yauzl from 'yauzl';
  *    about 1000:1, real spreadsheets are around 10:1);
  * 2. the worksheets' cells are counted in the XML before any object is built for them, since a
  *    few MB of minimal cells become hundreds of MB as spreadsheet objects;
- * 3. exceljs then reads a copy re-packed from exactly the bytes that were counted, stored without
+ * 3. what exceljs would expand cell by cell is taken out of the XML or priced first (`defuse`): a
+ *    10 KB sheet with `<dataValidation sqref="A1:XFD1048576">` or one such merge held a worker
+ *    at its 1 GiB heap for minutes (security review 3, N1);
+ * 4. exceljs then reads a copy re-packed from exactly the bytes that were counted, stored without
  *    compression, so it never unpacks the original archive itself (no second parser that might
  *    read the archive differently).
  *
@@ -28,6 +31,10 @@ export interface WorkbookLimits {
   maxRatio?: number;
   /** Cells over all worksheets. */
   maxCells?: number;
+  /** Cells covered by merged ranges over all worksheets (exceljs builds a cell for each). */
+  maxMergedCells?: number;
+  /** The highest row a worksheet may name (the readers visit every row up to the last). */
+  maxRowNumber?: number;
 }
 
 export const DEFAULT_WORKBOOK_LIMITS: Required<WorkbookLimits> = {
@@ -35,13 +42,15 @@ export const DEFAULT_WORKBOOK_LIMITS: Required<WorkbookLimits> = {
   maxEntries: 200,
   maxRatio: 100,
   maxCells: 500_000,
+  maxMergedCells: 100_000,
+  maxRowNumber: 200_000,
 };
 
 /** Tiny entries (a few hundred bytes of XML) may legitimately compress better than maxRatio. */
 const RATIO_ALLOWANCE_BYTES = 64 * 1024;
 const MAX_CONCURRENT_READS = 2;
 
-export type WorkbookRefusal = 'unreadable' | 'too-large' | 'ratio' | 'too-many-cells';
+export type WorkbookRefusal = 'unreadable' | 'too-large' | 'ratio' | 'too-many-cells' | 'merged-range';
 
 export class WorkbookError extends Error {
   constructor(
@@ -65,6 +74,8 @@ export function workbookRefusalText(reason: WorkbookRefusal, noun: string): stri
       return `${noun}的压缩数据异常，请在 Excel 中打开后另存为 .xlsx 再导入`;
     case 'too-many-cells':
       return `${noun}的单元格过多，请删除多余的行、列和工作表后重新导入`;
+    case 'merged-range':
+      return `${noun}中合并单元格的范围过大，请取消合并单元格后重新导入`;
   }
 }
 
@@ -88,11 +99,7 @@ async function withReadSlot<T>(work: () => Promise<T>): Promise<T> {
 export async function readWorkbook(file: Buffer, limits: WorkbookLimits = {}): Promise<ExcelJS.Workbook> {
   const l = { ...DEFAULT_WORKBOOK_LIMITS, ...limits };
   return withReadSlot(async () => {
-    const entries = await inflateAll(file, l);
-    let cells = 0;
-    // Wherever exceljs would take a worksheet from (it matches the path anywhere in the name).
-    for (const e of entries) if (/worksheets\//i.test(e.name)) cells += countCells(e.data);
-    if (cells > l.maxCells) throw new WorkbookError('too-many-cells', totalBytes(entries));
+    const entries = defuse(await inflateAll(file, l), l);
     const book = new ExcelJS.Workbook();
     try {
       await book.xlsx.load(storedZip(entries) as unknown as ArrayBuffer);
@@ -185,6 +192,76 @@ export function inflateAll(file: Buffer, l: Required<WorkbookLimits>): Promise<I
       zip.readEntry();
     });
   });
+}
+
+/** A namespace prefix an element may carry (`x:`), as the XML parser would accept it. */
+const PREFIX = '(?:[A-Za-z_][\\w.-]*:)?';
+
+/**
+ * What exceljs turns into one object per address of a range, and no importer reads: data
+ * validations (every address of `sqref`), conditional formats, column ranges (`<col max>` builds a
+ * column object for each up to max), the extension lists that repeat them, and the workbook's
+ * defined names (print areas: every cell of the range). Cut from the XML; no cell value is in them.
+ */
+const DROPPED = ['extLst', 'dataValidations', 'conditionalFormatting', 'cols', 'definedNames'];
+const dropPattern = (name: string) =>
+  new RegExp(`<${PREFIX}${name}\\b[^>]*?/>|<${PREFIX}${name}\\b[^>]*>[\\s\\S]*?</${PREFIX}${name}\\s*>`, 'g');
+const DROP = DROPPED.map(dropPattern);
+/** Any of them left after the cut (a form the cut did not match) refuses the file. */
+const LEFT_OVER = new RegExp(`<${PREFIX}(?:extLst|dataValidation|conditionalFormatting|cfRule|cols?|definedName)\\b`);
+const MERGE = new RegExp(`<${PREFIX}mergeCell\\b([^>]*)>`, 'g');
+const ROW = new RegExp(`<${PREFIX}row\\b([^>]*)>`, 'g');
+const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(tag);
+/** Numeric character references, which the XML parser decodes in an attribute before exceljs reads it. */
+const decodeRefs = (v: string) =>
+  v.replace(/&#(x[0-9a-f]+|\d+);/gi, (_, n: string) =>
+    String.fromCodePoint(n[0] === 'x' || n[0] === 'X' ? parseInt(n.slice(1), 16) : Number(n)),
+  );
+const CELL_RANGE = /^\$?([A-Z]{1,3})\$?(\d{1,7})(?::\$?([A-Z]{1,3})\$?(\d{1,7}))?$/;
+const column = (letters: string) => [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+
+/** Entries exceljs parses as a worksheet or as the workbook (it matches these paths anywhere in the name). */
+const isSheet = (name: string) => /worksheets\//i.test(name);
+const isParsedXml = (name: string) => isSheet(name) || /workbook\.xml$/i.test(name);
+
+/**
+ * The entries with every range exceljs would expand cut out or priced: the elements in DROPPED
+ * removed; merged ranges (which the readers do see: a unit name merged down its rows fills each
+ * row) summed against `maxMergedCells`; cells counted against `maxCells`; and the highest row
+ * named against `maxRowNumber`, since the readers visit every row up to the last.
+ */
+export function defuse(entries: Inflated[], l: Required<WorkbookLimits>): Inflated[] {
+  const refuse = (reason: WorkbookRefusal): never => {
+    throw new WorkbookError(reason, totalBytes(entries));
+  };
+  let cells = 0;
+  let merged = 0;
+  const out = entries.map((e) => {
+    if (!isParsedXml(e.name)) return e;
+    if (isSheet(e.name)) cells += countCells(e.data);
+    // latin1 keeps every byte as one character, so the bytes come back exactly as they were.
+    let text = e.data.toString('latin1');
+    const original = text;
+    for (const pattern of DROP) text = text.replace(pattern, '');
+    if (LEFT_OVER.test(text)) refuse('unreadable');
+    for (const [, attrs = ''] of text.matchAll(MERGE)) {
+      const m = attr(attrs, 'ref');
+      const range = CELL_RANGE.exec((m?.[1] ?? m?.[2] ?? '').toUpperCase());
+      if (!range) return refuse('unreadable');
+      const [, c1 = 'A', r1 = '1', c2 = c1, r2 = r1] = range;
+      merged += (Math.abs(Number(r2) - Number(r1)) + 1) * (Math.abs(column(c2) - column(c1)) + 1);
+      if (merged > l.maxMergedCells) refuse('merged-range');
+    }
+    for (const [, attrs = ''] of text.matchAll(ROW)) {
+      const r = attr(attrs, 'r');
+      // As exceljs reads it: parseInt of the decoded value.
+      const n = Number.parseInt(decodeRefs(r?.[1] ?? r?.[2] ?? ''), 10);
+      if (n > l.maxRowNumber) refuse('too-many-cells');
+    }
+    return text === original ? e : { name: e.name, data: Buffer.from(text, 'latin1') };
+  });
+  if (cells > l.maxCells) refuse('too-many-cells');
+  return out;
 }
 
 const LT = 0x3c;
