@@ -236,7 +236,7 @@ for (const kind of DATABASES) {
         const good = ['A01', '综合管理', '市档案馆', 2, '', '本科', '汉语言文学、档案学', 35, '不限', '不限', 0, ''];
         const bad = await workbook([
           good,
-          ['A02', '技术', '市档案馆', 0, '', '专科', '', '', '', '', '', ''],
+          ['A02', '技术', '市档案馆', 0, '', '初中', '', '', '', '', '', ''],
           ['A01', '重复', '市档案馆', 1, '', '', '', '', '', '', '', ''],
           ['', '', '', '', '', '', '', '', '', '', '', ''],
           ['A04', '', '市档案馆', 1, '', '', '', 'abc', '男女', '', '', ''],
@@ -247,7 +247,7 @@ for (const kind of DATABASES) {
         expect(result.errors).toEqual(
           expect.arrayContaining([
             { row: 3, msg: '招聘人数：招聘人数至少为 1' },
-            { row: 3, msg: expect.stringMatching(/^最低学历应为.*或不限$/) },
+            { row: 3, msg: expect.stringMatching(/^最低学历：无法识别「初中」，请写为 .*本科及以上.*不限$/) },
             { row: 6, msg: '性别要求应为 不限、男 或 女' },
             { row: 4, msg: '岗位代码：A01 与第 2 行重复' },
             { row: 6, msg: '岗位名称：请输入岗位名称' },
@@ -281,7 +281,9 @@ for (const kind of DATABASES) {
         expect(positions[0].requirements.majors).toEqual(['汉语言文学', '档案学']);
 
         const wrongHeader = (await upload(url, admin, 'positions.xlsx', await workbook([good], ['代码', '名称']))).json().data;
-        expect(wrongHeader.errors[0].msg).toMatch(/^表头缺少列：岗位代码、岗位名称/);
+        expect(wrongHeader.errors[0].msg).toBe(
+          '前 10 行中没有找到表头：表头应有 岗位代码、岗位名称、招聘单位、招聘人数 等列（可点击「下载模板」获取岗位表模板）',
+        );
         // A zip bomb: the archive declares an entry that would unpack to 2 GB; refused before unpacking.
         const bomb = Buffer.from(fixed);
         const central = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
@@ -302,6 +304,22 @@ for (const kind of DATABASES) {
         await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
         const sheet = book.worksheets[0]!;
         expect(sheet.getRow(1).values).toEqual([undefined, ...POSITION_SHEET_COLUMNS]);
+        // In the console's own wording, which the import reads back.
+        expect(sheet.getRow(3).values).toEqual([
+          undefined,
+          'A02',
+          '技术',
+          '市档案馆',
+          1,
+          '运维',
+          '大专及以上',
+          '不限',
+          '不限',
+          '男',
+          '中共党员（含预备党员）',
+          2,
+          '需值夜班',
+        ]);
         expect(sheet.getRow(3).getCell(1).text).toBe('A02');
         // The export is a template: importing it back changes nothing but the counts.
         const roundTrip = (await upload(url, admin, 'back.xlsx', Buffer.from(exported.rawPayload))).json().data;
@@ -470,6 +488,7 @@ for (const kind of DATABASES) {
           ['/api/admin/savePosition', 'POST', positionInput(1, 'Z1')],
           ['/api/admin/deletePosition', 'POST', { id: 1 }],
           ['/api/admin/exportPositions?examId=1', 'GET'],
+          ['/api/admin/getPositionTemplate?examId=1', 'GET'],
           ['/api/admin/getNoticeList', 'GET'],
           ['/api/admin/getNoticeDetail?id=1', 'GET'],
           ['/api/admin/saveNotice', 'POST', { title: 'x', content: 'y' }],

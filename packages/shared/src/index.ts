@@ -11,6 +11,7 @@ export * from './accounts';
 export * from './common-passwords';
 export * from './exams';
 export * from './positions';
+export * from './position-sheet';
 export * from './lifecycle';
 export * from './applications';
 export * from './journey';

@@ -86,6 +86,29 @@ export interface EligibilityProfile {
   sex: string;
 }
 
+/**
+ * How the console, its sheets and the eligibility reasons write a minimum education: 「本科及以上」;
+ * no requirement: 「不限」.
+ */
+export function educationText(level: Education | null): string {
+  return level === null ? '不限' : `${level}及以上`;
+}
+
+/**
+ * How an age limit is written: 「35周岁以下」; none: 「不限」. As in recruitment notices, 「35周岁以下」
+ * includes 35: the candidate qualifies while `ageOn` (whole years on the office's today) is at most
+ * 35, that is until the day before their 36th birthday (born after the date 36 years ago).
+ * 「35周岁及以下」 and 「不超过35周岁」 say the same (docs/decisions/022).
+ */
+export function maxAgeText(maxAge: number | null): string {
+  return maxAge === null ? '不限' : `${maxAge}周岁以下`;
+}
+
+/** How a political requirement is written: 中共党员 accepts probationary members too. */
+export function politicalRequirementText(status: '不限' | '中共党员'): string {
+  return status === '中共党员' ? '中共党员（含预备党员）' : '不限';
+}
+
 /** Age in whole years on `onDate` (yyyy-mm-dd) for a birthday (yyyy-mm-dd). */
 export function ageOn(birthday: string, onDate: string): number {
   const [by, bm, bd] = birthday.split('-').map(Number) as [number, number, number];
@@ -112,7 +135,7 @@ export function checkEligibility(
   const reasons: string[] = [];
   if (req.minEducation) {
     const have = EDUCATION_LEVELS.indexOf(p.education as Education);
-    if (have < EDUCATION_LEVELS.indexOf(req.minEducation)) reasons.push(reason('学历', `${req.minEducation}及以上`, p.education));
+    if (have < EDUCATION_LEVELS.indexOf(req.minEducation)) reasons.push(reason('学历', educationText(req.minEducation), p.education));
   }
   if (req.majors.length > 0) {
     const major = p.major?.trim() ?? '';
@@ -120,11 +143,11 @@ export function checkEligibility(
   }
   if (req.maxAge !== null && p.birthday) {
     const age = ageOn(p.birthday, onDate);
-    if (age > req.maxAge) reasons.push(reason('年龄', `${req.maxAge}周岁以下`, `${age}周岁`));
+    if (age > req.maxAge) reasons.push(reason('年龄', maxAgeText(req.maxAge), `${age}周岁`));
   }
   if (req.sex !== '不限' && p.sex !== req.sex) reasons.push(reason('性别', req.sex, p.sex));
   if (req.politicalStatus === '中共党员' && p.politicalStatus !== '中共党员' && p.politicalStatus !== '中共预备党员') {
-    reasons.push(reason('政治面貌', '中共党员（含预备党员）', p.politicalStatus));
+    reasons.push(reason('政治面貌', politicalRequirementText('中共党员'), p.politicalStatus));
   }
   if (req.workYears > 0 && (p.workYears ?? 0) < req.workYears) {
     reasons.push(reason('工作年限', `${req.workYears}年以上`, `${p.workYears ?? 0}年`));
@@ -205,7 +228,9 @@ export const POSITION_SHEET_COLUMNS = [
 export const positionImportResultSchema = z.object({
   created: z.number().int(),
   updated: z.number().int(),
-  /** Row numbers as the spreadsheet shows them (the header is row 1). */
+  /** Row numbers as the spreadsheet shows them (title rows above the header counted). */
   errors: z.array(z.object({ row: z.number().int(), msg: z.string() })),
+  /** Requirement columns the sheet does not have, read as 不限 for every row (present when any). */
+  defaulted: z.array(z.string()).optional(),
 });
 export type PositionImportResult = z.infer<typeof positionImportResultSchema>;

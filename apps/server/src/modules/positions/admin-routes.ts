@@ -15,6 +15,8 @@ import { z } from 'zod';
 import { readUploadedFile } from '../../lib/upload';
 import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** A position workbook of a few thousand rows is well under this. */
 const SHEET_MAX_BYTES = 5 * 1024 * 1024;
 
@@ -106,6 +108,27 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
   app.get(
+    '/getPositionTemplate',
+    {
+      config: STAFF_ROUTE,
+      schema: {
+        summary: '岗位表导入模板（.xlsx：表头、示例行和“说明”工作表；考试尚无岗位时也可下载）',
+        tags,
+        querystring: examIdQuerySchema.extend(q.shape),
+      },
+    },
+    async (request, reply) => {
+      const file = await service.templateSheet(request.office.id, request.query.examId);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header(
+          'content-disposition',
+          `attachment; filename="position-template-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('岗位表模板')}-${request.query.examId}.xlsx`,
+        )
+        .send(file);
+    },
+  );
+  app.get(
     '/exportPositions',
     {
       config: STAFF_ROUTE,
@@ -114,7 +137,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const file = await service.exportSheet(request.staff, request.query.examId, request.ip);
       return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-type', XLSX_TYPE)
         .header(
           'content-disposition',
           `attachment; filename="positions-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('岗位表')}-${request.query.examId}.xlsx`,

@@ -105,13 +105,19 @@ export function createPositionsAdminService({ repo, audit, exams, changed, impor
     async importSheet(actor: AuditActor, examId: number, file: Buffer, ip: string): Promise<PositionImportResult> {
       await exams.find(actor.officeId, examId);
       return importLock.run(actor.officeId, async () => {
-        const { rows, errors } = await heavy.readPositions(examId, file);
+        const { rows, errors, defaulted } = await heavy.readPositions(examId, file);
         if (errors.length > 0) return { created: 0, updated: 0, errors };
         const { created, updated } = await repo.importRows(actor.officeId, examId, rows.map(columns), nowIso());
         await audit.record(actor, '导入岗位', `exam:${examId}`, `新增 ${created}，更新 ${updated}`, ip);
         await changed(actor.officeId);
-        return { created, updated, errors: [] };
+        return { created, updated, errors: [], ...(defaulted.length > 0 ? { defaulted } : {}) };
       });
+    },
+
+    /** A workbook to fill for the exam (it may have no position yet): what the import reads, with an example. */
+    async templateSheet(officeId: number, examId: number): Promise<Buffer> {
+      const exam = await exams.find(officeId, examId);
+      return writePositionSheet([], { title: `${exam.name} 岗位表` });
     },
 
     async exportSheet(actor: AuditActor, examId: number, ip: string): Promise<Buffer> {
