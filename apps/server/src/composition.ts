@@ -186,7 +186,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     findCandidate: (officeId, id) => repos.accounts.findById(officeId, id),
   });
   const { changed } = console;
-  const examsAdmin = createExamsAdminService({ repo: repos.exams, audit, changed });
+  const examsAdmin = createExamsAdminService({ repo: repos.exams, audit, changed, notifications });
   const attachments = createAttachmentsService({ repo: repos.attachments, audit });
   // Any Excel import of an office: one at a time (also across processes when Redis is configured).
   const importLock = createOfficeLock('import', '另一个导入正在进行，请稍后再试', app.redis, (err) =>

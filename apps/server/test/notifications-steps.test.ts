@@ -261,7 +261,7 @@ for (const kind of DATABASES) {
           .executeTakeFirstOrThrow();
         const deadline = exam.confirmation_end;
         expect((await messagesOf(refusedOne!.id))[2]!.content).toBe(
-          `您报考的「${exam.name}」考试费减免申请未通过，原因：${reason}。如需参加考试，请在 ${zonedDateTime(deadline, 'Asia/Shanghai')} 前缴纳报名费完成确认。`,
+          `您报考的「${exam.name}」报名费减免申请未通过，原因：${reason}。如需参加考试，请在 ${zonedDateTime(deadline, 'Asia/Shanghai')} 前缴纳报名费完成确认。`,
         );
         const sms = await t.db.kysely
           .selectFrom('sms_outbox')
@@ -332,7 +332,22 @@ for (const kind of DATABASES) {
         expect(told.map((m) => m.application_id)).not.toContain(unconfirmed.id);
         const switchEnd = zonedDateTime(check.switchEnd, 'Asia/Shanghai');
         expect(told[0]!.content).toContain(`岗位「${accounting.code} 财务会计」`);
-        expect(told[0]!.content).toContain(`请在 ${switchEnd} 前登录系统改报其他岗位或申请退费`);
+        expect(told[0]!.content).toContain(`请在 ${switchEnd} 前登录系统改报其他岗位`);
+        // Only who paid is promised a refund; a free (or waived) confirmation paid nothing.
+        const paid = new Set(
+          (await t.db.kysely.selectFrom('payment_order').select('application_id').where('paid_at', 'is not', null).execute()).map(
+            (r) => r.application_id,
+          ),
+        );
+        for (const m of told) {
+          expect(m.content).toContain(
+            paid.has(m.application_id!)
+              ? '改报其他岗位或申请退费，逾期未改报的报名将被取消，已缴报名费将原路退还。'
+              : '改报其他岗位或放弃报考，逾期未改报的报名将被取消。',
+          );
+        }
+        expect(told.find((m) => m.application_id === stays.id)!.content).not.toContain('退还');
+        expect(told.some((m) => paid.has(m.application_id!))).toBe(true);
         expect((await inboxOf(stays.token)).list[0].title).toBe('报考岗位已取消');
         expect(await smsKindsOf(stays.mobile)).toEqual(['submitted', 'approved', 'payment_confirmed', 'position_cancelled']);
         expect(await smsKindsOf(moved.mobile)).not.toContain('position_cancelled');

@@ -232,10 +232,28 @@ for (const kind of DATABASES) {
       const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(tokens.reviewer))).body.data;
       expect(new Set(stats.positions.map((p: { unit: string }) => p.unit))).toEqual(new Set([FINANCE]));
       // The draft is in the unit too: counted, never shown.
-      expect(stats.totals).toEqual({ draft: 1, submitted: 1, approved: 0, rejected: 0, confirmed: 0, expired: 0, cancelled: 0 });
+      expect(stats.totals).toEqual({
+        draft: 1,
+        submitted: 1,
+        approved: 0,
+        rejected: 0,
+        rejectedFinal: 0,
+        confirmed: 0,
+        expired: 0,
+        cancelled: 0,
+      });
       expect(stats.perDay.reduce((n: number, d: { count: number }) => n + d.count, 0)).toBe(1);
       const adminStats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(tokens.admin))).body.data;
-      expect(adminStats.totals).toEqual({ draft: 1, submitted: 2, approved: 0, rejected: 0, confirmed: 0, expired: 0, cancelled: 0 });
+      expect(adminStats.totals).toEqual({
+        draft: 1,
+        submitted: 2,
+        approved: 0,
+        rejected: 0,
+        rejectedFinal: 0,
+        confirmed: 0,
+        expired: 0,
+        cancelled: 0,
+      });
       expect(new Set(adminStats.positions.map((p: { unit: string }) => p.unit)).size).toBeGreaterThan(2);
 
       const reviewerSheet = await exportedRows(t, tokens.reviewer, app.examId);
@@ -264,7 +282,7 @@ for (const kind of DATABASES) {
       }
       const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(emptyReviewer))).body.data;
       expect(stats).toEqual({
-        totals: { draft: 0, submitted: 0, approved: 0, rejected: 0, confirmed: 0, expired: 0, cancelled: 0 },
+        totals: { draft: 0, submitted: 0, approved: 0, rejected: 0, rejectedFinal: 0, confirmed: 0, expired: 0, cancelled: 0 },
         positions: [],
         emptyPositions: 0,
         perDay: [],

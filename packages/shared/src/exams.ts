@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORM_FIELD_LABEL, type FormField } from './applications';
 import { MAX_FEE_FEN, WAIVER_CATEGORIES } from './payments';
 import { examCodeSchema, ticketTemplateSchema } from './arrangement';
+import { zonedDateTime } from './clock';
 
 /** Every field an exam may ask for, in the form's order. */
 export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
@@ -164,3 +165,39 @@ export const examPublishSchema = z.object({
  * the same for the exam itself, its documents and its positions, so none of them tells more.
  */
 export const EXAM_NOT_PUBLISHED = '该考试不存在或尚未发布';
+
+/** The windows an exam's candidates plan by, as the console edits them (switch: null until set). */
+export type ScheduleWindows = ExamWindows & { switchStart: string | null; switchEnd: string | null };
+
+const SCHEDULE: readonly { label: string; start: keyof ScheduleWindows; end: keyof ScheduleWindows }[] = [
+  { label: '报名时间', start: 'registrationStart', end: 'registrationEnd' },
+  { label: '资格审查时间', start: 'reviewStart', end: 'reviewEnd' },
+  { label: '报名确认时间', start: 'confirmationStart', end: 'confirmationEnd' },
+  { label: '改报时间', start: 'switchStart', end: 'switchEnd' },
+];
+
+/**
+ * What changed between two schedules of an exam, one line a window, in the office's wall clock:
+ * 「报名时间由 2026-12-01 09:00 至 2026-12-07 17:00 改为 2026-12-01 09:00 至 2026-11-27 20:06」.
+ * The console's confirmation and the candidates' message both say exactly this.
+ */
+export function scheduleChanges(before: ScheduleWindows, after: ScheduleWindows, timeZone: string): string[] {
+  const span = (w: ScheduleWindows, start: keyof ScheduleWindows, end: keyof ScheduleWindows) => {
+    const a = w[start];
+    const b = w[end];
+    return a && b ? `${zonedDateTime(a, timeZone)} 至 ${zonedDateTime(b, timeZone)}` : '未设置';
+  };
+  return SCHEDULE.flatMap(({ label, start, end }) => {
+    const from = span(before, start, end);
+    const to = span(after, start, end);
+    return from === to ? [] : [`${label}由 ${from} 改为 ${to}`];
+  });
+}
+
+/** What saving an exam would do: who would be told, and of which changed windows. */
+export const examSaveImpactSchema = z.object({
+  /** Applications of the exam (unsubmitted ones too): each is sent a message when a window changes. */
+  applicants: z.number().int(),
+  changes: z.array(z.string()),
+});
+export type ExamSaveImpact = z.infer<typeof examSaveImpactSchema>;

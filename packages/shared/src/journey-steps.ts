@@ -145,6 +145,14 @@ export function journeyOf(exam: Exam, application: MyApplication | null, hasPhot
     }
     case 'confirmed':
       return { step: 4, stepStatus: 'finish', next: '报名已确认，请关注准考证打印时间和通知公告', deadline: null, action: null };
+    case 'rejectedFinal':
+      return {
+        step: 4,
+        stepStatus: 'error',
+        next: '资格审查不通过（不得再报），本次考试不能再修改或重新提交报名',
+        deadline: null,
+        action: null,
+      };
     case 'expired':
       return { step: 4, stepStatus: 'error', next: '未在报名确认截止前完成确认，报名无效', deadline: null, action: null };
     case 'cancelled':
@@ -169,6 +177,7 @@ const EVENT_WORDS: Partial<Record<ApplicationEvent, string>> = {
   withdraw: '已撤回',
   approve: '审核通过',
   reject: '审核未通过',
+  rejectFinal: '审核不通过（不得再报）',
 };
 
 /** The words of each entry of a status history, in its order: the first is the start of the form. */

@@ -22,7 +22,16 @@ export const EXAM_PHASE_LABEL: Readonly<Record<ExamPhase, string>> = {
 
 import type { StaffRole } from './staff';
 
-export const APPLICATION_STATUSES = ['draft', 'submitted', 'approved', 'rejected', 'confirmed', 'expired', 'cancelled'] as const;
+export const APPLICATION_STATUSES = [
+  'draft',
+  'submitted',
+  'approved',
+  'rejected',
+  'rejectedFinal',
+  'confirmed',
+  'expired',
+  'cancelled',
+] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 export interface ApplicationStateDef {
@@ -33,6 +42,8 @@ export interface ApplicationStateDef {
   staffSees: boolean;
   /** It counts as an applicant of its position (the live counts and the ratio per place). */
   applies: boolean;
+  /** The end for the candidate: any event of theirs is refused with this (not with the event's own refusal). */
+  final?: string;
 }
 
 export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationStateDef>> = {
@@ -40,6 +51,15 @@ export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationS
   submitted: { label: '待审核', locked: '报名信息已提交待审核，如需修改请先撤回', staffSees: true, applies: true },
   approved: { label: '审核通过', locked: '报名已审核通过，信息已锁定', staffSees: true, applies: true },
   rejected: { label: '审核未通过', staffSees: true, applies: false },
+  // Rejected for good (a condition the candidate cannot meet, a false statement): no event leads
+  // away from it, so the form can be neither changed nor resubmitted, nor withdrawn and sent again.
+  rejectedFinal: {
+    label: '不通过（不得再报）',
+    locked: '报名审核不通过（不得再报），不能修改或重新提交',
+    staffSees: true,
+    applies: false,
+    final: '报名审核不通过（不得再报），不能修改、撤回或重新提交',
+  },
   confirmed: { label: '已确认', locked: '报名已确认，信息已锁定', staffSees: true, applies: true },
   // Not confirmed by the end of the confirmation window: the application no longer counts.
   expired: { label: '报名无效', locked: '未在确认截止前完成确认，报名无效', staffSees: true, applies: false },
@@ -177,6 +197,17 @@ export const APPLICATION_TRANSITIONS = {
     refused: STILL_UNDER_REVIEW,
     stamps: 'reviewedAt',
   },
+  rejectFinal: {
+    label: '审核不通过（不得再报）',
+    from: ['submitted'],
+    to: 'rejectedFinal',
+    by: ['admin', 'reviewer'],
+    guards: [],
+    reasonRequired: '审核不通过时必须填写原因',
+    repeatIn: [],
+    refused: STILL_UNDER_REVIEW,
+    stamps: 'reviewedAt',
+  },
   confirm: {
     label: '确认报名',
     from: ['approved'],
@@ -287,7 +318,10 @@ export function canFire(status: ApplicationStatus, event: ApplicationEvent, acto
   const t = transitionOf(event);
   if (!t.by.includes(actor)) return { ok: false, msg: `没有权限执行「${t.label}」`, why: 'actor' };
   if (t.repeatIn.includes(status)) return { ok: true, to: status, repeat: true };
-  if (!t.from.includes(status)) return { ok: false, msg: t.refused, why: 'state' };
+  if (!t.from.includes(status)) {
+    const final = actor === 'candidate' ? APPLICATION_STATES[status].final : undefined;
+    return { ok: false, msg: final ?? t.refused, why: 'state' };
+  }
   for (const g of t.guards) {
     const msg = guardProblem(g, t.label, ctx);
     if (msg) return { ok: false, msg, why: 'guard' };

@@ -14,12 +14,14 @@ export const SMS_KINDS = [
   'submitted',
   'approved',
   'rejected',
+  'rejected_final',
   'payment_confirmed',
   'waiver_decided',
   'position_cancelled',
   'tickets_open',
   'scores_published',
   'next_stage_result',
+  'schedule_changed',
 ] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 /** Inbox only: announcements choose SMS per send; a score review's answer is read on the scores page. */
@@ -38,6 +40,8 @@ export interface MessageParams {
   content?: string;
   /** A phone verification code. */
   code?: string;
+  /** A closing clause that depends on the candidate (whether a fee was paid and goes back). */
+  note?: string;
 }
 
 export interface MessageTemplate {
@@ -51,7 +55,13 @@ export interface MessageTemplate {
   smsParams: readonly (keyof MessageParams)[];
 }
 
-const reasonOf = (p: MessageParams) => p.detail?.trim() || '未填写';
+/**
+ * A text as the middle of a sentence: without the full stop (or other closing mark) the writer
+ * may have typed, since the template goes on after it (no 「重新提交。。」).
+ */
+export const clause = (text: string | undefined): string => (text ?? '').trim().replace(/[。．.！!？?；;，,、\s]+$/u, '');
+
+const reasonOf = (p: MessageParams) => clause(p.detail) || '未填写';
 
 export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplate>> = {
   submitted: {
@@ -72,6 +82,12 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
     content: (p) => `您报考的「${p.exam}」审核未通过，原因：${reasonOf(p)}。报名期间内可修改后重新提交。`,
     smsParams: ['exam', 'detail'],
   },
+  rejected_final: {
+    label: '审核不通过（不得再报）',
+    title: () => '报名审核不通过（不得再报）',
+    content: (p) => `您报考的「${p.exam}」审核不通过，原因：${reasonOf(p)}。本次考试不能修改或重新提交报名。`,
+    smsParams: ['exam', 'detail'],
+  },
   payment_confirmed: {
     label: '报名确认',
     title: () => '报名已确认',
@@ -80,16 +96,16 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
   },
   waiver_decided: {
     label: '减免审核结果',
-    title: () => '考试费减免审核结果',
+    title: () => '报名费减免审核结果',
     content: (p) =>
-      `您报考的「${p.exam}」考试费减免申请${p.detail ?? '已审核'}${p.until ? `。如需参加考试，请在 ${p.until} 前缴纳报名费完成确认` : ''}。`,
+      `您报考的「${p.exam}」报名费减免申请${clause(p.detail) || '已审核'}${p.until ? `。如需参加考试，请在 ${p.until} 前缴纳报名费完成确认` : ''}。`,
     smsParams: ['exam', 'detail', 'until'],
   },
   position_cancelled: {
     label: '岗位取消',
     title: () => '报考岗位已取消',
     content: (p) =>
-      `您报考的「${p.exam}」岗位「${p.detail ?? ''}」因未达到开考比例已取消。请在 ${p.until ?? '规定时间'} 前登录系统改报其他岗位或申请退费，逾期未改报的报名将被取消，已缴报名费予以退还。`,
+      `您报考的「${p.exam}」岗位「${p.detail ?? ''}」因未达到开考比例已取消。请在 ${p.until ?? '规定时间'} 前登录系统改报其他岗位${p.note ? '或申请退费' : '或放弃报考'}，逾期未改报的报名将被取消${p.note ? `，${clause(p.note)}` : ''}。`,
     smsParams: ['exam', 'detail', 'until'],
   },
   tickets_open: {
@@ -107,13 +123,19 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
   next_stage_result: {
     label: '进入下一环节',
     title: () => '下一环节结果',
-    content: (p) => `「${p.exam}」${p.detail ?? ''}，详情请登录系统查看。`,
+    content: (p) => `「${p.exam}」${clause(p.detail)}，详情请登录系统查看。`,
     smsParams: ['exam', 'detail'],
   },
   score_review_answered: {
     label: '成绩复核结果',
     title: () => '成绩复核结果',
     content: (p) => `您对「${p.exam}」成绩的复核申请已答复：${p.detail ?? ''}。详情请在成绩查询页查看。`,
+    smsParams: ['exam', 'detail'],
+  },
+  schedule_changed: {
+    label: '考试时间调整',
+    title: () => '考试时间安排调整',
+    content: (p) => `您报考的「${p.exam}」时间安排已调整：${clause(p.detail)}。请以调整后的时间为准。`,
     smsParams: ['exam', 'detail'],
   },
   announcement: {
@@ -160,6 +182,7 @@ export const EVENT_NOTIFICATIONS: Readonly<Partial<Record<ApplicationEvent, Even
   resubmit: { kind: 'submitted' },
   approve: { kind: 'approved' },
   reject: { kind: 'rejected' },
+  rejectFinal: { kind: 'rejected_final' },
   pay: { kind: 'payment_confirmed', detail: () => '报名费已缴纳成功' },
   confirm: { kind: 'payment_confirmed', detail: () => '无需缴费' },
   // An approved waiver is the confirmation itself: one message says both.
@@ -316,12 +339,14 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
     submitted: true,
     approved: true,
     rejected: true,
+    rejected_final: true,
     payment_confirmed: true,
     waiver_decided: true,
     position_cancelled: true,
     tickets_open: true,
     scores_published: true,
     next_stage_result: true,
+    schedule_changed: true,
   },
   phoneVerification: false,
 };

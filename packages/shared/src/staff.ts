@@ -125,9 +125,33 @@ export const reviewDecisionSchema = z
     applicationId: z.number({ message: '报名编号有误' }).int().positive(),
     decision: z.enum(['approve', 'reject'], { message: '审核结论有误' }),
     reason: z.string().trim().max(200, { message: '审核意见不能超过 200 个字' }).default(''),
+    /** A rejection the candidate may not resubmit (不通过（不得再报）); only with `reject`. */
+    final: z.boolean({ message: '请选择是否允许考生重新提交' }).default(false),
   })
-  .refine((v) => v.decision === 'approve' || v.reason.length > 0, { message: '审核不通过时必须填写原因', path: ['reason'] });
+  .refine((v) => v.decision === 'approve' || v.reason.length > 0, { message: '审核不通过时必须填写原因', path: ['reason'] })
+  .refine((v) => v.decision === 'reject' || !v.final, { message: '只有审核不通过可以选择不得再报', path: ['final'] });
 export type ReviewDecisionInput = z.input<typeof reviewDecisionSchema>;
+
+/** The preset rejection reasons of an office that has saved none of its own. */
+export const DEFAULT_REJECTION_REASONS: readonly string[] = [
+  '照片不符合要求',
+  '学历不符合岗位要求',
+  '专业不符合岗位要求',
+  '年龄不符合岗位要求',
+  '报名信息填写不完整',
+];
+export const REJECTION_REASONS_MAX = 30;
+
+/** An office's preset rejection reasons: picked in the review drawer to fill the reason, which stays editable. */
+export const rejectionReasonsSchema = z.object({
+  reasons: z
+    .array(
+      z.string({ message: '原因须为文字' }).trim().min(1, { message: '原因不能为空' }).max(200, { message: '每条原因不能超过 200 个字' }),
+    )
+    .max(REJECTION_REASONS_MAX, { message: `最多 ${REJECTION_REASONS_MAX} 条常用原因` })
+    .refine((list) => new Set(list).size === list.length, { message: '常用原因有重复，请删去重复的一条' }),
+});
+export type RejectionReasons = z.infer<typeof rejectionReasonsSchema>;
 
 export const bulkApproveSchema = z.object({
   applicationIds: z

@@ -57,6 +57,8 @@ const ALLOWED: [ApplicationStatus, ApplicationEvent, LifecycleActor, Application
   ['submitted', 'approve', 'reviewer', 'approved'],
   ['submitted', 'reject', 'admin', 'rejected'],
   ['submitted', 'reject', 'reviewer', 'rejected'],
+  ['submitted', 'rejectFinal', 'admin', 'rejectedFinal'],
+  ['submitted', 'rejectFinal', 'reviewer', 'rejectedFinal'],
   ['approved', 'confirm', 'candidate', 'confirmed'],
   ['approved', 'pay', 'system', 'confirmed'],
   ['expired', 'pay', 'system', 'confirmed'],
@@ -94,6 +96,7 @@ const MAY_FIRE: Record<ApplicationEvent, LifecycleActor[]> = {
   withdraw: ['candidate'],
   approve: ['admin', 'reviewer'],
   reject: ['admin', 'reviewer'],
+  rejectFinal: ['admin', 'reviewer'],
   confirm: ['candidate'],
   pay: ['system'],
   waive: ['admin', 'reviewer'],
@@ -116,17 +119,29 @@ const REFUSED_FROM: [ApplicationEvent, ApplicationStatus, string][] = [
   ['reject', 'draft', STILL_UNDER_REVIEW],
   ['reject', 'approved', STILL_UNDER_REVIEW],
   ['reject', 'rejected', STILL_UNDER_REVIEW],
+  ['rejectFinal', 'rejected', STILL_UNDER_REVIEW],
+  ['rejectFinal', 'rejectedFinal', STILL_UNDER_REVIEW],
 ];
 
 describe('application lifecycle: the machine', () => {
   it('declares the states and events the product has today', () => {
-    expect([...APPLICATION_STATUSES]).toEqual(['draft', 'submitted', 'approved', 'rejected', 'confirmed', 'expired', 'cancelled']);
+    expect([...APPLICATION_STATUSES]).toEqual([
+      'draft',
+      'submitted',
+      'approved',
+      'rejected',
+      'rejectedFinal',
+      'confirmed',
+      'expired',
+      'cancelled',
+    ]);
     expect(APPLICATION_EVENTS).toEqual([
       'submit',
       'resubmit',
       'withdraw',
       'approve',
       'reject',
+      'rejectFinal',
       'confirm',
       'pay',
       'waive',
@@ -142,6 +157,7 @@ describe('application lifecycle: the machine', () => {
       submitted: '待审核',
       approved: '审核通过',
       rejected: '审核未通过',
+      rejectedFinal: '不通过（不得再报）',
       confirmed: '已确认',
       expired: '报名无效',
       cancelled: '已取消',
@@ -170,11 +186,29 @@ describe('application lifecycle: the machine', () => {
 
   it('derives who edits, what staff see and what counts as applying from the states', () => {
     expect(CANDIDATE_EDITABLE_STATUSES).toEqual(['draft', 'rejected']);
-    expect(STAFF_VISIBLE_STATUSES).toEqual(['submitted', 'approved', 'rejected', 'confirmed', 'expired', 'cancelled']);
+    expect(STAFF_VISIBLE_STATUSES).toEqual(['submitted', 'approved', 'rejected', 'rejectedFinal', 'confirmed', 'expired', 'cancelled']);
     expect(APPLICANT_STATUSES).toEqual(['submitted', 'approved', 'confirmed']);
     expect(formLock('submitted')).toBe('报名信息已提交待审核，如需修改请先撤回');
     expect(formLock('approved')).toBe('报名已审核通过，信息已锁定');
     expect([formLock('draft'), formLock('rejected'), formLock(null), formLock(undefined)]).toEqual([null, null, null, null]);
+  });
+
+  it('a final rejection is the end for the candidate: no edit, resubmit, withdrawal or submit, in any phase', () => {
+    const final = '报名审核不通过（不得再报），不能修改、撤回或重新提交';
+    for (const phase of ['registering', 'reviewing', 'closed'] as const) {
+      for (const event of ['resubmit', 'submit', 'withdraw', 'confirm'] as const) {
+        expect(canFire('rejectedFinal', event, 'candidate', { phase, reason: 'x', fee: 0 }), `${event} ${phase}`).toEqual({
+          ok: false,
+          msg: final,
+          why: 'state',
+        });
+      }
+      expect(availableEvents('rejectedFinal', 'candidate', { phase })).toEqual([]);
+      expect(canEdit('rejectedFinal', { phase: 'registering' })).toEqual({ ok: false, msg: '报名审核不通过（不得再报），不能修改或重新提交' });
+    }
+    // The plain rejection stays the candidate's to fix and resubmit while registration is open.
+    expect(canFire('rejected', 'resubmit', 'candidate', { phase: 'registering' })).toEqual({ ok: true, to: 'submitted', repeat: false });
+    expect(canFire('submitted', 'rejectFinal', 'reviewer', { reason: ' ' })).toEqual({ ok: false, msg: '审核不通过时必须填写原因', why: 'reason' });
   });
 
   it('is plain data without zod, so the candidate site’s shell can load it', () => {
@@ -271,8 +305,8 @@ describe('application lifecycle: what each side may do next', () => {
     expect(availableEvents('approved', 'candidate', { phase: 'confirming', fee: 0 })).toEqual(['confirm']);
     expect(availableEvents('approved', 'candidate', { phase: 'confirming', fee: 5000 })).toEqual([]);
     // Staff need no phase: decisions have no window today.
-    expect(availableEvents('submitted', 'reviewer')).toEqual(['approve', 'reject']);
-    expect(availableEvents('submitted', 'admin')).toEqual(['approve', 'reject']);
+    expect(availableEvents('submitted', 'reviewer')).toEqual(['approve', 'reject', 'rejectFinal']);
+    expect(availableEvents('submitted', 'admin')).toEqual(['approve', 'reject', 'rejectFinal']);
     for (const s of ['draft', 'approved', 'rejected', 'confirmed', 'expired', 'cancelled'] as const)
       expect(availableEvents(s, 'reviewer')).toEqual([]);
     // The server's own steps need their facts (the deadline passed, a payment in time): only close-out has none.

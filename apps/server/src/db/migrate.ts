@@ -19,6 +19,7 @@ import { laterStages } from './migrations/0018_later_stages';
 import { tallyAtCommit } from './migrations/0019_tally_at_commit';
 import { foreignKeyIndexes } from './migrations/0020_foreign_key_indexes';
 import { ticketCheckIn } from './migrations/0021_ticket_check_in';
+import { reviewReasons } from './migrations/0023_review_reasons';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -46,6 +47,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0019_tally_at_commit': tallyAtCommit(dialect),
     '0020_foreign_key_indexes': foreignKeyIndexes(dialect),
     '0021_ticket_check_in': ticketCheckIn(dialect),
+    '0023_review_reasons': reviewReasons(dialect),
   };
 }
 

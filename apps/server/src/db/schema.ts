@@ -486,6 +486,13 @@ export interface SmsCodeTable {
   created_at: string;
 }
 
+export interface ReviewSettingTable {
+  office_id: number;
+  /** JSON: string[], the office's preset rejection reasons. */
+  rejection_reasons: string;
+  updated_at: string;
+}
+
 export interface NotificationSettingTable {
   office_id: number;
   /** JSON: NotificationSettings. */
@@ -648,6 +655,7 @@ export interface DB {
   sms_log: SmsLogTable;
   sms_code: SmsCodeTable;
   notification_setting: NotificationSettingTable;
+  review_setting: ReviewSettingTable;
   announcement: AnnouncementTable;
   application_tally: ApplicationTallyTable;
   application_day_tally: ApplicationDayTallyTable;

@@ -8,6 +8,7 @@ const STATUS_TONE: Readonly<Record<ApplicationStatus, string>> = {
   submitted: 'submitted',
   approved: 'approved',
   rejected: 'rejected',
+  rejectedFinal: 'rejected',
   confirmed: 'approved',
   expired: 'rejected',
   cancelled: 'rejected',

@@ -107,16 +107,20 @@ export function createCloseoutService(deps: CloseoutDeps) {
             if (p.cancelled_at !== null) continue;
             await repo.cancel(trx, p.id, now);
             counts.cancelled += 1;
-            // Its confirmed candidates learn it with the switch window they have to act in.
-            await deps.notifications.stepToAudience(trx, {
-              officeId: staff.officeId,
-              examId: input.examId,
-              audience: { statuses: ['confirmed'], positionId: p.id },
-              kind: 'position_cancelled',
-              detail: `${p.code} ${p.name}`,
-              until: exam.switch_end === null ? undefined : { to: exam.switch_end },
-              at: now,
-            });
+            // Its confirmed candidates learn it with the switch window they have to act in; only
+            // those who paid are told of a refund (a waived or free candidate paid nothing).
+            for (const paid of [true, false]) {
+              await deps.notifications.stepToAudience(trx, {
+                officeId: staff.officeId,
+                examId: input.examId,
+                audience: { statuses: ['confirmed'], positionId: p.id, paid },
+                kind: 'position_cancelled',
+                detail: `${p.code} ${p.name}`,
+                note: paid ? '已缴报名费将原路退还' : undefined,
+                until: exam.switch_end === null ? undefined : { to: exam.switch_end },
+                at: now,
+              });
+            }
           }
           const detail = d.action === 'reduce' ? `${p.code} ${p.name}：${p.headcount} 人核减为 ${d.headcount} 人` : `${p.code} ${p.name}`;
           await audit.record(staff, OPENING_ACTION_LABEL[d.action], `position:${p.id}`, detail, ip, trx);

@@ -1,4 +1,12 @@
-import { adminExamSchema, envelopeSchema, examInputSchema, examPublishSchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
+import {
+  adminExamSchema,
+  envelopeSchema,
+  examInputSchema,
+  examSaveImpactSchema,
+  examPublishSchema,
+  officeQuerySchema,
+  ok,
+} from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
@@ -29,7 +37,21 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(z.object({ id: z.number(), examCode: z.string() })) },
       },
     },
-    async (request) => ok(await service.save(request.staff, request.body, request.ip)),
+    async (request) => ok(await service.save(request.staff, request.body, request.ip, request.office.timeZone)),
+  );
+  app.post(
+    '/previewExamSave',
+    {
+      config: ADMIN_ROUTE,
+      schema: {
+        summary: '保存考试前预览：改动了哪些时间、将通知多少报名考生',
+        tags,
+        querystring: q,
+        body: examInputSchema,
+        response: { 200: envelopeSchema(examSaveImpactSchema) },
+      },
+    },
+    async (request) => ok(await service.previewSave(request.office.id, request.body, request.office.timeZone)),
   );
   app.post(
     '/setExamPublished',

@@ -2,16 +2,20 @@ import {
   DEFAULT_TIME_ZONE,
   ErrorCode,
   fenToYuan,
+  scheduleChanges,
   zonedDateTime,
   type AdminExam,
   type ExamConfig,
+  type ExamSaveImpact,
   type ExamWindows,
+  type ScheduleWindows,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import type { ConsoleDeps } from '../audit/console-deps';
 import type { AuditActor, AuditService } from '../audit/service';
+import type { NotificationsService } from '../notifications/service';
 import type { ExamsRepository } from './repository';
 import { toExam } from './service';
 
@@ -35,10 +39,34 @@ export interface ExamsAdminDeps {
   repo: ExamsRepository;
   audit: AuditService;
   changed: ConsoleDeps['changed'];
+  /** A changed window is told to the exam's applicants in the transaction of the change. */
+  notifications: Pick<NotificationsService, 'stepToAudience' | 'preview'>;
 }
 
+type ScheduleRow = Pick<
+  NonNullable<Awaited<ReturnType<ExamsRepository['find']>>>,
+  | 'registration_start'
+  | 'registration_end'
+  | 'review_start'
+  | 'review_end'
+  | 'confirmation_start'
+  | 'confirmation_end'
+  | 'switch_start'
+  | 'switch_end'
+>;
+const scheduleOf = (r: ScheduleRow): ScheduleWindows => ({
+  registrationStart: r.registration_start,
+  registrationEnd: r.registration_end,
+  reviewStart: r.review_start,
+  reviewEnd: r.review_end,
+  confirmationStart: r.confirmation_start,
+  confirmationEnd: r.confirmation_end,
+  switchStart: r.switch_start,
+  switchEnd: r.switch_end,
+});
+
 /** Exams as the console manages them: drafts too, with their windows and form configuration. */
-export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps) {
+export function createExamsAdminService({ repo, audit, changed, notifications }: ExamsAdminDeps) {
   async function find(officeId: number, examId: number) {
     const row = await repo.find(officeId, examId);
     if (!row) throw new AppError(ErrorCode.NotFound, '该考试不存在');
@@ -67,7 +95,12 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
      * whose code is missing or taken gets a free one (see `freeExamCode`); an edit to a taken code
      * is refused: ticket and application numbers are made of the code.
      */
-    async save(actor: AuditActor, input: ExamValues, ip: string): Promise<{ id: number; examCode: string }> {
+    async save(
+      actor: AuditActor,
+      input: ExamValues,
+      ip: string,
+      timeZone: string = DEFAULT_TIME_ZONE,
+    ): Promise<{ id: number; examCode: string }> {
       const others = (await repo.listWithCounts(actor.officeId)).filter((e) => e.id !== input.id);
       let examCode = input.examCode;
       if (input.id === undefined) examCode = freeExamCode(others, input.registrationStart, input.examCode);
@@ -93,6 +126,7 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
         ...(input.siteCityChoice === undefined ? {} : { site_city_choice: input.siteCityChoice ? 1 : 0 }),
       };
       let id: number;
+      let changes: string[] = [];
       if (input.id !== undefined) {
         const existing = await find(actor.officeId, input.id);
         // Ticket numbers are printed and handed out: once published they never change.
@@ -110,8 +144,25 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
             );
         }
         examCode = input.examCode ?? existing.exam_code;
-        await repo.update(actor.officeId, input.id, values);
         id = input.id;
+        // Candidates plan by these times (and were told them): a changed window is told to every
+        // application of the exam, in office time, with the change itself or not at all.
+        changes = scheduleChanges(scheduleOf(existing), input, timeZone);
+        if (changes.length === 0) await repo.update(actor.officeId, id, values);
+        else {
+          const examId = id;
+          await repo.commit(async (trx) => {
+            await repo.update(actor.officeId, examId, values, trx);
+            await notifications.stepToAudience(trx, {
+              officeId: actor.officeId,
+              examId,
+              audience: { statuses: 'all' },
+              kind: 'schedule_changed',
+              detail: changes.join('；'),
+              at: values.updated_at,
+            });
+          });
+        }
       } else {
         id = await repo.insert(actor.officeId, values);
       }
@@ -119,11 +170,20 @@ export function createExamsAdminService({ repo, audit, changed }: ExamsAdminDeps
         actor,
         input.id === undefined ? '新建考试' : '修改考试',
         `exam:${id}`,
-        `${input.name}（报名费 ${fenToYuan(input.fee)} 元，开考比例 ${input.openingRatio}）`,
+        `${input.name}（报名费 ${fenToYuan(input.fee)} 元，开考比例 ${input.openingRatio}）${changes.length > 0 ? `；${changes.join('；')}` : ''}`,
         ip,
       );
       await changed(actor.officeId);
       return { id, examCode: examCode ?? '01' };
+    },
+
+    /** What saving `input` would do: the windows it changes and how many applications would be told. */
+    async previewSave(officeId: number, input: ExamValues, timeZone: string): Promise<ExamSaveImpact> {
+      if (input.id === undefined) return { applicants: 0, changes: [] };
+      const existing = await find(officeId, input.id);
+      const changes = scheduleChanges(scheduleOf(existing), input, timeZone);
+      const { recipients } = await notifications.preview(officeId, input.id, 'all');
+      return { applicants: recipients, changes };
     },
 
     /** Opens an exam to candidates, or takes it back off the site; applications stay. */

@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
-import type { ExamTable } from '../../db/schema';
+import type { DB, ExamTable } from '../../db/schema';
 
 const COLUMNS = [
   'id',
@@ -41,6 +42,9 @@ export type ExamColumns = Pick<
 
 export function createExamsRepository(db: Db) {
   return {
+    commit<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+      return commitGroupFor(db).run(work);
+    },
     listPublished(officeId: number) {
       return db.kysely
         .selectFrom('exam')
@@ -100,8 +104,9 @@ export function createExamsRepository(db: Db) {
         .executeTakeFirstOrThrow();
       return row.id;
     },
-    async update(officeId: number, examId: number, values: ExamColumns): Promise<void> {
-      await db.kysely.updateTable('exam').set(values).where('office_id', '=', officeId).where('id', '=', examId).execute();
+    /** In `trx` when given (a window change is written with its messages to the candidates). */
+    async update(officeId: number, examId: number, values: ExamColumns, trx: Kysely<DB> = db.kysely): Promise<void> {
+      await trx.updateTable('exam').set(values).where('office_id', '=', officeId).where('id', '=', examId).execute();
     },
     async setPublished(officeId: number, examId: number, published: boolean, now: string): Promise<void> {
       await db.kysely

@@ -17,6 +17,8 @@ export interface AudienceFilter {
   ticket?: boolean | undefined;
   /** Only those of this position. */
   positionId?: number | undefined;
+  /** Only those who paid the fee online (true), or only those who did not (false: waived or free). */
+  paid?: boolean | undefined;
 }
 
 /** The inbox, the office's message settings and announcements: this module's SQL. */
@@ -30,6 +32,19 @@ export function createNotificationsRepository(db: Db) {
       query = f.statuses.length > 0 ? query.where('a.status', 'in', f.statuses) : query.where(sql<boolean>`1 = 0`);
     }
     if (f.positionId !== undefined) query = query.where('a.position_id', '=', f.positionId);
+    if (f.paid !== undefined) {
+      const wantPaid = f.paid;
+      query = query.where((eb) => {
+        const paid = eb.exists(
+          eb
+            .selectFrom('payment_order as po')
+            .select('po.id')
+            .whereRef('po.application_id', '=', 'a.id')
+            .where('po.paid_at', 'is not', null),
+        );
+        return wantPaid ? paid : eb.not(paid);
+      });
+    }
     if (f.ticket) {
       query = query
         .where((eb) =>

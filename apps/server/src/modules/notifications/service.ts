@@ -72,6 +72,8 @@ export interface StepMessage {
   kind: SmsKind;
   /** A reason, a decision or a position, as the template of the kind names it. */
   detail?: string | undefined;
+  /** A closing clause for this audience (see MessageParams.note). */
+  note?: string | undefined;
   /** A deadline (`to`) or a window (`from` … `to`), as instants: written in the office's wall clock. */
   until?: { from?: string | undefined; to: string } | undefined;
   /** When the step happened (the message's time). */
@@ -220,7 +222,12 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
       const ctx = await repo.examContext(trx, m.officeId, m.examId);
       if (!ctx) throw new AppError(ErrorCode.NotFound, '该考试不存在');
       const until = untilText(m.until, timeZoneOf(ctx.office_settings));
-      const params: MessageParams = { exam: ctx.exam_name, ...(m.detail ? { detail: m.detail } : {}), ...(until ? { until } : {}) };
+      const params: MessageParams = {
+        exam: ctx.exam_name,
+        ...(m.detail ? { detail: m.detail } : {}),
+        ...(m.note ? { note: m.note } : {}),
+        ...(until ? { until } : {}),
+      };
       const template = MESSAGE_TEMPLATES[m.kind];
       const content = template.content(params);
       const r = await repo.fanOut(

@@ -1,6 +1,8 @@
 import { STAFF_VISIBLE_STATUSES, type ApplicationStatus } from '@zhikaoyun/shared';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
+import type { DB } from '../../db/schema';
 import { containsPattern } from '../../db/like';
 import { param, prepare } from '../../db/prepared';
 import type { ApplicationScope } from './scope';
@@ -383,6 +385,22 @@ export function createReviewRepository(db: Db) {
         }
       }
       if (run.length > 0) yield await flush();
+    },
+    /** The office's preset rejection reasons as saved (JSON text), or undefined when it saved none. */
+    async rejectionReasons(officeId: number): Promise<string | undefined> {
+      const r = await k.selectFrom('review_setting').select('rejection_reasons').where('office_id', '=', officeId).executeTakeFirst();
+      return r?.rejection_reasons;
+    },
+    /** Saves the list with its audit record (written by `also`) in one transaction. */
+    async saveRejectionReasons(officeId: number, reasons: string, at: string, also: (trx: Kysely<DB>) => Promise<void>): Promise<void> {
+      await commitGroupFor(db).run(async (trx) => {
+        await trx
+          .insertInto('review_setting')
+          .values({ office_id: officeId, rejection_reasons: reasons, updated_at: at })
+          .onConflict((oc) => oc.column('office_id').doUpdateSet({ rejection_reasons: reasons, updated_at: at }))
+          .execute();
+        await also(trx);
+      });
     },
     /** One application with its candidate and position, whatever its status and unit: the caller applies the scope. */
     record(officeId: number, id: number) {

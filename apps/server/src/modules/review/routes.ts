@@ -11,6 +11,7 @@ import {
   reviewDetailSchema,
   reviewItemSchema,
   reviewListQuerySchema,
+  rejectionReasonsSchema,
   revealApplicationSchema,
   revealedIdentitySchema,
   statisticsSchema,
@@ -84,7 +85,7 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: staff,
       schema: {
-        summary: '审核：通过，或不通过并写明原因',
+        summary: '审核：通过，或不通过并写明原因（final: 不得再报）',
         tags,
         querystring: q,
         body: reviewDecisionSchema,
@@ -92,9 +93,37 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await service.decide(request.staff, request.body.applicationId, request.body.decision, request.body.reason, request.ip);
+      const { applicationId, decision, reason, final } = request.body;
+      await service.decide(request.staff, applicationId, decision, reason, request.ip, final);
       return ok(null);
     },
+  );
+  app.get(
+    '/getRejectionReasons',
+    {
+      config: staff,
+      schema: {
+        summary: '常用不通过原因（未设置时为默认原因）',
+        tags,
+        querystring: q,
+        response: { 200: envelopeSchema(rejectionReasonsSchema) },
+      },
+    },
+    async (request) => ok(await service.rejectionReasons(request.staff.officeId)),
+  );
+  app.post(
+    '/saveRejectionReasons',
+    {
+      config: { ...staff, roles: ['admin'] },
+      schema: {
+        summary: '修改常用不通过原因（仅管理员）',
+        tags,
+        querystring: q,
+        body: rejectionReasonsSchema,
+        response: { 200: envelopeSchema(rejectionReasonsSchema) },
+      },
+    },
+    async (request) => ok(await service.saveRejectionReasons(request.staff, request.body, request.ip)),
   );
   app.post(
     '/bulkApprove',

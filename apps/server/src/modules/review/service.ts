@@ -1,6 +1,9 @@
 import {
   APPLICANT_STATUSES,
   byStatus,
+  DEFAULT_REJECTION_REASONS,
+  rejectionReasonsSchema,
+  type RejectionReasons,
   ErrorCode,
   isStaffVisible,
   isValidIdno,
@@ -16,6 +19,8 @@ import {
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
+import { nowIso } from '../../lib/clock';
+import { parseJsonColumn } from '../../lib/json';
 import type { DataCipher } from '../../lib/crypto';
 import { dataUrl } from '../../lib/data-url';
 import type { StaffPrincipal } from '../../plugins/auth';
@@ -130,14 +135,38 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
       return { idno: cipher.decrypt(row.idno_enc), mobile: row.mobile };
     },
 
-    async decide(staff: StaffPrincipal, id: number, decision: 'approve' | 'reject', reason: string, ip: string): Promise<void> {
+    /** `final`: a rejection the candidate may not resubmit (the lifecycle's rejectFinal). */
+    async decide(
+      staff: StaffPrincipal,
+      id: number,
+      decision: 'approve' | 'reject',
+      reason: string,
+      ip: string,
+      final = false,
+    ): Promise<void> {
       const scope = applicationScope(staff);
       const row = await repo.decisionRow(scope.officeId, id);
       if (!row) throw new AppError(ErrorCode.NotFound, NOT_FOUND);
       if (!inScope(scope, row.unit)) throw new AppError(ErrorCode.Forbidden, NOT_IN_SCOPE);
       // A draft is refused by the lifecycle like any status that is not under review: the
       // reviewer hears that it was withdrawn, not that it vanished.
-      await lifecycle.fire({ officeId: scope.officeId, application: row, event: decision, actor: actorOf(staff, ip), reason });
+      const event = decision === 'reject' && final ? 'rejectFinal' : decision;
+      await lifecycle.fire({ officeId: scope.officeId, application: row, event, actor: actorOf(staff, ip), reason });
+    },
+
+    /** The office's preset rejection reasons (the defaults until it saves its own). */
+    async rejectionReasons(officeId: number): Promise<RejectionReasons> {
+      return parseJsonColumn(rejectionReasonsSchema, (await repo.rejectionReasons(officeId)) ?? '', {
+        reasons: [...DEFAULT_REJECTION_REASONS],
+      });
+    },
+
+    async saveRejectionReasons(staff: StaffPrincipal, input: RejectionReasons, ip: string): Promise<RejectionReasons> {
+      const value = rejectionReasonsSchema.parse(input);
+      await repo.saveRejectionReasons(staff.officeId, JSON.stringify(value), nowIso(), (trx) =>
+        audit.record(staff, '修改常用不通过原因', `office:${staff.officeId}`, value.reasons.join('；') || '（无）', ip, trx),
+      );
+      return value;
     },
 
     /**
@@ -187,7 +216,7 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
         const n = Number(c.n ?? 0);
         if (c.status === 'submitted') p.submitted += n;
         if (c.status === 'approved') p.approved += n;
-        if (c.status === 'rejected') p.rejected += n;
+        if (c.status === 'rejected' || c.status === 'rejectedFinal') p.rejected += n;
         if (c.status === 'confirmed') p.confirmed += n;
         if (c.status !== null && APPLICANT_STATUSES.includes(c.status)) p.applied += n;
         byPosition.set(c.id, p);

@@ -61,6 +61,11 @@ const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: st
     tone: 'rejected',
     words: '资格审查未通过。请按下方审核意见修改报考信息后重新提交（须在报名截止前）。',
   },
+  rejectedFinal: {
+    icon: <CloseCircleFilled />,
+    tone: 'rejected',
+    words: '资格审查不通过，且不得再报：本次考试不能修改、撤回或重新提交报名。',
+  },
 };
 
 const POSITION_CANCELLED_WORDS = '您报考的岗位因未达到开考比例已取消。请在改报截止前改报其他岗位，或放弃报考（见下方）。';
@@ -119,7 +124,7 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
             <span aria-hidden>{look.icon}</span> {APPLICATION_STATUS_LABEL[s.status]}
           </p>
           <p className="status-card__words">{look.words}</p>
-          {s.status === 'rejected' && s.reason && (
+          {(s.status === 'rejected' || s.status === 'rejectedFinal') && s.reason && (
             <p className="status-card__reason">
               <strong>审核意见：</strong>
               {s.reason}
