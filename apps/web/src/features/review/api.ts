@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type {
   Position,
   QueueEdgeInput,
+  RejectionReasons,
   RevealedIdentity,
   ReviewDecisionInput,
   ReviewDetail,
@@ -19,6 +20,7 @@ export const reviewKeys = {
   list: (q: ReviewListQuery | null) => ['console', 'reviews', q] as const,
   detail: (id: number | null) => ['console', 'review', id] as const,
   stats: ['console', 'stats'] as const,
+  reasons: ['console', 'rejection-reasons'] as const,
 };
 
 export const fetchExamPositions = (examId: number) => getData<Position[]>('/api/admin/getPositionList', { params: { examId } });
@@ -136,6 +138,19 @@ function useDecisionInvalidation() {
 export function useDecision() {
   const invalidate = useDecisionInvalidation();
   return useMutation({ mutationFn: reviewApplication, onSuccess: invalidate });
+}
+
+export const fetchRejectionReasons = () => getData<RejectionReasons>('/api/admin/getRejectionReasons');
+export const saveRejectionReasons = (input: RejectionReasons) => postData<RejectionReasons>('/api/admin/saveRejectionReasons', input);
+
+/** The office's preset rejection reasons, offered in the rejection dialog. */
+export function useRejectionReasons() {
+  return useQuery({ queryKey: reviewKeys.reasons, queryFn: fetchRejectionReasons, staleTime: 60_000 });
+}
+
+export function useSaveRejectionReasons() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: saveRejectionReasons, onSuccess: (saved) => client.setQueryData(reviewKeys.reasons, saved) });
 }
 
 export function useBulkApprove() {

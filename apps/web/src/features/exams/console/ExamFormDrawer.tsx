@@ -12,6 +12,7 @@ import {
   WAIVER_CATEGORY_LABEL,
   yuanToFen,
   type AdminExam,
+  type ExamInput,
   type FormField,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
@@ -22,7 +23,7 @@ import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { officeTimeZone } from '../../../components/format';
 import { zodRule } from '../../../lib/form-rules';
-import { useSaveExam } from './api';
+import { previewExamSave, publishMeaning, useSaveExam } from './api';
 
 type Range = [Dayjs, Dayjs];
 interface Values {
@@ -98,7 +99,7 @@ function initial(exam: AdminExam | null): Values {
 export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const save = useSaveExam();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const fields = Form.useWatch('fields', form) ?? [];
   const required = Form.useWatch('required', form) ?? [];
   const ticketsFixed = exam?.ticketsPublishedAt != null;
@@ -135,9 +136,48 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
       void message.error(checked.error.issues[0]?.message ?? '填写有误');
       return;
     }
+    if (!(await askSave(input))) return;
     await save.mutateAsync(input);
     void message.success(exam ? '考试已保存' : '考试已创建');
     onClose();
+  };
+
+  /**
+   * A save that changes what candidates see is confirmed first: changed windows of an exam with
+   * applications (the server counts them and says what changed; they are told by message), and
+   * publishing a draft.
+   */
+  const askSave = async (input: ExamInput): Promise<boolean> => {
+    const impact = exam ? await previewExamSave(input) : null;
+    const telling = impact !== null && impact.applicants > 0 && impact.changes.length > 0 ? impact : null;
+    const publishing = input.published === true && exam?.published !== true;
+    if (!telling && !publishing) return true;
+    return new Promise<boolean>((resolve) => {
+      void modal.confirm({
+        title: telling ? '修改考试时间' : '保存并发布考试',
+        width: 560,
+        content: (
+          <div className="exam-save-confirm">
+            {telling && (
+              <>
+                <p>本考试已有 {telling.applicants} 人报名，修改时间后将通知他们。</p>
+                <ul>
+                  {telling.changes.map((c) => (
+                    <li key={c}>{c}</li>
+                  ))}
+                </ul>
+              </>
+            )}
+            {publishing && <p>{publishMeaning(input)}</p>}
+            <p>确认保存？</p>
+          </div>
+        ),
+        okText: '确认保存',
+        cancelText: '返回',
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
   };
 
   const toggle = (list: 'fields' | 'required', field: FormField, on: boolean) => {

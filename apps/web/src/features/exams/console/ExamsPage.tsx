@@ -8,7 +8,7 @@ import { useAdminExams } from '../../../components/console/console-exams';
 import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
 import { useIsAdmin } from '../../../lib/staff-session';
-import { fetchExamDocuments, useSetExamPublished } from './api';
+import { fetchExamDocuments, publishMeaning, useSetExamPublished } from './api';
 import { ExamDocumentsDrawer } from './ExamDocumentsDrawer';
 import { ExamFormDrawer } from './ExamFormDrawer';
 
@@ -40,8 +40,9 @@ export default function ExamsPage() {
       .then(() => message.success(published ? '考试已发布，考生可以看到' : '考试已撤回，考生网站不再显示'))
       .catch(() => undefined);
 
-  // Publishing an exam candidates cannot apply to (no positions) or cannot read about (no notice,
-  // no pledge to sign) is almost always a mistake: say what is missing and ask once more.
+  // Publishing shows the exam to every candidate at once: always asked, saying what it means.
+  // One candidates cannot apply to (no positions) or cannot read about (no notice, no pledge to
+  // sign) is almost always a mistake: then say what is missing.
   const askPublish = async (exam: AdminExam) => {
     const docs = await fetchExamDocuments(exam.id).catch(() => null);
     const has = (type: 'notice' | 'pledge') => docs?.some((d) => d.type === type && d.content.trim() !== '') ?? true;
@@ -50,7 +51,16 @@ export default function ExamsPage() {
       ...(has('notice') ? [] : [DOCUMENT_TYPE_LABEL.notice]),
       ...(has('pledge') ? [] : [DOCUMENT_TYPE_LABEL.pledge]),
     ];
-    if (missing.length === 0) return setPublished(exam, true);
+    if (missing.length === 0) {
+      void modal.confirm({
+        title: `发布「${exam.name}」？`,
+        content: publishMeaning(exam),
+        okText: '确定发布',
+        cancelText: '返回',
+        onOk: () => setPublished(exam, true),
+      });
+      return;
+    }
     void modal.confirm({
       title: '考试信息还不完整',
       content: `该考试还没有${missing.join('、')}，发布后考生${exam.positions === 0 ? '无法选择岗位' : '看不到完整的报考信息'}。仍要发布吗？`,
@@ -86,8 +96,15 @@ export default function ExamsPage() {
             title: '状态',
             render: (_: unknown, e: AdminExam) => (
               <Space size={4}>
-                {e.published ? <Tag color="blue">已发布</Tag> : <Tag>草稿</Tag>}
-                <Tag>{EXAM_PHASE_LABEL[e.phase]}</Tag>
+                {/* A draft is in no phase for candidates: 「草稿 · 报名中」 would say it is open. */}
+                {e.published ? (
+                  <>
+                    <Tag color="blue">已发布</Tag>
+                    <Tag>{EXAM_PHASE_LABEL[e.phase]}</Tag>
+                  </>
+                ) : (
+                  <Tag>草稿</Tag>
+                )}
               </Space>
             ),
           },

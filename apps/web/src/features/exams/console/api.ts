@@ -1,12 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DocumentInput, ExamDocument, ExamInput } from '@zhikaoyun/shared';
+import type { AdminExam, DocumentInput, ExamDocument, ExamInput, ExamSaveImpact } from '@zhikaoyun/shared';
 import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
+import { formatDateTime } from '../../../components/format';
 import { getData, postData } from '../../../lib/console-http';
 
 const documentsKey = (examId: number | undefined) => ['console', 'exam-documents', examId] as const;
 
 export const fetchExamDocuments = (examId: number) => getData<ExamDocument[]>('/api/admin/getExamDocuments', { params: { examId } });
 export const saveExam = (input: ExamInput) => postData<{ id: number }>('/api/admin/saveExam', input);
+/** What saving would change and whom it would tell (asked before saving an exam that has applications). */
+export const previewExamSave = (input: ExamInput) => postData<ExamSaveImpact>('/api/admin/previewExamSave', input);
 export const setExamPublished = (input: { examId: number; published: boolean }) => postData<null>('/api/admin/setExamPublished', input);
 export const saveExamDocument = (input: DocumentInput) => postData<null>('/api/admin/saveExamDocument', input);
 
@@ -30,3 +33,7 @@ export function useSaveExamDocument() {
     onSuccess: (_, input) => client.invalidateQueries({ queryKey: documentsKey(input.examId) }),
   });
 }
+
+/** What publishing does, in the words of its confirmation (the list's 发布 and the editor's switch). */
+export const publishMeaning = (exam: Pick<AdminExam, 'registrationStart' | 'registrationEnd'>) =>
+  `发布后考生网站立即显示该考试及其公告、岗位，考生可在报名时间（${formatDateTime(exam.registrationStart)} 至 ${formatDateTime(exam.registrationEnd)}）内报名。`;

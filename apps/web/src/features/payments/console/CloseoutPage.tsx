@@ -42,6 +42,11 @@ export default function CloseoutPage() {
   const reducing = changes.filter((c) => c.decision.action === 'reduce');
   const cancelling = changes.filter((c) => c.decision.action === 'cancel');
 
+  const applyLabel = `确定${[
+    ...(reducing.length > 0 ? [`核减 ${reducing.length} 个`] : []),
+    ...(cancelling.length > 0 ? [`取消 ${cancelling.length} 个`] : []),
+  ].join('、')}岗位`;
+
   const confirmApply = () =>
     modal.confirm({
       title: '核定开考岗位',
@@ -63,11 +68,11 @@ export default function CloseoutPage() {
               。这些考生将收到通知，可在改报期内改报其他岗位或放弃并退费，逾期未选择的自动退费。取消后不能恢复。
             </p>
           )}
-          <p>确定吗？</p>
         </div>
       ),
-      okText: '确定',
-      cancelText: '取消',
+      // 「取消」 here would read as "cancel the positions": the buttons say what they do.
+      okText: applyLabel,
+      cancelText: '返回',
       onOk: () =>
         apply
           .mutateAsync({ examId: examId!, decisions: changes.map((c) => c.decision) })

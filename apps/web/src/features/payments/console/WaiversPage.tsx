@@ -23,13 +23,36 @@ export default function WaiversPage() {
   const list = useWaiverList(examId === undefined ? null : { examId, page, pageSize: PAGE_SIZE, ...(status !== 'all' ? { status } : {}) });
   const review = useReviewWaiver();
 
+  // Each decision names the candidate and what follows, and is asked once more: an approval
+  // confirms the application at once and cannot be taken back.
+  const approve = (w: WaiverItem) => {
+    modal.confirm({
+      title: `通过 ${w.name} 的报名费减免申请？`,
+      content: `减免类别：${WAIVER_CATEGORY_LABEL[w.category]}。通过后免缴报名费，${w.name} 的报名随即确认，不能撤销。`,
+      okText: '确认通过',
+      cancelText: '返回',
+      onOk: () =>
+        review.mutateAsync({ waiverId: w.id, decision: 'approve', reason: '' }).then(() => void message.success('已通过，报名已确认')),
+    });
+  };
+
   const reject = (w: WaiverItem) => {
     let reason = '';
     modal.confirm({
-      title: `不通过：${w.name}`,
-      content: <Input.TextArea placeholder="不通过原因（必填，考生可见）" maxLength={200} onChange={(e) => (reason = e.target.value)} />,
+      title: `${w.name} 的报名费减免申请不通过？`,
+      content: (
+        <>
+          <p>减免类别：{WAIVER_CATEGORY_LABEL[w.category]}。不通过后考生仍可在确认截止前缴费。</p>
+          <Input.TextArea
+            aria-label="不通过原因"
+            placeholder="不通过原因（必填，考生可见）"
+            maxLength={200}
+            onChange={(e) => (reason = e.target.value)}
+          />
+        </>
+      ),
       okText: '确认不通过',
-      cancelText: '取消',
+      cancelText: '返回',
       onOk: () => review.mutateAsync({ waiverId: w.id, decision: 'reject', reason }).then(() => void message.success('已审核')),
     });
   };
@@ -64,16 +87,7 @@ export default function WaiversPage() {
                 </Button>
                 {w.status === 'pending' && (
                   <>
-                    <Button
-                      size="small"
-                      type="link"
-                      onClick={() =>
-                        review.mutate(
-                          { waiverId: w.id, decision: 'approve', reason: '' },
-                          { onSuccess: () => void message.success('已通过，报名已确认') },
-                        )
-                      }
-                    >
+                    <Button size="small" type="link" onClick={() => approve(w)}>
                       通过
                     </Button>
                     <Button size="small" type="link" danger onClick={() => reject(w)}>

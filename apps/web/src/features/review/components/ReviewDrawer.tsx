@@ -9,14 +9,12 @@ import {
   type Position,
   type ReviewDetail,
 } from '@zhikaoyun/shared';
-import { Alert, App, Button, Descriptions, Drawer, Image, Input, Modal, Result, Skeleton, Space, Tag, Timeline } from 'antd';
+import { Alert, App, Button, Checkbox, Descriptions, Drawer, Image, Input, Modal, Result, Skeleton, Space, Tag, Timeline } from 'antd';
 import { useRef, useState } from 'react';
 import { formatDate, formatDateTime } from '../../../components/format';
 import { useStaffSession } from '../../../lib/staff-session';
-import { useDecision, useReviewDetail, useRevealApplication } from '../api';
+import { useDecision, useRejectionReasons, useReviewDetail, useRevealApplication } from '../api';
 import { reviewActions, type ReviewAction } from '../review-actions';
-
-const DONE: Record<ReviewAction, string> = { approve: '已审核通过', reject: '已审核不通过' };
 
 /**
  * The candidate against the position's conditions, by the very checkEligibility the site shows
@@ -61,31 +59,36 @@ function EligibilityCheck({ detail: d, position }: { detail: ReviewDetail; posit
   );
 }
 
-function Detail({ detail: d, position }: { detail: ReviewDetail; position: Position | undefined }) {
+/**
+ * The decision buttons, in the drawer's footer so they stay in view however long the record is;
+ * 不通过 asks for the reason (a preset one to start from, editable) and whether the candidate may
+ * resubmit (a final rejection: 不通过（不得再报）).
+ */
+function Decision({ detail: d }: { detail: ReviewDetail }) {
   const { message } = App.useApp();
   const decision = useDecision();
   // A double click is one decision: the second click comes before the button shows it is busy.
   const deciding = useRef(false);
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
-  // The ID number and mobile stay masked until asked for; each reveal is audited.
-  const reveal = useRevealApplication();
-  const full = reveal.data;
+  const [final, setFinal] = useState(false);
+  const presets = useRejectionReasons();
   const role = useStaffSession((s) => s.staff?.role ?? 'reviewer');
   const actions = reviewActions(d.status, role);
-  // Each step by what happened (a withdrawal reads 已撤回), as the candidate's own history says it.
-  const words = historyWords(d.history);
+  if (actions.length === 0) return null;
 
   const decide = (kind: ReviewAction) => {
     if (deciding.current) return;
     deciding.current = true;
+    const isFinal = kind === 'reject' && final;
     decision.mutate(
-      { applicationId: d.id, decision: kind, reason: kind === 'reject' ? reason : '' },
+      { applicationId: d.id, decision: kind, reason: kind === 'reject' ? reason : '', final: isFinal },
       {
         onSuccess: () => {
-          void message.success(DONE[kind]);
+          void message.success(kind === 'approve' ? '已审核通过' : isFinal ? '已审核不通过（不得再报）' : '已审核不通过');
           setRejecting(false);
           setReason('');
+          setFinal(false);
         },
         onSettled: () => {
           deciding.current = false;
@@ -93,6 +96,73 @@ function Detail({ detail: d, position }: { detail: ReviewDetail; position: Posit
       },
     );
   };
+
+  return (
+    <>
+      <Space className="review-actions">
+        {actions.includes('approve') && (
+          <Button type="primary" loading={decision.isPending} onClick={() => decide('approve')}>
+            审核通过
+          </Button>
+        )}
+        {actions.includes('reject') && (
+          <Button danger onClick={() => setRejecting(true)}>
+            审核不通过
+          </Button>
+        )}
+      </Space>
+      <Modal
+        open={rejecting}
+        title={`审核不通过：${d.name}`}
+        width={DIALOG_WIDTH}
+        okText={final ? '确认不通过（不得再报）' : '确认不通过'}
+        cancelText="返回"
+        okButtonProps={{ danger: true, disabled: reason.trim() === '', loading: decision.isPending }}
+        onOk={() => decide('reject')}
+        onCancel={() => setRejecting(false)}
+      >
+        {(presets.data?.reasons.length ?? 0) > 0 && (
+          <div className="review-presets">
+            <p>常用原因（点选后可修改）：</p>
+            <Space size={[8, 8]} wrap>
+              {presets.data?.reasons.map((r) => (
+                <Tag.CheckableTag key={r} checked={reason === r} onChange={() => setReason(r)}>
+                  {r}
+                </Tag.CheckableTag>
+              ))}
+            </Space>
+          </div>
+        )}
+        <p>请写明原因，考生将看到这段文字{final ? '' : '并据此修改'}：</p>
+        <Input.TextArea
+          aria-label="审核意见"
+          rows={4}
+          maxLength={200}
+          showCount
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        <Checkbox className="review-final" checked={final} onChange={(e) => setFinal(e.target.checked)}>
+          不得再报（考生不能修改、撤回或重新提交本次报名）
+        </Checkbox>
+        {final && (
+          <Alert
+            type="warning"
+            showIcon
+            title="考生将看到「不通过（不得再报）」，本次考试不能再报名。仅在考生无法满足条件或提供虚假信息时选择。"
+          />
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function Detail({ detail: d, position }: { detail: ReviewDetail; position: Position | undefined }) {
+  // The ID number and mobile stay masked until asked for; each reveal is audited.
+  const reveal = useRevealApplication();
+  const full = reveal.data;
+  // Each step by what happened (a withdrawal reads 已撤回), as the candidate's own history says it.
+  const words = historyWords(d.history);
 
   return (
     <>
@@ -143,40 +213,6 @@ function Detail({ detail: d, position }: { detail: ReviewDetail; position: Posit
           content: `${formatDateTime(h.at)} ${h.actor === 'staff' ? '审核' : '考生'}：${words[i] ?? APPLICATION_STATUS_LABEL[h.status]}${h.reason ? `（${h.reason}）` : ''}`,
         }))}
       />
-      {actions.length > 0 && (
-        <Space className="review-actions">
-          {actions.includes('approve') && (
-            <Button type="primary" loading={decision.isPending} onClick={() => decide('approve')}>
-              审核通过
-            </Button>
-          )}
-          {actions.includes('reject') && (
-            <Button danger onClick={() => setRejecting(true)}>
-              审核不通过
-            </Button>
-          )}
-        </Space>
-      )}
-      <Modal
-        open={rejecting}
-        title="审核不通过"
-        width={DIALOG_WIDTH}
-        okText="确认不通过"
-        cancelText="取消"
-        okButtonProps={{ danger: true, disabled: reason.trim() === '', loading: decision.isPending }}
-        onOk={() => decide('reject')}
-        onCancel={() => setRejecting(false)}
-      >
-        <p>请写明原因，考生将看到这段文字并据此修改：</p>
-        <Input.TextArea
-          aria-label="审核意见"
-          rows={4}
-          maxLength={200}
-          showCount
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-      </Modal>
     </>
   );
 }
@@ -186,7 +222,14 @@ export function ReviewDrawer({ id, onClose, positions = [] }: { id: number | nul
   const detail = useReviewDetail(id);
   const d = detail.data;
   return (
-    <Drawer open={id !== null} onClose={onClose} size="large" title={d ? `${d.name} 的报名` : '报名详情'} destroyOnHidden>
+    <Drawer
+      open={id !== null}
+      onClose={onClose}
+      size="large"
+      title={d ? `${d.name} 的报名` : '报名详情'}
+      destroyOnHidden
+      footer={d && !detail.isError ? <Decision key={d.id} detail={d} /> : null}
+    >
       {detail.isError ? (
         <Result status="warning" title="无法打开这份报名" subTitle={detail.error.message} />
       ) : !d ? (

@@ -8,8 +8,9 @@ import { useExamParam } from '../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
 import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../components/console/url-state';
 import { formatDateTime } from '../../../components/format';
-import { useStaffSession } from '../../../lib/staff-session';
+import { useIsAdmin, useStaffSession } from '../../../lib/staff-session';
 import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from '../api';
+import { RejectionReasonsModal } from '../components/RejectionReasonsModal';
 import { ReviewDrawer } from '../components/ReviewDrawer';
 import { reviewActions } from '../review-actions';
 
@@ -19,6 +20,7 @@ const STATUS_COLOR: Record<ApplicationStatus, string> = {
   submitted: 'processing',
   approved: 'success',
   rejected: 'error',
+  rejectedFinal: 'error',
   confirmed: 'green',
   expired: 'default',
   cancelled: 'orange',
@@ -46,6 +48,8 @@ export default function ReviewPage() {
   const positions = useExamPositions(examId);
   const units = [...new Set(positions.data?.map((p) => p.unit))];
   const [selected, setSelected] = useState<number[]>([]);
+  const isAdmin = useIsAdmin();
+  const [editingReasons, setEditingReasons] = useState(false);
   const list = useReviewList(
     examId === undefined
       ? null
@@ -129,6 +133,7 @@ export default function ReviewPage() {
         >
           {exporting.isPending ? `导出中… 已接收 ${(exporting.bytes / 2 ** 20).toFixed(1)} MB` : '导出 Excel'}
         </Button>
+        {isAdmin && <Button onClick={() => setEditingReasons(true)}>常用不通过原因</Button>}
       </Space>
       <Table<ReviewItem>
         rowKey="id"
@@ -169,6 +174,7 @@ export default function ReviewPage() {
           },
         ]}
       />
+      <RejectionReasonsModal open={editingReasons} onClose={() => setEditingReasons(false)} />
       <ReviewDrawer
         id={applicationId === undefined ? null : Number(applicationId)}
         onClose={closeDrawer}
