@@ -20,7 +20,7 @@ import {
 } from '@ant-design/icons';
 import { STAFF_ROLE_LABEL } from '@zhikaoyun/shared';
 import { Button, Layout, Menu, Spin } from 'antd';
-import { Suspense, useLayoutEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { ConsoleForbidden, ConsoleNotFound } from '../components/console/ConsoleResult';
 import { useStaffLogout } from '../features/staff/api';
@@ -61,6 +61,12 @@ export function ConsoleLayout() {
   const view = consoleView(location.pathname, isAdmin);
   const title = viewTitle(view);
   const signedIn = token !== '' && staff !== null;
+  // On a phone the menu opens over the page and folds away again once an item is chosen.
+  const [narrow, setNarrow] = useState(false);
+  const [collapsed, setCollapsed] = useState(false);
+  useEffect(() => {
+    if (narrow) setCollapsed(true);
+  }, [narrow, location.pathname, location.search]);
 
   useLayoutEffect(() => {
     if (signedIn) document.title = title;
@@ -95,7 +101,16 @@ export function ConsoleLayout() {
       </Layout.Header>
       <Layout>
         {/* On a phone (the door check) the menu folds away behind its trigger and the page gets the width. */}
-        <Layout.Sider theme="light" width={180} className="admin-sider" breakpoint="md" collapsedWidth={0}>
+        <Layout.Sider
+          theme="light"
+          width={180}
+          className="admin-sider"
+          breakpoint="md"
+          collapsedWidth={0}
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          onBreakpoint={setNarrow}
+        >
           <nav aria-label="控制台菜单">
             <Menu mode="inline" selectedKeys={view.kind === 'notFound' ? [] : [view.route.section]} items={menuItems} />
           </nav>

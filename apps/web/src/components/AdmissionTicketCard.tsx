@@ -64,7 +64,8 @@ export function AdmissionTicketCard({ exam }: { exam: Exam }) {
           { label: '考点', value: t.site },
           { label: '考点地址', value: t.address },
           { label: '考场', value: `第 ${t.room} 考场` },
-          { label: '座位号', value: String(t.seat).padStart(2, '0') },
+          // One seat for the whole exam: every paper at this room and seat.
+          { label: '座位号', value: `${String(t.seat).padStart(2, '0')}${t.subjects.length > 1 ? '（各科目相同）' : ''}` },
         ]}
       />
       <ul className="ticket-card__subjects" aria-label="考试科目">

@@ -317,15 +317,17 @@ export function createTicketsService(deps: TicketsDeps) {
     },
 
     /**
-     * The exam a door check opens on: one with a paper today on the office's clock (the one whose
-     * paper starts first today), else the one whose next paper is nearest; only exams with tickets.
+     * The exam a door check opens on: one with a paper under way now, else one with a paper today
+     * on the office's clock (the first to start), else the one whose next paper is nearest; only
+     * exams with tickets published.
      */
     async doorCheckExam(staff: StaffPrincipal, timeZone: string): Promise<DoorCheckExam> {
       applicationScope(staff);
       const now = clock.nowIso();
       const today = clock.today(timeZone);
       const papers = await repo.doorCheckPapers(staff.officeId);
-      const todays = papers.find((p) => zonedDay(p.start_at, timeZone) === today);
+      const todays =
+        papers.find((p) => p.start_at <= now && now <= p.end_at) ?? papers.find((p) => zonedDay(p.start_at, timeZone) === today);
       if (todays) return { examId: todays.exam_id, today: true };
       const next = papers.find((p) => p.start_at > now);
       return { examId: next?.exam_id ?? null, today: false };

@@ -1,5 +1,5 @@
 import { DownloadOutlined, PlusOutlined, ScanOutlined, UploadOutlined } from '@ant-design/icons';
-import { SITE_SHEET_COLUMNS, type ArrangementOverview, type SiteImportResult } from '@zhikaoyun/shared';
+import { SITE_SHEET_COLUMNS, type ArrangementOverview, type ArrangeSeatsResult, type SiteImportResult } from '@zhikaoyun/shared';
 import { Alert, App, Button, Card, DatePicker, Descriptions, Input, InputNumber, Popconfirm, Space, Table, Tag, Upload } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -84,10 +84,16 @@ export default function ArrangementPage() {
   const [siteEditor, setSiteEditor] = useState<Site | 'new' | null>(null);
   const [importResult, setImportResult] = useState<SiteImportResult | null>(null);
   const [seed, setSeed] = useState('');
-  const [arranged, setArranged] = useState<{ arranged: number; rooms: number; sites: number; seed: string } | null>(null);
+  const [arranged, setArranged] = useState<(ArrangeSeatsResult & { seed: string }) | null>(null);
   const [printWindow, setPrintWindow] = useState<[Dayjs, Dayjs] | null>(null);
   const o = overview.data;
   const published = o?.ticketsPublishedAt != null;
+  // Confirmed candidates without a seat get no ticket: said before publishing, in so many words.
+  const unseatedNotes = o
+    ? [o.awaitingSwitchNote, o.unseated > 0 ? `另有 ${o.unseated} 名已确认考生在编排之后确认或改报，尚未编排，请重新编排` : null].filter(
+        (n): n is string => n !== null,
+      )
+    : [];
   const window: [Dayjs, Dayjs] =
     printWindow ??
     (o?.printStart && o.printEnd
@@ -151,7 +157,20 @@ export default function ArrangementPage() {
           style={{ marginBottom: 16, background: '#fff' }}
           items={[
             { key: 'confirmed', label: '已确认考生', children: `${o.confirmed} 人` },
-            { key: 'seated', label: '已编排', children: `${o.seated} 人` },
+            {
+              key: 'seated',
+              label: '已编排',
+              children: (
+                <span>
+                  {o.seated} 人
+                  {o.awaitingSwitch > 0 && (
+                    <Tag color="orange" style={{ marginInlineStart: 8 }}>
+                      {o.awaitingSwitch} 人岗位已取消待改报
+                    </Tag>
+                  )}
+                </span>
+              ),
+            },
             {
               key: 'seats',
               label: '座位',
@@ -343,8 +362,12 @@ export default function ArrangementPage() {
             <Alert
               type="success"
               showIcon
-              title={`已编排 ${arranged.arranged} 人：使用 ${arranged.rooms} 个考场、${arranged.sites} 个考点${arranged.seed ? `，种子 ${arranged.seed}` : '（随机种子已记入审计日志）'}`}
+              title={`已编排 ${arranged.arranged} 人：使用 ${arranged.rooms} 个考场、${arranged.sites} 个考点${arranged.seed ? `，种子 ${arranged.seed}` : '（随机种子已记入审计日志）'}；每位考生各科目同一座位`}
+              description={arranged.note ?? undefined}
             />
+          )}
+          {!published && unseatedNotes.length > 0 && (!arranged || unseatedNotes.some((n) => n !== arranged.note)) && (
+            <Alert type="warning" showIcon title={unseatedNotes.join('；')} />
           )}
           <Space wrap>
             <span>打印时间</span>
@@ -358,8 +381,19 @@ export default function ArrangementPage() {
             />
             <Popconfirm
               title={published ? '更新打印时间？' : '发布准考证？'}
-              description={published ? '准考证号不变。' : '发布后准考证号固定不变，考生在打印时间内可查看和下载准考证。'}
-              okText={published ? '更新' : '发布'}
+              description={
+                published ? (
+                  '准考证号不变。'
+                ) : unseatedNotes.length > 0 ? (
+                  <div style={{ maxWidth: 360 }}>
+                    <p style={{ margin: '0 0 4px', color: '#cf1322' }}>{unseatedNotes.join('；')}。</p>
+                    发布后编排固定，这些考生没有准考证，改报后也不能再补排；建议改报期结束后重新编排再发布。
+                  </div>
+                ) : (
+                  '发布后准考证号固定不变，考生在打印时间内可查看和下载准考证。'
+                )
+              }
+              okText={published ? '更新' : unseatedNotes.length > 0 ? '仍然发布' : '发布'}
               cancelText="取消"
               onConfirm={onPublish}
               disabled={examId === undefined || !o || o.seated === 0}

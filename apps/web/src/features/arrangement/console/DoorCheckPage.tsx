@@ -1,32 +1,51 @@
-import { CameraOutlined, CheckCircleFilled, CloseCircleFilled, StopOutlined } from '@ant-design/icons';
+import { CameraOutlined, CheckCircleFilled, CloseCircleFilled, StopOutlined, WarningFilled } from '@ant-design/icons';
 import type { VerifiedTicket } from '@zhikaoyun/shared';
 import { Button, Card, Input, Space } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useExamParam } from '../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { useVerifyTicket } from './api';
+import { intParam, useUrlParams } from '../../../components/console/url-state';
+import { formatDate, formatDateTime } from '../../../components/format';
+import { useDoorCheckExam, useVerifyTicket } from './api';
+import { createQrReader } from './qr-reader';
 import './door-check.css';
-
-/** The browser's barcode reader (Chrome on Android, Safari 17+); not in TypeScript's DOM types yet. */
-interface BarcodeDetectorLike {
-  detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
-}
-type BarcodeDetectorClass = new (options: { formats: string[] }) => BarcodeDetectorLike;
-
-function barcodeDetector(): BarcodeDetectorClass | undefined {
-  const ctor = (globalThis as { BarcodeDetector?: BarcodeDetectorClass }).BarcodeDetector;
-  return ctor && typeof navigator.mediaDevices?.getUserMedia === 'function' ? ctor : undefined;
-}
 
 type Outcome = { ok: true; ticket: VerifiedTicket } | { ok: false; msg: string };
 
+const canUseCamera = () => typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getUserMedia === 'function';
+
+/** 09:02 today, 2026-12-20 09:02 another day (the office's clock). */
+function when(iso: string): string {
+  const at = formatDateTime(iso);
+  return formatDate(new Date().toISOString()) === at.slice(0, 10) ? at.slice(11) : at;
+}
+
+/** The paper at this door: 公共基础知识 09:00–11:00 (now, or next today). */
+function PaperLine({ paper }: { paper: VerifiedTicket['paper'] }) {
+  if (!paper) return <dd className="door-check__paper door-check__paper--none">今天没有该考生的考试科目，请核对考试日期</dd>;
+  const started = new Date(paper.startAt).getTime() <= Date.now();
+  return (
+    <dd className="door-check__paper">
+      {started ? '正在考试' : '下一科目'}：{paper.name}（{when(paper.startAt)}–{formatDateTime(paper.endAt).slice(11)}）
+    </dd>
+  );
+}
+
 /**
- * 验证准考证 at the room door, made for a phone: the camera reads the ticket's QR code where the
- * browser can (BarcodeDetector), otherwise the code is pasted or typed. Shows the photo, name and
- * place to compare with the person, or the refusal in large type. Every check is audited.
+ * 验证准考证 at the room door, made for a phone. It opens on the exam with a paper today (else
+ * the next one with tickets). The camera reads the ticket's QR code in the page (the browser's
+ * reader where there is one, else a JavaScript decoder: every phone browser), or the code is
+ * pasted or typed. Shows the photo, name, room and seat and the paper under way to compare with
+ * the person; a ticket already checked in for this paper is shown in red with the first time.
+ * Every check is recorded and audited.
  */
 export default function DoorCheckPage() {
-  const { examId, exams, chooseExam } = useExamParam();
+  const { examId: pageExamId, exams, chooseExam } = useExamParam();
+  const [params] = useUrlParams();
+  const asked = intParam(params, 'examId');
+  const today = useDoorCheckExam(asked === undefined);
+  // A link or a choice names the exam; otherwise the exam of the day, else the console's default.
+  const examId = asked !== undefined ? pageExamId : today.isPending ? undefined : (today.data?.examId ?? pageExamId);
   const verify = useVerifyTicket();
   const [code, setCode] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -34,7 +53,7 @@ export default function DoorCheckPage() {
   const [cameraError, setCameraError] = useState('');
   const video = useRef<HTMLVideoElement>(null);
   const stream = useRef<MediaStream | null>(null);
-  const Detector = barcodeDetector();
+  const camera = canUseCamera();
 
   const check = useCallback(
     (text: string) => {
@@ -61,32 +80,40 @@ export default function DoorCheckPage() {
 
   // While the camera runs, look for a code a few times a second; the first one found is checked.
   useEffect(() => {
-    if (!scanning || !Detector) return;
-    const detector = new Detector({ formats: ['qr_code'] });
+    if (!scanning) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let done = false;
-    const look = async () => {
-      const el = video.current;
-      if (done || !el) return;
-      if (el.readyState >= 2) {
-        const found = await detector.detect(el).catch(() => []);
-        const value = found[0]?.rawValue;
-        if (value && !done) {
-          done = true;
-          setCode(value);
-          stop();
-          check(value);
-          return;
-        }
+    void (async () => {
+      let reader;
+      try {
+        reader = await createQrReader();
+      } catch {
+        setCameraError('扫码组件加载失败：请检查网络后重试，或在下方粘贴二维码内容');
+        stop();
+        return;
       }
-      timer = setTimeout(() => void look(), 250);
-    };
-    void look();
+      const look = async () => {
+        const el = video.current;
+        if (done || !el) return;
+        if (el.readyState >= 2) {
+          const value = await reader.read(el).catch(() => null);
+          if (value && !done) {
+            done = true;
+            setCode(value);
+            stop();
+            check(value);
+            return;
+          }
+        }
+        timer = setTimeout(() => void look(), 200);
+      };
+      await look();
+    })();
     return () => {
       done = true;
       if (timer) clearTimeout(timer);
     };
-  }, [scanning, Detector, stop, check]);
+  }, [scanning, stop, check]);
 
   const start = async () => {
     setCameraError('');
@@ -107,21 +134,23 @@ export default function DoorCheckPage() {
     }
   };
 
+  const t = outcome?.ok === true ? outcome.ticket : null;
   return (
     <div className="door-check">
       <div className="console-toolbar">
         <h2 className="console-title">验证准考证</h2>
-        <ConsoleExamPicker exams={exams.data} loading={exams.isLoading} value={examId} onChange={chooseExam} />
+        <ConsoleExamPicker exams={exams.data} loading={exams.isLoading || today.isLoading} value={examId} onChange={chooseExam} />
       </div>
       <p className="console-hint">
-        扫描准考证上的二维码（“入场核验码”），核对照片与本人。只认本考试的准考证；伪造或改动过的二维码会被拒绝。
+        扫描准考证上的二维码（“入场核验码”），核对照片与本人。只认本考试的准考证；伪造或改动过的二维码会被拒绝；同一科目再次核验会提示重复入场。
       </p>
 
-      {Detector ? (
+      {camera ? (
         <Card size="small" style={{ marginBottom: 12 }}>
           {scanning ? (
             <Space direction="vertical" style={{ width: '100%' }}>
               <video ref={video} className="door-check__video" muted playsInline aria-label="摄像头画面" />
+              <p className="console-hint door-check__aim">将准考证上的二维码对准画面中央</p>
               <Button block size="large" icon={<StopOutlined />} onClick={stop}>
                 停止扫码
               </Button>
@@ -134,7 +163,7 @@ export default function DoorCheckPage() {
           {cameraError && <p className="door-check__error">{cameraError}</p>}
         </Card>
       ) : (
-        <p className="console-hint">此浏览器不能直接识别二维码：请用扫码枪或其他扫码工具读取后粘贴到下方。</p>
+        <p className="console-hint">此浏览器不能使用摄像头：请用扫码枪或其他扫码工具读取后粘贴到下方。</p>
       )}
 
       <Card size="small" style={{ marginBottom: 12 }}>
@@ -154,28 +183,49 @@ export default function DoorCheckPage() {
         </Space.Compact>
       </Card>
 
-      {outcome?.ok === true && (
-        <Card className="door-check__result door-check__result--ok" size="small">
+      {t && (
+        <Card
+          className={`door-check__result ${t.repeat ? 'door-check__result--repeat' : 'door-check__result--ok'}`}
+          size="small"
+          role={t.repeat ? 'alert' : 'status'}
+        >
           <div className="door-check__status">
-            <CheckCircleFilled /> 准考证有效
+            {t.repeat ? (
+              <>
+                <WarningFilled /> 重复入场：已于 {when(t.checkedInAt)} 签到
+              </>
+            ) : (
+              <>
+                <CheckCircleFilled /> 准考证有效
+              </>
+            )}
           </div>
+          {t.repeat && <p className="door-check__reason">该准考证本科目已核验入场，请核对本人与证件，必要时报告考点主考。</p>}
           <div className="door-check__body">
-            {outcome.ticket.photo ? (
-              <img className="door-check__photo" src={outcome.ticket.photo} alt={`${outcome.ticket.name}的照片`} />
+            {t.photo ? (
+              <img className="door-check__photo" src={t.photo} alt={`${t.name}的照片`} />
             ) : (
               <div className="door-check__photo door-check__photo--none">无照片</div>
             )}
             <dl className="door-check__facts">
               <dt>姓名</dt>
-              <dd className="door-check__name">{outcome.ticket.name}</dd>
+              <dd className="door-check__name">{t.name}</dd>
               <dt>准考证号</dt>
-              <dd>{outcome.ticket.ticketNo}</dd>
+              <dd>{t.ticketNo}</dd>
               <dt>考点</dt>
-              <dd>{outcome.ticket.site}</dd>
+              <dd>{t.site}</dd>
               <dt>考场 / 座位</dt>
               <dd className="door-check__place">
-                第 {outcome.ticket.room} 考场 · {String(outcome.ticket.seat).padStart(2, '0')} 号
+                第 {t.room} 考场 · {String(t.seat).padStart(2, '0')} 号座位
               </dd>
+              <dt>科目</dt>
+              <PaperLine paper={t.paper} />
+              {!t.repeat && (
+                <>
+                  <dt>签到</dt>
+                  <dd>{when(t.checkedInAt)} 已签到</dd>
+                </>
+              )}
             </dl>
           </div>
         </Card>

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ArrangementOverview,
+  ArrangeSeatsResult,
+  DoorCheckExam,
   ExamSiteInput,
   ExamSubjectInput,
   MoveSeatInput,
@@ -32,8 +34,8 @@ export const saveSite = (input: ExamSiteInput) => postData<{ id: number }>('/api
 export const saveRoom = (input: SaveExamRoomInput) => postData<{ id: number }>('/api/admin/saveExamRoom', input);
 export const importSites = ({ examId, file }: { examId: number; file: File }) =>
   uploadFile<SiteImportResult>('/api/admin/importExamSites', file, { params: { examId } });
-export const arrangeSeats = (input: { examId: number; seed?: string }) =>
-  postData<{ arranged: number; rooms: number; sites: number }>('/api/admin/arrangeSeats', input);
+export const arrangeSeats = (input: { examId: number; seed?: string }) => postData<ArrangeSeatsResult>('/api/admin/arrangeSeats', input);
+export const fetchDoorCheckExam = () => getData<DoorCheckExam>('/api/admin/getDoorCheckExam');
 // Without a toast: the move dialog shows the refusal beside the fields.
 export const findSeated = (input: { examId: number; q: string }) =>
   getData<SeatedCandidate[]>('/api/admin/findSeatedCandidates', { params: input, silent: true });
@@ -79,3 +81,7 @@ export const useExportArrangement = () => useMutation({ mutationFn: exportArrang
 export const useFindSeated = () => useMutation({ mutationFn: findSeated });
 export const useMoveSeat = () => useArrangementMutation(moveSeat);
 export const useVerifyTicket = () => useMutation({ mutationFn: verifyTicket });
+/** The exam the door check opens on (today's on the office clock); asked once per page visit. */
+export function useDoorCheckExam(enabled: boolean) {
+  return useQuery({ queryKey: ['console', 'door-check-exam'], queryFn: fetchDoorCheckExam, enabled, staleTime: 60_000 });
+}
