@@ -1,3 +1,5 @@
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
 import { sweepConfirmation } from '../src/modules/payments/sweeper';
@@ -9,7 +11,11 @@ import { examWindows } from './helpers/exam-windows';
 
 const DAY = 86_400_000;
 const FEE = 5000;
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+// Real files: a proof is decoded (an image) or parsed (a PDF), not judged by its first bytes.
+const PNG = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#ffffff' } })
+  .png()
+  .toBuffer();
+const PDF = Buffer.from(await PDFDocument.create().then((d) => (d.addPage(), d.save())));
 
 /** A multipart body with text fields and one file. */
 function multipart(fields: Record<string, string>, file?: { name: string; filename: string; data: Buffer; type: string }) {
@@ -75,6 +81,14 @@ for (const kind of DATABASES) {
           { ...proof, filename: 'x.png', data: Buffer.from('not an image') },
         );
         expect(text.json()).toMatchObject({ success: false, msg: '证明材料须为 JPG、PNG 图片或 PDF 文件' });
+        // A page of HTML behind a JPEG's first bytes is no image (security review 3, N4).
+        const html = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('<html><script>alert(1)</script></html>')]);
+        const posing = await applyWaiver(
+          a!.token,
+          { examId: String(examId), category: 'dibao' },
+          { ...proof, filename: 'x.jpg', data: html },
+        );
+        expect(posing.json()).toMatchObject({ success: false, msg: '证明材料须为 JPG、PNG 图片或 PDF 文件' });
         const off = await applyWaiver(a!.token, { examId: String(examId), category: 'tekun' }, proof);
         expect(off.json().msg).toContain('本考试不受理「特困供养人员」的减免申请');
         const big = await applyWaiver(
@@ -92,7 +106,7 @@ for (const kind of DATABASES) {
         const okB = await applyWaiver(
           b!.token,
           { examId: String(examId), category: 'dibao' },
-          { ...proof, filename: 'p.pdf', type: 'application/pdf', data: Buffer.from('%PDF-1.7\n...') },
+          { ...proof, filename: 'p.pdf', type: 'application/pdf', data: PDF },
         );
         expect(okB.json().success).toBe(true);
 

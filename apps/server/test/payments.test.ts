@@ -499,7 +499,7 @@ for (const kind of DATABASES) {
       }
       await t.db.kysely.updateTable('sandbox_trade').set({ next_notify_at: null }).where('order_no', '=', order.orderNo).execute();
       const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(clock.now());
-      const csv = await t.app.inject({ method: 'GET', url: `/api/payment/sandbox/statement?date=${day}` });
+      const csv = await t.app.inject({ method: 'GET', url: `/api/payment/sandbox/statement?date=${day}`, headers: bearer(admin) });
       expect(csv.body).toContain(order.orderNo);
       const boundary = 'zkboundary';
       const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.csv"\r\nContent-Type: text/csv\r\n\r\n${csv.body}\r\n--${boundary}--\r\n`;

@@ -203,8 +203,12 @@ for (const kind of DATABASES) {
       const listed = await list(tokens.limitedReviewer);
       expect(listed.data.total).toBe(0);
       expect(JSON.stringify(listed)).not.toContain('甲机构考生');
+      // The reveal answers another unit's record exactly as one that does not exist (security review 3, N5).
       const reveal = await post(t, '/api/admin/revealApplication', { id: app.id }, bearer(tokens.limitedReviewer));
-      expect(reveal.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      const missing = await post(t, '/api/admin/revealApplication', { id: 99999999 }, bearer(tokens.limitedReviewer));
+      expect(reveal.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: '该报名不存在' });
+      expect(reveal.body).toEqual(missing.body);
+      expect(reveal.res.statusCode).toBe(missing.res.statusCode);
       const decide = await post(
         t,
         '/api/admin/reviewApplication',
@@ -278,7 +282,7 @@ for (const kind of DATABASES) {
         const d = await get(t, `/api/admin/getApplicationDetail?id=${id}`, bearer(emptyReviewer));
         expect(d.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
         const r = await post(t, '/api/admin/revealApplication', { id }, bearer(emptyReviewer));
-        expect(r.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+        expect(r.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: '该报名不存在' });
       }
       const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(emptyReviewer))).body.data;
       expect(stats).toEqual({

@@ -148,7 +148,7 @@ export function createPaymentsAdminService({ repo, payments, lifecycle, audit, p
     },
 
     async events(staff: StaffPrincipal, examId: number) {
-      const rows = await repo.events(staff.officeId, examId);
+      const rows = await repo.events(applicationScope(staff), examId);
       return rows.map((r) => ({ id: r.id, provider: r.provider, orderNo: r.order_no, kind: r.kind, detail: r.detail, at: r.at }));
     },
 

@@ -209,13 +209,21 @@ export function createPaymentsRepository(db: Db) {
       if (trx) await write(trx);
       else await commits.run(write);
     },
-    events(officeId: number, examId: number, limit = 200) {
+    /**
+     * The exam's payment events within the staff member's scope, as the order list: an event of an
+     * order counts under the unit of its application's position; one without an order of ours
+     * (an unknown order number, a bad signature) has no unit, so only an admin sees it.
+     */
+    events(scope: ApplicationScope, examId: number, limit = 200) {
       return k
         .selectFrom('payment_event as e')
         .leftJoin('payment_order as o', 'o.order_no', 'e.order_no')
+        .leftJoin('application as a', 'a.id', 'o.application_id')
+        .leftJoin('position as p', 'p.id', 'a.position_id')
         .select(['e.id', 'e.provider', 'e.order_no', 'e.kind', 'e.detail', 'e.at'])
-        .where('e.office_id', '=', officeId)
+        .where('e.office_id', '=', scope.officeId)
         .where((eb) => eb.or([eb('o.exam_id', '=', examId), eb('o.exam_id', 'is', null)]))
+        .where((eb) => unitCondition(eb.ref('p.unit'), scope))
         .orderBy('e.id', 'desc')
         .limit(limit)
         .execute();

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { ADMIN_ROUTE } from '../audit/console-deps';
 
 const MOBILE = /Mobile|Android|iPhone|iPad|HarmonyOS/i;
 
@@ -239,17 +240,22 @@ ${payable ? `<form method="post" action="/api/payment/sandbox/pay"><input type="
   app.get(
     '/payment/sandbox/statement',
     {
-      config: { tenant: false },
+      // The office's own paid orders, to its admins only (security review 3, N3: it answered
+      // anyone with every office's orders). A provider's statement is the merchant's, behind its login.
+      config: ADMIN_ROUTE,
       schema: {
-        summary: '模拟支付对账单（CSV，按北京时间日期）',
+        summary: '模拟支付对账单（CSV，按北京时间日期；本机构管理员，仅本机构订单）',
         tags,
-        querystring: z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: '日期格式应为 YYYY-MM-DD' }) }),
+        querystring: z
+          .object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: '日期格式应为 YYYY-MM-DD' }) })
+          .extend(officeQuerySchema.shape),
       },
     },
     async (request, reply) =>
       reply
         .type('text/csv; charset=utf-8')
+        .header('cache-control', 'private, no-store')
         .header('content-disposition', `attachment; filename="sandbox-${request.query.date}.csv"`)
-        .send(await sandbox.statement(request.query.date)),
+        .send(await sandbox.statement(request.staff.officeId, request.query.date)),
   );
 };

@@ -80,8 +80,16 @@ export function createSandboxRepository(db: Db) {
     },
 
     /** Every paid trade, in the order it was paid. */
-    paid(): Promise<SandboxTrade[]> {
-      return k.selectFrom('sandbox_trade').selectAll().where('status', '=', 'paid').orderBy('paid_at').execute();
+    /** The paid trades of one office's orders (a merchant's statement shows its own trades only). */
+    paid(officeId: number): Promise<SandboxTrade[]> {
+      return k
+        .selectFrom('sandbox_trade as t')
+        .innerJoin('payment_order as o', 'o.order_no', 't.order_no')
+        .selectAll('t')
+        .where('o.office_id', '=', officeId)
+        .where('t.status', '=', 'paid')
+        .orderBy('t.paid_at')
+        .execute();
     },
   };
 }

@@ -130,7 +130,11 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
 
     /** The whole ID number and phone of one record: asked for one at a time, each time audited. */
     async reveal(staff: StaffPrincipal, id: number, ip: string): Promise<RevealedIdentity> {
-      const row = await readable(applicationScope(staff), id);
+      const scope = applicationScope(staff);
+      const row = await repo.record(scope.officeId, id);
+      // Another unit's record answers as a missing one (security review 3, N5): a 403 here told a
+      // reviewer which ids exist. The same as a fee waiver's proof.
+      if (!row || !isStaffVisible(row.status) || !inScope(scope, row.unit)) throw new AppError(ErrorCode.NotFound, NOT_FOUND);
       await audit.record(staff, '查看完整身份信息', `application:${row.id}`, '', ip);
       return { idno: cipher.decrypt(row.idno_enc), mobile: row.mobile };
     },

@@ -10,15 +10,8 @@ import type { ExamsService } from '../exams/service';
 import type { NotificationsService } from '../notifications/service';
 import type { PaymentsRepository } from '../payments/repository';
 import { applicationScope, inScope } from '../review/scope';
+import { readProof } from './proof';
 import type { WaiversRepository } from './repository';
-
-/** The proof's kind, read from its first bytes (a name or a declared type proves nothing). */
-export function proofKind(data: Buffer): 'image/jpeg' | 'image/png' | 'application/pdf' | null {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (data.length >= 5 && data.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  return null;
-}
 
 export interface WaiversDeps {
   repo: WaiversRepository;
@@ -38,7 +31,7 @@ export interface WaiversDeps {
  */
 export function createWaiversService({ repo, payments, applications, lifecycle, exams, audit, notifications }: WaiversDeps) {
   return {
-    async apply(officeId: number, candidateId: number, examId: number, category: WaiverCategory, proof: Buffer): Promise<{ id: number }> {
+    async apply(officeId: number, candidateId: number, examId: number, category: WaiverCategory, upload: Buffer): Promise<{ id: number }> {
       const exam = await exams.get(officeId, examId);
       const app = await applications.findByCandidate(officeId, examId, candidateId);
       if (!app) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
@@ -52,8 +45,8 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
       if (exam.fee <= 0) throw new AppError(ErrorCode.Validation, '本考试无需缴费，请直接确认报名');
       if (!exam.waiverCategories.includes(category))
         throw new AppError(ErrorCode.Validation, `本考试不受理「${WAIVER_CATEGORY_LABEL[category]}」的减免申请`);
-      const mime = proofKind(proof);
-      if (!mime) throw new AppError(ErrorCode.Validation, '证明材料须为 JPG、PNG 图片或 PDF 文件');
+      // Decoded and written again: what is stored is what it shows (a name or a type proves nothing).
+      const { mime, data: proof } = await readProof(upload);
       const previous = await repo.latest(officeId, app.id);
       if (previous?.status === 'pending') throw new AppError(ErrorCode.Validation, '减免申请正在审核，请勿重复提交');
       if (previous?.status === 'approved') throw new AppError(ErrorCode.Validation, '减免申请已通过');

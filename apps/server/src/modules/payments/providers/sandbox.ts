@@ -131,9 +131,9 @@ export function createSandbox({ repo, keys, deliver }: { repo: SandboxRepository
     },
     deliverOne,
 
-    /** The sandbox's statement of a day (its own time zone: Beijing), in its CSV format. */
-    async statement(day: string): Promise<string> {
-      const rows = await repo.paid();
+    /** The sandbox's statement of a day (its own time zone: Beijing) for one office, in its CSV format. */
+    async statement(officeId: number, day: string): Promise<string> {
+      const rows = await repo.paid(officeId);
       const lines = ['商户订单号,交易号,金额（元）,支付时间'];
       for (const r of rows) {
         if (!r.paid_at || zonedDateTimeSeconds(r.paid_at).slice(0, 10) !== day) continue;
