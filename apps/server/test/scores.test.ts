@@ -1,4 +1,4 @@
-import { idnoCheckChar } from '@zhikaoyun/shared';
+import { idnoCheckChar, zonedDateTime } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -119,6 +119,69 @@ for (const kind of DATABASES) {
       expect(await scoreCount()).toBe(0);
     });
 
+    it('checks a 姓名 column against each ticket’s candidate, row by row (spaces and the middle dot aside)', async () => {
+      const rows = goodRows();
+      rows[3] = [tickets[2]!, NAMES[3]!, 37.5, 37.5, ''];
+      rows[1] = [tickets[0]!, ` ${NAMES[0]!.slice(0, 1)} ${NAMES[0]!.slice(1)} `, 40, 40, ''];
+      const r = await importScores(await sheet(rows), true);
+      expect(r.data.errors).toEqual([
+        { row: 4, msg: `姓名：“${NAMES[3]}”与准考证号 ${tickets[2]} 的考生姓名“${NAMES[2]}”不一致，请核对是否填错行` },
+      ]);
+      // Without the column (or with a blank name) nothing is compared.
+      const unnamed = goodRows().map((row) => row.filter((_, i) => i !== 1));
+      expect((await importScores(await sheet(unnamed), true)).data.errors).toEqual([]);
+      expect(await scoreCount()).toBe(0);
+    });
+
+    it('成绩表模板: the import’s columns and a row per ticket holder; filled in, it imports; audited, admins only', async () => {
+      const download = async (token = admin) => {
+        const res = await t.app.inject({ method: 'GET', url: `/api/admin/getScoreTemplate?examId=${examId}`, headers: bearer(token) });
+        if (!String(res.headers['content-type']).includes('spreadsheetml')) return { res, book: null };
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+        return { res, book };
+      };
+      const { res, book } = await download();
+      expect(res.headers['content-disposition']).toContain(encodeURIComponent('成绩表模板'));
+      const ws = book!.worksheets[0]!;
+      expect(ws.getRow(1).values).toEqual([undefined, '准考证号', '姓名', '公共基础知识', '专业知识']);
+      const listed = [...tickets].sort().map((no) => [no, NAMES[tickets.indexOf(no)]]);
+      const rows: string[][] = [];
+      ws.eachRow((row, n) => n > 1 && rows.push([row.getCell(1).text, row.getCell(2).text]));
+      expect(rows).toEqual(listed);
+      // Filled in as a clerk would: the scores typed into the downloaded workbook, which is uploaded as it is.
+      const scores = new Map(
+        goodRows()
+          .slice(1)
+          .map((r) => [r[0] as string, r.slice(2, 4)]),
+      );
+      ws.eachRow((row, n) => {
+        if (n === 1) return;
+        const [a, b] = scores.get(row.getCell(1).text)!;
+        row.getCell(3).value = a!;
+        row.getCell(4).value = b!;
+      });
+      const filled = Buffer.from(await book!.xlsx.writeBuffer());
+      expect((await importScores(filled, true)).data).toMatchObject({ rows: 7, absent: 1, void: 1, errors: [] });
+      // With bonus points counted the template has their column too.
+      await saveRules({ passLine: 0, interviewRatio: 1, bonusEnabled: true });
+      expect((await download()).book!.worksheets[0]!.getRow(1).values).toEqual([
+        undefined,
+        '准考证号',
+        '姓名',
+        '公共基础知识',
+        '专业知识',
+        '加分',
+      ]);
+      const log = await t.db.kysely.selectFrom('audit_log').select(['detail']).where('action', '=', '下载成绩表模板').execute();
+      expect(log).toEqual([{ detail: '7 人' }, { detail: '7 人' }]);
+      await addStaff(t, 1, 'templater', 'reviewer');
+      const refused = await download(await staffToken(t, 'templater'));
+      expect(refused.book).toBeNull();
+      expect(refused.res.json()).toMatchObject({ success: false });
+      expect(await scoreCount()).toBe(0);
+    });
+
     it('a dry run of a good sheet reports and changes nothing', async () => {
       const r = await importScores(await sheet(goodRows()), true);
       expect(r.success, r.msg).toBe(true);
@@ -203,17 +266,31 @@ for (const kind of DATABASES) {
       expect((await get(t, `/api/getMyScore?examId=${examId}`)).body.errorCode).toBe(401);
     });
 
-    it('writes one scores_published message to every ticket holder on the first publishing only', async () => {
+    it('writes one scores_published message, naming the query time, to every ticket holder; a moved time is told', async () => {
+      const examName = (await t.db.kysely.selectFrom('exam').select('name').where('id', '=', examId).executeTakeFirstOrThrow()).name;
+      const first = (
+        await t.db.kysely.selectFrom('score_rule').select('query_start').where('exam_id', '=', examId).executeTakeFirstOrThrow()
+      ).query_start!;
       const now = new Date(clock.now().getTime() - 60_000).toISOString();
       const again = await post(t, '/api/admin/publishScores', { examId, queryStart: now }, bearer(admin));
-      expect(again.body.data.notified).toBe(0);
+      expect(again.body.data.notified).toBe(7);
       const messages = await t.db.kysely
         .selectFrom('message')
-        .select(['application_id', 'title'])
+        .select(['application_id', 'title', 'content'])
         .where('kind', '=', 'scores_published')
         .execute();
       expect(messages).toHaveLength(7);
       expect(new Set(messages.map((m) => m.title))).toEqual(new Set(['考试成绩已发布']));
+      expect(new Set(messages.map((m) => m.content))).toEqual(
+        new Set([`「${examName}」成绩已发布，可于 ${zonedDateTime(first)} 起登录系统查询。`]),
+      );
+      const moved = await t.db.kysely.selectFrom('message').select(['content']).where('kind', '=', 'schedule_changed').execute();
+      expect(moved).toHaveLength(7);
+      expect(moved[0]!.content).toBe(
+        `您报考的「${examName}」时间安排已调整：成绩查询开始时间由 ${zonedDateTime(first)} 改为 ${zonedDateTime(now)}。请以调整后的时间为准。`,
+      );
+      // The same time again tells no one.
+      expect((await post(t, '/api/admin/publishScores', { examId, queryStart: now }, bearer(admin))).body.data.notified).toBe(0);
     });
 
     it('gives each candidate their own score and rank, and only their own', async () => {
@@ -257,6 +334,13 @@ for (const kind of DATABASES) {
       expect(r.body.success, r.body.msg).toBe(true);
       const [position, ...others] = r.body.data.positions;
       expect(others).toEqual([]);
+      // 公示时间 is the query start, when the list opened, not the moment 发布 was pressed.
+      const rule = await t.db.kysely
+        .selectFrom('score_rule')
+        .select(['query_start'])
+        .where('exam_id', '=', examId)
+        .executeTakeFirstOrThrow();
+      expect(r.body.data.publishedAt).toBe(rule.query_start);
       expect(position).toMatchObject({ headcount: 2, cutOff: 75, positionName: '财务会计' });
       expect(position.list).toEqual([
         { ticketNo: tickets[0], name: '王*明', total: 80, rank: 1 },
@@ -421,6 +505,88 @@ for (const kind of DATABASES) {
         headers: bearer(reviewer),
       });
       expect(refused.json()).toMatchObject({ success: false });
+    });
+
+    it('面试成绩表模板: 准考证号, 姓名, 面试成绩 for those in the interview list; filled in, it imports', async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/getInterviewScoreTemplate?examId=${examId}`,
+        headers: bearer(admin),
+      });
+      expect(res.headers['content-type']).toContain('spreadsheetml');
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const ws = book.worksheets[0]!;
+      expect(ws.getRow(1).values).toEqual([undefined, '准考证号', '姓名', '面试成绩']);
+      const rows: string[][] = [];
+      ws.eachRow((row, n) => n > 1 && rows.push([row.getCell(1).text, row.getCell(2).text]));
+      // 李华 and 赵敏, tied at 85 for the 2 posts at 1:1.
+      expect(rows).toEqual([1, 2].map((i) => [tickets[i]!, NAMES[i]!]).sort((a, b) => a[0]!.localeCompare(b[0]!)));
+      ws.eachRow((row, n) => n > 1 && (row.getCell(3).value = 80));
+      const { payload, headers } = multipart({ examId: String(examId), dryRun: 'true' }, Buffer.from(await book.xlsx.writeBuffer()));
+      const check = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/importInterviewScores',
+        payload,
+        headers: { ...headers, ...bearer(admin) },
+      });
+      expect(check.json()).toMatchObject({ success: true, data: { rows: 2, errors: [] } });
+      // A name that is not the ticket's is refused in this import too.
+      ws.getRow(2).getCell(2).value = '张三';
+      const wrong = multipart({ examId: String(examId), dryRun: 'true' }, Buffer.from(await book.xlsx.writeBuffer()));
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/importInterviewScores',
+        payload: wrong.payload,
+        headers: { ...wrong.headers, ...bearer(admin) },
+      });
+      expect(refused.json().data.errors).toEqual([
+        { row: 2, msg: expect.stringMatching(/^姓名：“张三”与准考证号 \d+ 的考生姓名“.+”不一致/) },
+      ]);
+    });
+
+    it('a position cancelled at close-out has no interview places: 岗位已取消 in the console, out of every list', async () => {
+      const position = (
+        await t.db.kysely
+          .selectFrom('position')
+          .select(['id'])
+          .where('exam_id', '=', examId)
+          .where('name', '=', '财务会计')
+          .executeTakeFirstOrThrow()
+      ).id;
+      const cancel = (at: string | null) =>
+        t.db.kysely.updateTable('position').set({ cancelled_at: at }).where('id', '=', position).execute();
+      await cancel(clock.nowIso());
+      try {
+        await post(
+          t,
+          '/api/admin/saveScoreRules',
+          {
+            examId,
+            subjects: subjects.map((s) => ({ subjectId: s.id, fullMarks: 100, weight: 1 })),
+            passLine: 59,
+            interviewRatio: 1,
+            bonusEnabled: false,
+          },
+          bearer(admin),
+        );
+        const ranking = (await get(t, `/api/admin/getScoreRanking?examId=${examId}&positionId=${position}`, bearer(admin))).body.data;
+        expect(ranking.positions.find((p: { positionId: number }) => p.positionId === position)).toMatchObject({
+          cancelled: true,
+          need: 0,
+          inList: 0,
+          short: false,
+        });
+        expect(ranking.list.some((r: { inList: boolean }) => r.inList)).toBe(false);
+        const list = (await get(t, `/api/getInterviewList?examId=${examId}`)).body.data;
+        expect(list.positions).toEqual([]);
+        expect((await get(t, `/api/getMyScore?examId=${examId}`, bearer(tokens[1]!))).body.data).toMatchObject({ nextStage: false });
+        const template = await get(t, `/api/admin/getInterviewScoreTemplate?examId=${examId}`, bearer(admin));
+        expect(template.body).toMatchObject({ success: false, msg: '面试名单中还没有可以参加面试的考生' });
+      } finally {
+        await cancel(null);
+        await saveRules({ passLine: 60, interviewRatio: 1, bonusEnabled: false });
+      }
     });
   });
 }

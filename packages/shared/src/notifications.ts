@@ -117,8 +117,9 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
   scores_published: {
     label: '成绩发布',
     title: () => '考试成绩已发布',
-    content: (p) => `「${p.exam}」成绩已发布，请登录系统查询。`,
-    smsParams: ['exam'],
+    // The query time, not the publishing's: a candidate who taps the message at once must not find the query still closed.
+    content: (p) => `「${p.exam}」成绩已发布，${p.until ? `可于 ${p.until} 起登录系统查询` : '请登录系统查询'}。`,
+    smsParams: ['exam', 'until'],
   },
   next_stage_result: {
     label: '进入下一环节',

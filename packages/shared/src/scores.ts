@@ -158,7 +158,9 @@ export const scorePositionSummarySchema = z.object({
   code: z.string(),
   name: z.string(),
   headcount: z.number().int(),
-  /** headcount × ratio, rounded up. */
+  /** Cancelled at close-out: no interview places (need 0), shown as 岗位已取消. */
+  cancelled: z.boolean(),
+  /** headcount × ratio, rounded up (0 for a cancelled position). */
   need: z.number().int(),
   /** Candidates with a total (not absent or void). */
   ranked: z.number().int(),
@@ -289,6 +291,7 @@ export type MyScore = z.infer<typeof myScoreSchema>;
 
 export const interviewListSchema = z.object({
   examName: z.string(),
+  /** 公示时间: the query start (the list and the scores open together), not when staff pressed 发布. */
   publishedAt: z.string(),
   positions: z.array(
     z.object({

@@ -47,7 +47,7 @@ async function* rankingRows(
   for (const p of positions) {
     const ranked = (await repo.ranked(officeId, examId, p.id)).sort(byRank);
     if (ranked.length === 0) continue;
-    const need = needOf(rule, p.headcount);
+    const need = needOf(rule, p);
     const marksOf = new Map<number, Row>();
     for (const m of await repo.marks(officeId, examId, p.id)) {
       const row = marksOf.get(m.application_id) ?? {};

@@ -37,8 +37,13 @@ export function listed(
   return r.qualified === 1 && r.gave_up_at === null && ((r.qrank !== null && r.qrank <= need) || r.filled_at !== null);
 }
 
-/** Places in a position's interview list under the exam's rule (1:3 when no rule is saved). */
-export function needOf(rule: RuleRow | undefined, headcount: number): number {
+/**
+ * Places in a position's interview list under the exam's rule (1:3 when no rule is saved). A
+ * position cancelled at close-out recruits no one, so it has none, whoever was scored in it.
+ */
+export function needOf(rule: RuleRow | undefined, position: { headcount: number; cancelled_at: string | null }): number {
+  if (position.cancelled_at !== null) return 0;
+  const { headcount } = position;
   return interviewNeed(headcount, ratioFor(headcount, fromThousandths(rule?.interview_ratio ?? 3000), ratioTable(rule)));
 }
 
@@ -57,12 +62,12 @@ export function byPositionOf<R extends { position_id: number }>(rows: readonly R
 
 /** Per position: ranked, qualified, the list's size and cut-off, and whether it falls short. */
 export function summarise(
-  positions: { id: number; code: string; name: string; headcount: number }[],
+  positions: { id: number; code: string; name: string; headcount: number; cancelled_at: string | null }[],
   rows: RankedRow[],
   rule: RuleRow | undefined,
 ): { summaries: ScorePositionSummary[]; inList: (r: RankedRow) => boolean } {
   const byPosition = byPositionOf(rows);
-  const needs = new Map(positions.map((p) => [p.id, needOf(rule, p.headcount)]));
+  const needs = new Map(positions.map((p) => [p.id, needOf(rule, p)]));
   const inList = (r: RankedRow) => listed(r, needs.get(r.position_id) ?? 0);
   const summaries = positions.map((p) => {
     const list = byPosition.get(p.id) ?? [];
@@ -75,6 +80,7 @@ export function summarise(
       code: p.code,
       name: p.name,
       headcount: p.headcount,
+      cancelled: p.cancelled_at !== null,
       need,
       ranked: list.filter((r) => r.total !== null).length,
       qualified,

@@ -130,14 +130,16 @@ export function createScoresRepository(db: Db) {
       return Number(r?.n ?? 0);
     },
 
-    /** Every ticket of the exam with the position its application is on now. */
+    /** Every ticket of the exam with the position its application is on now and the candidate's name, by ticket number. */
     tickets(officeId: number, examId: number) {
       return k
         .selectFrom('admission_ticket as t')
         .innerJoin('application as a', 'a.id', 't.application_id')
-        .select(['t.application_id', 't.ticket_no', 'a.position_id'])
+        .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
+        .select(['t.application_id', 't.ticket_no', 'a.position_id', 'c.name'])
         .where('t.office_id', '=', officeId)
         .where('t.exam_id', '=', examId)
+        .orderBy('t.ticket_no')
         .execute();
     },
 
@@ -377,7 +379,7 @@ export function createScoresRepository(db: Db) {
     positions(officeId: number, examId: number, trx: Kysely<DB> = k) {
       return trx
         .selectFrom('position')
-        .select(['id', 'code', 'name', 'headcount'])
+        .select(['id', 'code', 'name', 'headcount', 'cancelled_at'])
         .where('office_id', '=', officeId)
         .where('exam_id', '=', examId)
         .orderBy('code')
@@ -423,6 +425,7 @@ export function createScoresRepository(db: Db) {
           't.filled_at',
           'p.name as position_name',
           'p.headcount',
+          'p.cancelled_at as position_cancelled_at',
         ])
         .where('t.office_id', '=', officeId)
         .where('t.exam_id', '=', examId)

@@ -23,6 +23,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../lib/upload';
+import { templateDisposition } from './template';
 import { cacheKey } from '../../plugins/public-cache';
 import { ADMIN_ROUTE } from '../audit/console-deps';
 
@@ -109,7 +110,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelopeSchema(z.object({ notified: z.number().int() })) },
       },
     },
-    async (request) => ok(await service.publish(request.staff, request.body, request.ip)),
+    async (request) => ok(await service.publish(request.staff, request.body, request.ip, request.office.timeZone)),
   );
   app.post(
     '/recordGiveUp',
@@ -187,6 +188,25 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           `attachment; filename="interview-list-${request.query.examId}.pdf"; filename*=UTF-8''${encodeURIComponent('面试名单')}-${request.query.examId}.pdf`,
         )
         .send(Buffer.from(pdf));
+    },
+  );
+  app.get(
+    '/getScoreTemplate',
+    {
+      config: ADMIN_ROUTE,
+      schema: {
+        summary: '下载成绩表模板（.xlsx：准考证号、姓名、各科目、加分（计入时），每位持准考证的考生一行）',
+        tags,
+        querystring: examIdOnlyQuerySchema.extend(q.shape),
+      },
+    },
+    async (request, reply) => {
+      const { rows, file } = await service.scoreTemplate(request.staff, request.query.examId, request.ip);
+      return reply
+        .header('X-Export-Rows', String(rows))
+        .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('Content-Disposition', templateDisposition(`score-template-${request.query.examId}`, `成绩表模板-${request.query.examId}`))
+        .send(file);
     },
   );
   app.get(

@@ -35,6 +35,8 @@ import type { RankedRow, ScoresRepository } from './repository';
 import { markRows, totalRows } from './score-rows';
 import type { RankingExportJob } from './ranking-sheet';
 import { packSubjects, packTickets } from './sheet';
+import { BONUS_COLUMN } from './columns';
+import { templateFile } from './template';
 
 export interface ScoresDeps {
   repo: ScoresRepository;
@@ -101,7 +103,7 @@ export function createScoresService(deps: ScoresDeps) {
     const byPosition = byPositionOf(rows);
     return positions
       .map((p) => {
-        const need = needOf(rule, p.headcount);
+        const need = needOf(rule, p);
         const list = (byPosition.get(p.id) ?? []).filter((r) => listed({ ...r, qualified: 1 }, need));
         return {
           positionId: p.id,
@@ -123,7 +125,7 @@ export function createScoresService(deps: ScoresDeps) {
     async entrants(officeId: number, examId: number) {
       const rule = await repo.rule(officeId, examId);
       const [positions, rows] = await Promise.all([repo.positions(officeId, examId), repo.qualifiedRanked(officeId, examId)]);
-      const need = new Map(positions.map((p) => [p.id, needOf(rule, p.headcount)]));
+      const need = new Map(positions.map((p) => [p.id, needOf(rule, p)]));
       const entrants = rows
         .map((r) => ({ ...r, total: Number(r.total), qrank: Number(r.qrank) }))
         .filter((r) => listed({ ...r, qualified: 1 }, need.get(r.position_id) ?? 0));
@@ -291,6 +293,7 @@ export function createScoresService(deps: ScoresDeps) {
       staff: StaffPrincipal,
       input: { examId: number; queryStart: string; reviewStart?: string | undefined; reviewEnd?: string | undefined },
       ip: string,
+      timeZone: string = DEFAULT_TIME_ZONE,
     ): Promise<{ notified: number }> {
       const { officeId } = officeAdminScope(staff);
       await examOf(officeId, input.examId);
@@ -301,13 +304,26 @@ export function createScoresService(deps: ScoresDeps) {
         const review = input.reviewStart && input.reviewEnd ? { start: input.reviewStart, end: input.reviewEnd } : null;
         await repo.publish(trx, input.examId, input.queryStart, at, review);
         let n = 0;
-        // Told once, on the first publishing; publishing again only moves the query time.
+        // Told once, on the first publishing, with the query time; publishing again moves the
+        // time, and those told the old one are told the new one.
+        if (rule?.published_at && rule.query_start && rule.query_start !== input.queryStart) {
+          const r = await deps.notifications.stepToAudience(trx, {
+            officeId,
+            examId: input.examId,
+            audience: AUDIENCE_RULES.ticketed,
+            kind: 'schedule_changed',
+            detail: `成绩查询开始时间由 ${zonedDateTime(rule.query_start, timeZone)} 改为 ${zonedDateTime(input.queryStart, timeZone)}`,
+            at,
+          });
+          n = r.recipients;
+        }
         if (!rule?.published_at) {
           const r = await deps.notifications.stepToAudience(trx, {
             officeId,
             examId: input.examId,
             audience: AUDIENCE_RULES.ticketed,
             kind: 'scores_published',
+            until: { to: input.queryStart },
             at,
           });
           n = r.recipients;
@@ -370,7 +386,10 @@ export function createScoresService(deps: ScoresDeps) {
           passLine: fromHundredths(rule.pass_line),
           qualified,
           nextStage:
-            qualified && me.gave_up_at === null && (standing.qualifiedAbove < needOf(rule, me.headcount ?? 0) || me.filled_at !== null),
+            qualified &&
+            me.gave_up_at === null &&
+            (standing.qualifiedAbove < needOf(rule, { headcount: me.headcount ?? 0, cancelled_at: me.position_cancelled_at }) ||
+              me.filled_at !== null),
         };
       });
     },
@@ -381,7 +400,8 @@ export function createScoresService(deps: ScoresDeps) {
       const rule = exam ? await repo.rule(officeId, examId) : undefined;
       if (!exam || !rule?.published_at || !rule.query_start || clock.nowIso() < rule.query_start)
         throw new AppError(ErrorCode.NotFound, LIST_NOT_PUBLISHED);
-      return { examName: exam.name, publishedAt: rule.published_at, positions: await listOf(officeId, examId, rule) };
+      // 公示时间 is when the list opened to the public: the query start, which the message names too.
+      return { examName: exam.name, publishedAt: rule.query_start, positions: await listOf(officeId, examId, rule) };
     },
 
     /**
@@ -429,7 +449,8 @@ export function createScoresService(deps: ScoresDeps) {
           repo.positions(officeId, input.examId, trx),
           repo.ranked(officeId, input.examId, row.position_id, trx),
         ]);
-        const need = needOf(rule, positions.find((p) => p.id === row.position_id)?.headcount ?? 0);
+        const position = positions.find((p) => p.id === row.position_id);
+        const need = position ? needOf(rule, position) : 0;
         const me = rows.find((r) => r.application_id === row.application_id);
         if (!me || !listed(me, need)) throw new AppError(ErrorCode.Validation, '该考生不在面试名单中，无需记录放弃');
         await repo.setGaveUp(trx, row.application_id, at, input.reason);
@@ -462,7 +483,7 @@ export function createScoresService(deps: ScoresDeps) {
         ]);
         const position = positions.find((p) => p.id === input.positionId);
         if (!position) throw new AppError(ErrorCode.NotFound, '岗位不存在，请刷新后再试');
-        const need = needOf(rule, position.headcount);
+        const need = needOf(rule, position);
         const open = need - rows.filter((r) => listed(r, need)).length;
         if (!rows.some((r) => r.gave_up_at !== null) || open <= 0) throw new AppError(ErrorCode.Validation, '该岗位面试名额已满，无需递补');
         const waiting = rows
@@ -620,6 +641,25 @@ export function createScoresService(deps: ScoresDeps) {
      * written by an export worker on its own connection (ranking-sheet.ts), so neither the ranks
      * nor the rows touch the event loop; here only the count for the console's progress.
      */
+    /**
+     * 成绩表模板: 准考证号, 姓名, a column per subject and 加分 when bonus points count, one row per
+     * ticket holder: what the import reads. It lists candidates' names, so it is audited like an export.
+     */
+    async scoreTemplate(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      const [subjects, tickets, rule] = await Promise.all([
+        repo.subjects(officeId, examId),
+        repo.tickets(officeId, examId),
+        repo.rule(officeId, examId),
+      ]);
+      if (subjects.length === 0) throw new AppError(ErrorCode.Validation, '该考试还没有科目，请先在考场编排中添加考试科目');
+      if (tickets.length === 0) throw new AppError(ErrorCode.Validation, '该考试尚未发布准考证，发布后才能下载成绩表模板');
+      await audit.record(staff, '下载成绩表模板', `exam:${examId}`, `${tickets.length} 人`, ip);
+      const scoreColumns = [...subjects.map((s) => s.name), ...(rule?.bonus_enabled === 1 ? [BONUS_COLUMN] : [])];
+      return { rows: tickets.length, file: templateFile({ sheetName: '成绩表', scoreColumns, rows: tickets }) };
+    },
+
     async exportRanking(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
       const { officeId } = officeAdminScope(staff);
       await examOf(officeId, examId);

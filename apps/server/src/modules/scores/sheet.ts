@@ -3,7 +3,7 @@ import type ExcelJS from 'exceljs';
 import type { ScoreMarkTable } from '../../db/schema';
 import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
 import { moved, type Moved } from '../../lib/worker-pool';
-import { BONUS_COLUMN, TICKET_COLUMN } from './columns';
+import { BONUS_COLUMN, NAME_COLUMN, TICKET_COLUMN } from './columns';
 import { withTotals, type ScoreTotalRow } from './repository';
 import { packedBuffers, packMarks, packTotals, type PackedMarks, type PackedTotals } from './score-rows';
 
@@ -26,7 +26,7 @@ export interface SheetContext {
   examId: number;
   officeId: number;
   subjects: SheetSubject[];
-  tickets: Map<string, { application_id: number; position_id: number | null }>;
+  tickets: Map<string, { application_id: number; position_id: number | null; name?: string | undefined }>;
   at: string;
 }
 
@@ -45,6 +45,12 @@ const MARK_OF_TEXT: Readonly<Record<string, Exclude<ScoreMark, 'score'>>> = {
 };
 const POINTS = /^\d{1,4}(?:\.\d{1,2})?$/;
 
+/** A name as written and as registered compare equal without spaces and with one kind of middle dot (阿依古丽·买买提). */
+const sameName = (a: string, b: string) => {
+  const norm = (s: string) => s.replace(/\s+/gu, '').replace(/[·•・．.]/gu, '·');
+  return norm(a) === norm(b);
+};
+
 /** A score cell: a number within full marks, or 缺考 / 违纪. */
 function readMark(text: string, s: SheetSubject): { mark: ScoreMark; score: number | null } | string {
   const t = text.replace(/\s+/g, '');
@@ -59,8 +65,8 @@ function readMark(text: string, s: SheetSubject): { mark: ScoreMark; score: numb
 
 /**
  * Reads a score workbook: the first sheet, a header row with 准考证号 and one column per subject
- * named exactly as the subject (any order; other columns such as 姓名 are ignored), an optional
- * 加分 column, one ticket per row. Absent or void in any subject makes the whole ticket so (never
+ * named exactly as the subject (any order; other columns are ignored), an optional 姓名 column
+ * checked against each ticket's candidate, an optional 加分 column, one ticket per row. Absent or void in any subject makes the whole ticket so (never
  * ranked). Every problem is reported with its row; the rows are usable only when there is none.
  */
 export async function readScoreSheet(file: Buffer, ctx: SheetContext): Promise<ScoreSheet> {
@@ -82,6 +88,7 @@ export async function readScoreSheet(file: Buffer, ctx: SheetContext): Promise<S
   if (missing.length > 0) return empty(1, `表头缺少列：${missing.join('、')}（第一行应为 准考证号、各科目名称，可选 加分）`);
   const ticketCol = header.get(TICKET_COLUMN) ?? 0;
   const bonusCol = header.get(BONUS_COLUMN);
+  const nameCol = header.get(NAME_COLUMN);
   const subjectCols = ctx.subjects.map((s) => ({ s, col: header.get(s.name) ?? 0 }));
 
   const out: ScoreSheet = { rows: 0, totals: [], marks: [], absent: 0, void: 0, errors: [] };
@@ -113,6 +120,11 @@ export async function readScoreSheet(file: Buffer, ctx: SheetContext): Promise<S
       continue;
     }
     seen.set(ticketNo, r);
+    const name = nameCol === undefined ? '' : row.getCell(nameCol).text.trim();
+    if (name !== '' && ticket.name !== undefined && !sameName(name, ticket.name)) {
+      fail(r, `姓名：“${name.slice(0, 20)}”与准考证号 ${ticketNo} 的考生姓名“${ticket.name}”不一致，请核对是否填错行`);
+      continue;
+    }
 
     let ok = true;
     const marks: ScoreMarkTable[] = [];
@@ -161,7 +173,8 @@ export interface ReadScoresInput {
   officeId: number;
   at: string;
   subjects: (SheetSubject & { weight: number; pass_line: number | null })[];
-  tickets: { no: string[]; application: Int32Array; position: Int32Array };
+  /** `name`: each ticket's candidate, for a sheet's 姓名 column (aligned with `no`). */
+  tickets: { no: string[]; application: Int32Array; position: Int32Array; name: string[] };
   /** The rules the totals are computed by (null: marks only, as the interview import wants). */
   rule: { pass_line: number; bonus_enabled: number } | null;
 }
@@ -180,10 +193,14 @@ export interface PackedScoreSheet {
  * pass flags computed (`withTotals`), and the rows answered as columns moved to the main thread.
  */
 export async function readScoreSheetPacked(input: ReadScoresInput): Promise<Moved<PackedScoreSheet>> {
-  const tickets = new Map<string, { application_id: number; position_id: number | null }>();
+  const tickets: SheetContext['tickets'] = new Map();
   input.tickets.no.forEach((no, i) => {
     const position = input.tickets.position[i]!;
-    tickets.set(no, { application_id: input.tickets.application[i]!, position_id: position < 0 ? null : position });
+    tickets.set(no, {
+      application_id: input.tickets.application[i]!,
+      position_id: position < 0 ? null : position,
+      name: input.tickets.name[i],
+    });
   });
   const sheet = await readScoreSheet(Buffer.from(input.file.buffer, input.file.byteOffset, input.file.byteLength), {
     examId: input.examId,
@@ -217,14 +234,16 @@ export function packSubjects(
 
 /** The exam's tickets as the worker thread takes them. */
 export function packTickets(
-  rows: readonly { ticket_no: string; application_id: number; position_id: number | null }[],
+  rows: readonly { ticket_no: string; application_id: number; position_id: number | null; name: string }[],
 ): ReadScoresInput['tickets'] {
   const application = new Int32Array(rows.length);
   const position = new Int32Array(rows.length);
+  const name = new Array<string>(rows.length);
   const no = rows.map((r, i) => {
     application[i] = r.application_id;
     position[i] = r.position_id ?? -1;
+    name[i] = r.name;
     return r.ticket_no;
   });
-  return { no, application, position };
+  return { no, application, position, name };
 }

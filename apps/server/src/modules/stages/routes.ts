@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../lib/upload';
+import { templateDisposition } from '../scores/template';
 import { cacheKey } from '../../plugins/public-cache';
 import { ADMIN_ROUTE } from '../audit/console-deps';
 
@@ -90,6 +91,28 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { data, examId, dryRun } = await readSheetUpload(request, '面试成绩表', SHEET_MAX_BYTES);
       return ok(await service.importInterview(request.staff, examId, dryRun, data, request.ip));
+    },
+  );
+  app.get(
+    '/getInterviewScoreTemplate',
+    {
+      config: ADMIN_ROUTE,
+      schema: {
+        summary: '下载面试成绩表模板（.xlsx：准考证号、姓名、面试成绩，每位参加面试的考生一行）',
+        tags,
+        querystring: examIdOnlyQuerySchema.extend(q.shape),
+      },
+    },
+    async (request, reply) => {
+      const { rows, file } = await service.interviewTemplate(request.staff, request.query.examId, request.ip);
+      return reply
+        .header('X-Export-Rows', String(rows))
+        .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header(
+          'Content-Disposition',
+          templateDisposition(`interview-score-template-${request.query.examId}`, `面试成绩表模板-${request.query.examId}`),
+        )
+        .send(file);
     },
   );
   app.post(

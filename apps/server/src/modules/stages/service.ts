@@ -20,6 +20,7 @@ import {
   type StageOutcome,
   type StageRow,
 } from '@zhikaoyun/shared';
+import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { OfficeLock } from '../../lib/office-lock';
@@ -30,6 +31,7 @@ import { officeAdminScope } from '../review/scope';
 import type { HeavyTasks } from '../../heavy-tasks';
 import { markRows } from '../scores/score-rows';
 import { packTickets } from '../scores/sheet';
+import { templateFile } from '../scores/template';
 import type { ScoresService } from '../scores/service';
 import type { StagesRepository } from './repository';
 
@@ -52,6 +54,7 @@ type Result = { outcome: StageOutcome; score: number | null };
 type Computed = StageBoard['positions'];
 
 const DEFAULT_INTERVIEW_WEIGHT = 50;
+const NO_INTERVIEWEES = '面试名单中还没有可以参加面试的考生';
 const staffOutcome = (r: Result | undefined) =>
   r && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'gaveUp') ? r.outcome : null;
 
@@ -81,6 +84,8 @@ export function createStagesService(deps: StagesDeps) {
     const resultOf = (applicationId: number, stage: LaterStage) => results.get(`${applicationId}:${stage}`);
     const out: Computed = [];
     for (const p of positions) {
+      // Cancelled at close-out: it recruits no one, so it has no later stages (nor an empty table).
+      if (p.cancelled_at !== null) continue;
       const rows: StageRow[] = entrants
         .filter((e) => e.position_id === p.id)
         .map((e) => {
@@ -123,6 +128,14 @@ export function createStagesService(deps: StagesDeps) {
       out.push({ positionId: p.id, code: p.code, name: p.name, headcount: p.headcount, rows: [...scored, ...unranked] });
     }
     return { positions: out, weight: w };
+  }
+
+  /** Who sits the interview: the list's entrants not failed or given up at 资格复审, by position. */
+  async function interviewees(officeId: number, examId: number) {
+    const { positions } = await compute(officeId, examId);
+    return positions
+      .flatMap((p) => p.rows.map((r) => ({ r, positionId: p.positionId })))
+      .filter(({ r }) => r.qualification !== 'fail' && r.qualification !== 'gaveUp');
   }
 
   async function published(examId: number): Promise<StageBoard['published']> {
@@ -254,11 +267,8 @@ export function createStagesService(deps: StagesDeps) {
       const { officeId } = officeAdminScope(staff);
       await examOf(officeId, examId);
       return importLock.run(officeId, async () => {
-        const { positions } = await compute(officeId, examId);
-        const eligible = positions
-          .flatMap((p) => p.rows.map((r) => ({ r, positionId: p.positionId })))
-          .filter(({ r }) => r.qualification !== 'fail' && r.qualification !== 'gaveUp');
-        if (eligible.length === 0) throw new AppError(ErrorCode.Validation, '面试名单中还没有可以参加面试的考生');
+        const eligible = await interviewees(officeId, examId);
+        if (eligible.length === 0) throw new AppError(ErrorCode.Validation, NO_INTERVIEWEES);
         const at = clock.nowIso();
         const sheet = await deps.heavy.readScores({
           file,
@@ -266,7 +276,12 @@ export function createStagesService(deps: StagesDeps) {
           officeId,
           subjects: [{ id: 0, name: INTERVIEW_COLUMN, full_marks: INTERVIEW_FULL_MARKS * 100, weight: 1000, pass_line: null }],
           tickets: packTickets(
-            eligible.map(({ r, positionId }) => ({ ticket_no: r.ticketNo, application_id: r.applicationId, position_id: positionId })),
+            eligible.map(({ r, positionId }) => ({
+              ticket_no: r.ticketNo,
+              application_id: r.applicationId,
+              position_id: positionId,
+              name: r.name,
+            })),
           ),
           at,
           rule: null,
@@ -301,6 +316,22 @@ export function createStagesService(deps: StagesDeps) {
         await changed(officeId);
         return { ...result, imported: marks.length };
       });
+    },
+
+    /**
+     * 面试成绩表模板: 准考证号, 姓名, 面试成绩, one row per candidate who sits the interview (the
+     * rows the import takes). It lists names, so it is audited like an export.
+     */
+    async interviewTemplate(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
+      const { officeId } = officeAdminScope(staff);
+      await examOf(officeId, examId);
+      const eligible = await interviewees(officeId, examId);
+      if (eligible.length === 0) throw new AppError(ErrorCode.Validation, NO_INTERVIEWEES);
+      await audit.record(staff, '下载面试成绩表模板', `exam:${examId}`, `${eligible.length} 人`, ip);
+      const rows = eligible
+        .map(({ r }) => ({ ticket_no: r.ticketNo, name: r.name }))
+        .sort((a, b) => a.ticket_no.localeCompare(b.ticket_no));
+      return { rows: rows.length, file: templateFile({ sheetName: '面试成绩表', scoreColumns: [INTERVIEW_COLUMN], rows }) };
     },
 
     /** 公示 a stage: its list opens to anyone and each candidate sees their own result. Again: a new time. */

@@ -18,6 +18,7 @@ import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from
 import { intParam, useUrlParams } from '../../../components/console/url-state';
 import { formatDateTime } from '../../../components/format';
 import {
+  useDownloadScoreTemplate,
   useExportInterviewListPdf,
   useExportScores,
   useFillVacancy,
@@ -232,7 +233,11 @@ function RankingTab({ examId, positionId, choose }: { examId: number; positionId
           { title: '岗位代码', dataIndex: 'code', width: 100 },
           { title: '岗位名称', dataIndex: 'name' },
           { title: '招聘人数', dataIndex: 'headcount', width: 90 },
-          { title: '面试名额', dataIndex: 'need', width: 90 },
+          {
+            title: '面试名额',
+            width: 110,
+            render: (_: unknown, p) => (p.cancelled ? <Tag>岗位已取消</Tag> : p.need),
+          },
           { title: '参加排名', dataIndex: 'ranked', width: 90 },
           { title: '合格', dataIndex: 'qualified', width: 70 },
           { title: '进入面试', dataIndex: 'inList', width: 90 },
@@ -352,6 +357,7 @@ export default function ScoresPage() {
   const publish = usePublishScores();
   const exporting = useExportScores();
   const exportingPdf = useExportInterviewListPdf();
+  const template = useDownloadScoreTemplate();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ScoreImportResult | null>(null);
   const examName = exams.data?.find((e) => e.id === examId)?.name ?? String(examId);
@@ -384,11 +390,22 @@ export default function ScoresPage() {
       rules.data?.reviewStart && rules.data.reviewEnd
         ? [toOfficePickerValue(rules.data.reviewStart), toOfficePickerValue(rules.data.reviewEnd)]
         : null;
+    // No pass line (0 and no subject line): everyone with a score counts as 合格 and candidates read 「合格分数线 0」.
+    const noPassLine = !rules.data?.publishedAt && rules.data?.passLine === 0 && rules.data.subjects.every((s) => s.passLine === null);
     modal.confirm({
       title: rules.data?.publishedAt ? '修改成绩查询时间' : '发布成绩',
-      width: 480,
+      width: 520,
       content: (
         <div>
+          {noPassLine && (
+            <Alert
+              className="scores-publish__warning"
+              type="warning"
+              showIcon
+              message="尚未设置合格分数线（当前为 0）"
+              description="发布后所有有成绩的考生都按“合格”处理，面试名单只按排名和比例确定，考生查询成绩时将看到“合格分数线 0”。如需设置，请先取消并在“成绩规则”中保存合格分数线。"
+            />
+          )}
           <p>
             {rules.data?.publishedAt
               ? '考生将从新的时间起可查询成绩。'
@@ -418,7 +435,7 @@ export default function ScoresPage() {
           />
         </div>
       ),
-      okText: rules.data?.publishedAt ? '保存' : '发布',
+      okText: rules.data?.publishedAt ? '保存' : noPassLine ? '不设合格线，仍然发布' : '发布',
       cancelText: '取消',
       onOk: () =>
         picked && examId !== undefined
@@ -428,7 +445,14 @@ export default function ScoresPage() {
                 queryStart: fromOfficePickerValue(picked),
                 ...(review ? { reviewStart: fromOfficePickerValue(review[0]), reviewEnd: fromOfficePickerValue(review[1]) } : {}),
               })
-              .then((r) => void message.success(r.notified > 0 ? `成绩已发布，已通知 ${r.notified} 位考生` : '查询时间已更新'))
+              .then(
+                (r) =>
+                  void message.success(
+                    rules.data?.publishedAt
+                      ? `查询时间已更新${r.notified > 0 ? `，已通知 ${r.notified} 位考生` : ''}`
+                      : `成绩已发布${r.notified > 0 ? `，已通知 ${r.notified} 位考生` : ''}`,
+                  ),
+              )
           : Promise.reject(new Error('请选择查询开始时间')),
     });
   };
@@ -451,6 +475,14 @@ export default function ScoresPage() {
             导入成绩
           </Button>
         </Upload>
+        <Button
+          icon={<DownloadOutlined />}
+          disabled={examId === undefined}
+          loading={template.isPending}
+          onClick={() => examId !== undefined && template.mutate({ examId, examName })}
+        >
+          下载模板
+        </Button>
         <Button
           icon={<SendOutlined />}
           type="primary"
@@ -485,8 +517,9 @@ export default function ScoresPage() {
             : status.imported > 0
               ? '；尚未发布'
               : ''}
-          。成绩表第一行为 准考证号、各科目名称（如 {status.subjects.map((s) => s.name).join('、') || '公共基础知识'}），可选 加分
-          列；缺考、违纪的科目填写“缺考”“违纪”。
+          。成绩表第一行为 准考证号、各科目名称（如 {status.subjects.map((s) => s.name).join('、') || '公共基础知识'}）
+          {status.bonusEnabled ? '、加分' : '，可选 加分 列'}；有 姓名 列时须与准考证上的姓名一致；缺考、违纪的科目填写“缺考”“违纪”。
+          可先“下载模板”（已列出全部持准考证的考生）填写后导入。
         </p>
       )}
       <Tabs

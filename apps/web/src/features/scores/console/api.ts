@@ -64,6 +64,14 @@ export function usePublishScores() {
   });
 }
 
+/** 成绩表模板: the import's columns, one row per ticket holder to fill in. */
+export function useDownloadScoreTemplate() {
+  return useMutation({
+    mutationFn: ({ examId, examName }: { examId: number; examName: string }) =>
+      downloadFile('/api/admin/getScoreTemplate', { params: { examId }, timeout: 120_000 }, examFileName('成绩表模板', examName)),
+  });
+}
+
 export function useExportScores() {
   return useMutation({
     mutationFn: ({ examId, examName }: { examId: number; examName: string }) =>

@@ -1,4 +1,4 @@
-import { SendOutlined, UploadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, SendOutlined, UploadOutlined } from '@ant-design/icons';
 import {
   formatPoints,
   INTERVIEW_COLUMN,
@@ -17,7 +17,14 @@ import { useExamParam } from '../../../components/console/console-exams';
 import { ImportPreview } from '../../../components/console/ImportPreview';
 import { formatDateTime } from '../../../components/format';
 import './stages-console.css';
-import { useImportInterviewScores, usePublishStage, useRecordStageResults, useSaveStageWeight, useStageBoard } from './api';
+import {
+  useDownloadInterviewTemplate,
+  useImportInterviewScores,
+  usePublishStage,
+  useRecordStageResults,
+  useSaveStageWeight,
+  useStageBoard,
+} from './api';
 
 const RESULT_OPTIONS = (['pass', 'fail', 'gaveUp'] as const).map((value) => ({ value, label: STAGE_OUTCOME_TEXT[value] }));
 
@@ -121,10 +128,11 @@ function PositionTable({ examId, position }: { examId: number; position: StageBo
  * 后续环节: the interview list's entrants through 资格复审, 面试 (imported from Excel), the combined
  * score and final ranking, 体检 and 拟录用; each stage published (公示) on its own.
  */
-function StagesBoard({ examId }: { examId: number }) {
+function StagesBoard({ examId, examName }: { examId: number; examName: string }) {
   const { message, modal } = App.useApp();
   const board = useStageBoard(examId);
   const importing = useImportInterviewScores();
+  const template = useDownloadInterviewTemplate();
   const publish = usePublishStage();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ScoreImportResult | null>(null);
@@ -142,8 +150,12 @@ function StagesBoard({ examId }: { examId: number }) {
     void importing
       .mutateAsync({ examId, dryRun: false, file })
       .then((r) => {
-        setPreview(null);
-        void message.success(`已导入 ${r.imported} 人的面试成绩`);
+        // Changed between the check and the import (another sheet, a 资格复审 result): the rows again.
+        if (r.errors.length > 0) setPreview(r);
+        else {
+          setPreview(null);
+          void message.success(`已导入 ${r.imported} 人的面试成绩`);
+        }
       })
       .catch(() => undefined);
   };
@@ -176,9 +188,13 @@ function StagesBoard({ examId }: { examId: number }) {
             导入面试成绩
           </Button>
         </Upload>
+        <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate({ examId, examName })}>
+          下载模板
+        </Button>
       </div>
       <p className="console-hint">
-        面试成绩表第一行为 准考证号、{INTERVIEW_COLUMN}（满分 100；缺考、违纪填写“缺考”“违纪”），只含资格复审未被取消资格的面试名单考生。
+        面试成绩表第一行为 准考证号、{INTERVIEW_COLUMN}（满分 100；缺考、违纪填写“缺考”“违纪”），可加 姓名 列（须与准考证上的姓名一致），
+        只含资格复审未被取消资格的面试名单考生；可先“下载模板”（已列出这些考生）填写后导入。
         体检人员按综合成绩排名每个招聘名额一人（并列同进）；体检不合格或放弃的，由排名其后的考生依次递补。
       </p>
       <Space wrap className="stages-publish">
@@ -211,7 +227,11 @@ export default function StagesPage() {
         <h2 className="console-title">后续环节</h2>
         <ConsoleExamPicker exams={exams.data} loading={exams.isLoading} value={examId} onChange={chooseExam} />
       </div>
-      {examId === undefined ? <Empty description="请选择考试" /> : <StagesBoard examId={examId} />}
+      {examId === undefined ? (
+        <Empty description="请选择考试" />
+      ) : (
+        <StagesBoard examId={examId} examName={exams.data?.find((e) => e.id === examId)?.name ?? String(examId)} />
+      )}
     </div>
   );
 }

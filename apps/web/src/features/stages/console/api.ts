@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PublishStageInput, RecordStageResultsInput, SaveStageWeightInput, ScoreImportResult, StageBoard } from '@zhikaoyun/shared';
-import { getData, importSheet, postData } from '../../../lib/console-http';
+import { downloadFile, examFileName, getData, importSheet, postData } from '../../../lib/console-http';
 
 export const stagesKeys = {
   all: ['console', 'stages'] as const,
@@ -28,6 +28,18 @@ export const useRecordStageResults = () =>
   useStageMutation((input: RecordStageResultsInput) => postData<{ saved: number }>('/api/admin/recordStageResults', input));
 export const usePublishStage = () =>
   useStageMutation((input: PublishStageInput) => postData<{ listed: number }>('/api/admin/publishStage', input));
+
+/** 面试成绩表模板: 准考证号, 姓名, 面试成绩, one row per candidate who sits the interview. */
+export function useDownloadInterviewTemplate() {
+  return useMutation({
+    mutationFn: ({ examId, examName }: { examId: number; examName: string }) =>
+      downloadFile(
+        '/api/admin/getInterviewScoreTemplate',
+        { params: { examId }, timeout: 120_000 },
+        examFileName('面试成绩表模板', examName),
+      ),
+  });
+}
 
 export function useImportInterviewScores() {
   const client = useQueryClient();
