@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
 import { adminToken, confirmedSuite, draftExam, savedSite, savedSubject } from './helpers/actors';
@@ -89,6 +91,7 @@ for (const kind of DATABASES) {
           headers: bearer(admin),
         });
         const text = await pdfText(sheets.rawPayload);
+        if (process.env.SHOTS_DIR) await writeFile(path.join(process.env.SHOTS_DIR, `signin-${kind.name}.pdf`), sheets.rawPayload);
         expect(text).toContain(names[0]);
         expect(text).not.toContain(cancelledName);
       });
@@ -129,6 +132,9 @@ for (const kind of DATABASES) {
           });
           const text = await pdfText(pdf.rawPayload);
           expect(text).toContain(`第 ${seat} 号座位`);
+          // To look at (rendered with pdftoppm): SHOTS_DIR=/tmp/shots npx vitest …
+          if (process.env.SHOTS_DIR && i === 0)
+            await writeFile(path.join(process.env.SHOTS_DIR, `ticket-${kind.name}.pdf`), pdf.rawPayload);
         }
         // Five candidates, five desks: nobody shares a desk in the afternoon.
         expect(desks.size).toBe(5);

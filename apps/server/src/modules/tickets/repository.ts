@@ -219,7 +219,10 @@ export function createTicketsRepository(db: Db) {
         .executeTakeFirstOrThrow();
       return { firstAt: r.first_at, count: Number(r.count) };
     },
-    /** The office's exams with tickets published and their papers' times: where a door check opens. */
+    /**
+     * The papers' times of the office's exams with tickets published, on the site (an exam taken
+     * off it is not being held): where a door check opens.
+     */
     doorCheckPapers(officeId: number) {
       return k
         .selectFrom('exam as e')
@@ -227,6 +230,7 @@ export function createTicketsRepository(db: Db) {
         .select(['e.id as exam_id', 'j.start_at', 'j.end_at'])
         .where('e.office_id', '=', officeId)
         .where('e.tickets_published_at', 'is not', null)
+        .where('e.published', '=', 1)
         .orderBy('j.start_at')
         .execute();
     },
