@@ -146,7 +146,7 @@ test('a position sheet with a bad row: nothing is imported and the row is named 
   sheet.addRow([...POSITION_SHEET_COLUMNS]);
   // Row 2 is fine; row 3 asks for a sex the form does not know.
   sheet.addRow(['D01', '综合管理', '市导入测试局', 2, '', '本科', '不限', 35, '不限', '不限', 0, '']);
-  sheet.addRow(['D02', '财务审计', '市导入测试局', 1, '', '本科', '会计学、审计学', 35, '男女均可', '不限', 0, '']);
+  sheet.addRow(['D02', '财务审计', '市导入测试局', 1, '', '本科', '会计学、审计学', 35, '男性优先', '不限', 0, '']);
   const buffer = Buffer.from(await book.xlsx.writeBuffer());
 
   await page.goto(`/admin/positions?examId=${examId}`);

@@ -117,7 +117,7 @@ export function parseWorkYears(text: string): CellReading<number> {
 
 export function parseSex(text: string): CellReading<PositionRequirements['sex']> {
   const t = tidy(text);
-  if (NONE.has(t) || t === '男女不限') return ok('不限');
+  if (NONE.has(t) || t === '男女不限' || t === '男女均可') return ok('不限');
   if (t === '男' || t === '男性') return ok('男');
   if (t === '女' || t === '女性') return ok('女');
   return wrong('性别要求应为 不限、男 或 女');

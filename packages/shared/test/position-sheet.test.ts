@@ -61,7 +61,15 @@ describe('the wording of position sheets', () => {
 
   it('reads the other columns in their usual words', () => {
     expect(['2', '2年', '2年以上', '2年及以上工作经历', '不限', ''].map((t) => value(parseWorkYears(t)))).toEqual([2, 2, 2, 2, 0, 0]);
-    expect(['男', '女性', '不限', '', '男女不限'].map((t) => value(parseSex(t)))).toEqual(['男', '女', '不限', '不限', '不限']);
+    expect(['男', '女性', '不限', '', '男女不限', '男女均可'].map((t) => value(parseSex(t)))).toEqual([
+      '男',
+      '女',
+      '不限',
+      '不限',
+      '不限',
+      '不限',
+    ]);
+    expect(value(parseSex('男性优先'))).toBe('ERROR 性别要求应为 不限、男 或 女');
     expect(
       ['中共党员', '中共党员（含预备党员）', '中共党员(含预备党员)', '党员', '不限'].map((t) => value(parsePoliticalRequirement(t))),
     ).toEqual(['中共党员', '中共党员', '中共党员', '中共党员', '不限']);

@@ -1,4 +1,11 @@
-import { EDUCATION_LEVELS, positionInputSchema, type Position, type PositionInput } from '@zhikaoyun/shared';
+import {
+  EDUCATION_LEVELS,
+  educationText,
+  politicalRequirementText,
+  positionInputSchema,
+  type Position,
+  type PositionInput,
+} from '@zhikaoyun/shared';
 import { App, Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useEffect } from 'react';
 import { zodRule } from '../../../lib/form-rules';
@@ -131,11 +138,16 @@ export function PositionFormModal({
           </Col>
           <Col span={8}>
             <Form.Item name="minEducation" label="最低学历">
-              <Select options={[ANY, ...EDUCATION_LEVELS].map((v) => ({ value: v, label: v === ANY ? '不限' : `${v}及以上` }))} />
+              <Select
+                options={[
+                  { value: ANY, label: educationText(null) },
+                  ...EDUCATION_LEVELS.map((v) => ({ value: v, label: educationText(v) })),
+                ]}
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="maxAge" label="最高年龄（周岁）" help="留空为不限">
+            <Form.Item name="maxAge" label="最高年龄（周岁）" help="填 35 即「35周岁以下」（含 35 周岁）；留空为不限">
               <InputNumber min={18} max={65} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
@@ -154,7 +166,7 @@ export function PositionFormModal({
               <Select
                 options={[
                   { value: '不限', label: '不限' },
-                  { value: '中共党员', label: '中共党员（含预备党员）' },
+                  { value: '中共党员', label: politicalRequirementText('中共党员') },
                 ]}
               />
             </Form.Item>

@@ -1,5 +1,5 @@
-import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import type { Position, PositionImportResult } from '@zhikaoyun/shared';
+import { DownloadOutlined, FileExcelOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { educationText, maxAgeText, politicalRequirementText, type Position, type PositionImportResult } from '@zhikaoyun/shared';
 import { App, Button, Popconfirm, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { useLocation, useMatch } from 'react-router';
@@ -9,18 +9,18 @@ import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker
 import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
 import { useIsAdmin } from '../../../lib/staff-session';
-import { useAdminPositions, useDeletePosition, useExportPositions, useImportPositions } from './api';
+import { useAdminPositions, useDeletePosition, useExportPositions, useImportPositions, usePositionTemplate } from './api';
 import { PositionFormModal } from './PositionFormModal';
 import { ImportErrorsDialog } from '../../../components/console/ImportErrorsDialog';
 
 function requirementText(p: Position): string {
   const r = p.requirements;
   const parts = [
-    r.minEducation ? `${r.minEducation}及以上` : '',
+    r.minEducation ? educationText(r.minEducation) : '',
     r.majors.length ? `专业：${r.majors.join('、')}` : '',
-    r.maxAge !== null ? `${r.maxAge}周岁以下` : '',
+    r.maxAge !== null ? maxAgeText(r.maxAge) : '',
     r.sex !== '不限' ? r.sex : '',
-    r.politicalStatus !== '不限' ? '中共党员' : '',
+    r.politicalStatus !== '不限' ? politicalRequirementText(r.politicalStatus) : '',
     r.workYears ? `${r.workYears}年工作经历` : '',
   ].filter(Boolean);
   return parts.length ? parts.join('；') : '不限';
@@ -39,6 +39,8 @@ export default function PositionsPage() {
   const positions = useAdminPositions(examId);
   const canEdit = useIsAdmin();
   const exporting = useExportPositions();
+  const template = usePositionTemplate();
+  const examName = exams.data?.find((e) => e.id === examId)?.name ?? String(examId);
   const remove = useDeletePosition();
   const importSheet = useImportPositions();
   const { message } = App.useApp();
@@ -62,7 +64,11 @@ export default function PositionsPage() {
     void importSheet
       .mutateAsync({ examId, file })
       .then((r) => {
-        if (r.errors.length === 0) void message.success(`导入完成：新增 ${r.created} 个，更新 ${r.updated} 个岗位`);
+        const done = `导入完成：新增 ${r.created} 个，更新 ${r.updated} 个岗位`;
+        // A requirement column the sheet lacks was read as 不限 for every row: said, not hidden.
+        if (r.errors.length === 0 && r.defaulted?.length)
+          void message.warning(`${done}；表中没有「${r.defaulted.join('、')}」列，已按不限处理，如有要求请补上后重新导入`, 8);
+        else if (r.errors.length === 0) void message.success(done);
         else setResult(r);
       })
       .catch(() => undefined);
@@ -100,22 +106,28 @@ export default function PositionsPage() {
                 导入 Excel
               </Button>
             </Upload>
+            <Button
+              icon={<FileExcelOutlined />}
+              disabled={examId === undefined}
+              loading={template.isPending}
+              onClick={() => examId !== undefined && template.mutate({ examId, examName })}
+            >
+              下载模板
+            </Button>
           </>
         )}
         <Button
           icon={<DownloadOutlined />}
           disabled={examId === undefined}
           loading={exporting.isPending}
-          onClick={() =>
-            examId !== undefined && exporting.mutate({ examId, examName: exams.data?.find((e) => e.id === examId)?.name ?? String(examId) })
-          }
+          onClick={() => examId !== undefined && exporting.mutate({ examId, examName })}
         >
           导出 Excel
         </Button>
       </div>
       {canEdit && (
         <p className="console-hint">
-          导入表的列与导出表相同（可先导出作为模板）；岗位代码已存在的行会更新该岗位。表中有任何错误时不会导入，并逐行列出问题。
+          可直接导入本机构的岗位表（表头上方可有标题行，学历写「本科及以上」、年龄写「35周岁以下」即可），或点击「下载模板」填写；导出的岗位表也可改后导入。岗位代码已存在的行会更新该岗位；表中有任何错误时不会导入，并逐行列出问题。
         </p>
       )}
       <Table

@@ -12,6 +12,8 @@ export const importPositions = ({ examId, file }: { examId: number; file: File }
   uploadFile<PositionImportResult>('/api/admin/importPositions', file, { params: { examId } });
 export const exportPositions = ({ examId, examName }: { examId: number; examName: string }) =>
   downloadFile('/api/admin/exportPositions', { params: { examId } }, examFileName('岗位表', examName));
+export const downloadPositionTemplate = ({ examId, examName }: { examId: number; examName: string }) =>
+  downloadFile('/api/admin/getPositionTemplate', { params: { examId } }, examFileName('岗位表模板', examName));
 
 /** The exam's subjects (科目), to choose which ones a position sits; the same cache entry as the arrangement page's. */
 export function useExamSubjects(examId: number, enabled: boolean) {
@@ -43,3 +45,4 @@ export const useSavePosition = () => usePositionMutation(savePosition);
 export const useDeletePosition = () => usePositionMutation(deletePosition);
 export const useImportPositions = () => usePositionMutation(importPositions);
 export const useExportPositions = () => useMutation({ mutationFn: exportPositions });
+export const usePositionTemplate = () => useMutation({ mutationFn: downloadPositionTemplate });
