@@ -124,7 +124,11 @@ for (const kind of DATABASES) {
           const seat = String(s.seat).padStart(2, '0');
           // {YY}{EXAM}{SITE}{ROOM}{SEAT}
           expect(ticket.ticketNo.slice(-6)).toBe(`${s.site}${s.room}${seat}`);
-          expect(ticket).toMatchObject({ room: s.room, seat: s.seat });
+          expect(ticket).toMatchObject({
+            room: s.room,
+            seat: s.seat,
+            subjects: [expect.objectContaining({ room: s.room, seat: s.seat }), expect.objectContaining({ room: s.room, seat: s.seat })],
+          });
           const pdf = await t.app.inject({
             method: 'GET',
             url: `/api/getAdmissionTicketPdf?examId=${examId}`,

@@ -127,7 +127,8 @@ export const admissionTicketSchema = z.object({
   address: z.string(),
   room: z.string(),
   seat: z.number().int(),
-  subjects: z.array(z.object({ name: z.string(), startAt: z.string(), endAt: z.string() })),
+  /** Each paper with its room and seat: the same for every paper (one seat for the whole exam). */
+  subjects: z.array(z.object({ name: z.string(), startAt: z.string(), endAt: z.string(), room: z.string(), seat: z.number().int() })),
   qr: z.string(),
 });
 export type AdmissionTicket = z.infer<typeof admissionTicketSchema>;

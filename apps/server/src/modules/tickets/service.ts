@@ -137,7 +137,7 @@ export function createTicketsService(deps: TicketsDeps) {
         address: t.address,
         room: t.room,
         seat: t.seat,
-        subjects: subjects.map((s) => ({ name: s.name, startAt: s.start_at, endAt: s.end_at })),
+        subjects: subjects.map((s) => ({ name: s.name, startAt: s.start_at, endAt: s.end_at, room: s.room_code, seat: s.seat })),
         qr: sign(officeId, examId, t.ticket_no),
       };
     },
