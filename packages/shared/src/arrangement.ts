@@ -67,6 +67,10 @@ export const arrangeResultSchema = z.object({
 });
 export type ArrangeSeatsResult = z.infer<typeof arrangeResultSchema>;
 
+/** 补排 after publishing: how many were seated and numbered, how many found no seat. */
+export const lateArrangeResultSchema = z.object({ arranged: z.number().int(), unplaced: z.number().int() });
+export type LateArrangeResult = z.infer<typeof lateArrangeResultSchema>;
+
 export const publishTicketsSchema = z
   .object({ examId, printStart: time('打印开始时间'), printEnd: time('打印结束时间') })
   .refine((v) => v.printEnd > v.printStart, { path: ['printEnd'], message: '打印结束时间应晚于开始时间' });

@@ -280,3 +280,70 @@ export function arrangePacked(input: PackedArrangeInput): PackedArrangeResult {
   });
   return { ok: true, seats, rooms: new Set(seats.room).size, sites: new Set(seats.site).size };
 }
+
+/**
+ * 补排: seats candidates confirmed (or switched) after the tickets were published, without moving
+ * anyone: each in a room whose papers at their sittings are theirs or none (one paper per room and
+ * sitting still holds), at the lowest seat free at every sitting of that room and not `blocked`,
+ * the same seat for all their papers. Rooms already holding one of their papers come first, so a
+ * paper set keeps to its rooms. Those for whom no seat is left are answered, not seated.
+ */
+export function seatLate(input: {
+  rooms: readonly ArrangeRoom[];
+  subjects: readonly ArrangeSubject[];
+  taken: readonly { roomId: number; subjectId: number; sitting: string; seat: number }[];
+  /** `${roomId}|${seat}` that may not be given (a published ticket number already carries it). */
+  blocked?: ReadonlySet<string>;
+  candidates: readonly ArrangeCandidate[];
+}): { seats: SeatAssignment[]; unplaced: number[] } {
+  const sittingOf = new Map(input.subjects.map((s) => [s.id, s.startAt]));
+  const paperAt = new Map<number, Map<string, number>>();
+  const used = new Map<number, Set<number>>();
+  for (const r of input.rooms) {
+    paperAt.set(r.roomId, new Map());
+    used.set(r.roomId, new Set());
+  }
+  for (const t of input.taken) {
+    paperAt.get(t.roomId)?.set(t.sitting, t.subjectId);
+    used.get(t.roomId)?.add(t.seat);
+  }
+  const seats: SeatAssignment[] = [];
+  const unplaced: number[] = [];
+  for (const c of [...input.candidates].sort((a, b) => a.applicationId - b.applicationId)) {
+    const papers = [...new Set(c.subjectIds)].filter((id) => sittingOf.has(id));
+    if (papers.length === 0) continue;
+    const fits = (r: ArrangeRoom) =>
+      (c.city == null || (r.city ?? '') === c.city) &&
+      papers.every((p) => {
+        const there = paperAt.get(r.roomId)!.get(sittingOf.get(p)!);
+        return there === undefined || there === p;
+      });
+    const hosts = (r: ArrangeRoom) => papers.some((p) => paperAt.get(r.roomId)!.get(sittingOf.get(p)!) === p);
+    const freeSeat = (r: ArrangeRoom) => {
+      const taken = used.get(r.roomId)!;
+      for (let n = 1; n <= r.seats; n++) if (!taken.has(n) && !input.blocked?.has(`${r.roomId}|${n}`)) return n;
+      return 0;
+    };
+    const candidates = input.rooms.filter(fits);
+    let room: ArrangeRoom | undefined;
+    let seat = 0;
+    for (const r of [...candidates.filter(hosts), ...candidates.filter((x) => !hosts(x))]) {
+      seat = freeSeat(r);
+      if (seat > 0) {
+        room = r;
+        break;
+      }
+    }
+    if (!room) {
+      unplaced.push(c.applicationId);
+      continue;
+    }
+    used.get(room.roomId)!.add(seat);
+    for (const p of papers) {
+      const sitting = sittingOf.get(p)!;
+      paperAt.get(room.roomId)!.set(sitting, p);
+      seats.push({ applicationId: c.applicationId, subjectId: p, sitting, siteId: room.siteId, roomId: room.roomId, seat });
+    }
+  }
+  return { seats, unplaced };
+}

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { deleteInChunks } from '../../db/chunked-delete';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
-import type { DB, ExamSeatTable } from '../../db/schema';
+import type { AdmissionTicketTable, DB, ExamSeatTable } from '../../db/schema';
 import { breathe, type RowSource } from '../../lib/row-source';
 import { seatRows } from './seat-rows';
 
@@ -290,6 +290,39 @@ export function createArrangementRepository(db: Db) {
           .execute();
         await breathe();
       }
+    },
+    /** Every seat of an exam (who, where, which paper): what 补排 must leave as it is. */
+    examSeats(officeId: number, examId: number, trx: Kysely<DB>) {
+      return trx
+        .selectFrom('exam_seat')
+        .select(['application_id', 'room_id', 'subject_id', 'sitting', 'seat'])
+        .where('office_id', '=', officeId)
+        .where('exam_id', '=', examId)
+        .execute();
+    },
+    /** The exam's ticket numbers and the places their numbers were made from. */
+    tickets(officeId: number, examId: number, trx: Kysely<DB>) {
+      return trx
+        .selectFrom('admission_ticket')
+        .select(['application_id', 'ticket_no'])
+        .where('office_id', '=', officeId)
+        .where('exam_id', '=', examId)
+        .execute();
+    },
+    /** Seats added to an arranged exam (补排), leaving every other seat as it is. */
+    async insertSeats(trx: Kysely<DB>, officeId: number, examId: number, seats: readonly SeatRow[]): Promise<void> {
+      for (let i = 0; i < seats.length; i += INSERT_CHUNK)
+        await trx
+          .insertInto('exam_seat')
+          .values(seats.slice(i, i + INSERT_CHUNK).map((s) => ({ ...s, office_id: officeId, exam_id: examId })))
+          .execute();
+    },
+    async insertTickets(trx: Kysely<DB>, rows: AdmissionTicketTable[]): Promise<void> {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+        await trx
+          .insertInto('admission_ticket')
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .execute();
     },
     /** The distinct non-empty cities of an exam's sites, in order. */
     async siteCities(examId: number): Promise<string[]> {

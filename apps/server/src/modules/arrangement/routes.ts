@@ -12,6 +12,8 @@ import {
   siteCityChoiceSchema,
   envelopeSchema,
   examIdOnlyQuerySchema,
+  examIdBodySchema,
+  lateArrangeResultSchema,
   examSiteInputSchema,
   examSubjectInputSchema,
   officeQuerySchema,
@@ -147,6 +149,20 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await service.arrangeSeats(request.staff, request.body, request.ip)),
+  );
+  app.post(
+    '/arrangeLateSeats',
+    {
+      config: ADMIN_ROUTE,
+      schema: {
+        summary: '补排：准考证发布后新确认（或改报后）的考生补排座位并生成准考证号，其他考生不动',
+        tags,
+        querystring: q,
+        body: examIdBodySchema,
+        response: { 200: envelopeSchema(lateArrangeResultSchema) },
+      },
+    },
+    async (request) => ok(await service.arrangeLate(request.staff, request.body.examId, request.ip)),
   );
 };
 

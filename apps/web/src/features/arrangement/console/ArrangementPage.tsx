@@ -9,6 +9,7 @@ import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker
 import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
 import { formatDateTime } from '../../../components/format';
 import {
+  useArrangeLateSeats,
   useArrangeSeats,
   useDownloadRoomSheets,
   useExportArrangement,
@@ -75,6 +76,7 @@ export default function ArrangementPage() {
   const subjects = useSubjects(examId);
   const overview = useOverview(examId);
   const arrange = useArrangeSeats();
+  const arrangeLate = useArrangeLateSeats();
   const publish = usePublishTickets();
   const importSheet = useImportSites();
   const sheets = useDownloadRoomSheets();
@@ -117,6 +119,17 @@ export default function ArrangementPage() {
       .then((r) => {
         setArranged({ ...r, seed: seed.trim() });
         void message.success(`已编排 ${r.arranged} 人`);
+      })
+      .catch(() => undefined);
+  };
+  const onArrangeLate = () => {
+    if (examId === undefined) return;
+    void arrangeLate
+      .mutateAsync({ examId })
+      .then((r) => {
+        const rest = r.unplaced > 0 ? `；另有 ${r.unplaced} 人座位不足，未补排` : '';
+        if (r.unplaced > 0) void message.warning(`已补排 ${r.arranged} 人并生成准考证号${rest}`);
+        else void message.success(`已补排 ${r.arranged} 人并生成准考证号`);
       })
       .catch(() => undefined);
   };
@@ -358,6 +371,28 @@ export default function ArrangementPage() {
             </Popconfirm>
             {published && <span className="console-hint">准考证已发布，编排已固定；个别考生可单独调动座位。</span>}
           </Space>
+          {published && o.awaitingSwitchNote && <Alert type="warning" showIcon title={o.awaitingSwitchNote} />}
+          {published && o.unseated > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              title={`有 ${o.unseated} 名已确认考生还没有座位（准考证发布后确认或改报）`}
+              description="补排只给他们安排空座位（各科目同一座位）并生成准考证号，其他考生的座位和准考证号不变。"
+              action={
+                <Popconfirm
+                  title="补排座位？"
+                  description={`为 ${o.unseated} 名考生补排座位并生成准考证号。`}
+                  okText="补排"
+                  cancelText="取消"
+                  onConfirm={onArrangeLate}
+                >
+                  <Button type="primary" loading={arrangeLate.isPending}>
+                    补排座位
+                  </Button>
+                </Popconfirm>
+              }
+            />
+          )}
           {arranged && (
             <Alert
               type="success"

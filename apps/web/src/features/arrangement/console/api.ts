@@ -4,6 +4,7 @@ import type {
   ArrangeSeatsResult,
   DoorCheckExam,
   ExamSiteInput,
+  LateArrangeResult,
   ExamSubjectInput,
   MoveSeatInput,
   SeatedCandidate,
@@ -35,6 +36,7 @@ export const saveRoom = (input: SaveExamRoomInput) => postData<{ id: number }>('
 export const importSites = ({ examId, file }: { examId: number; file: File }) =>
   uploadFile<SiteImportResult>('/api/admin/importExamSites', file, { params: { examId } });
 export const arrangeSeats = (input: { examId: number; seed?: string }) => postData<ArrangeSeatsResult>('/api/admin/arrangeSeats', input);
+export const arrangeLateSeats = (input: { examId: number }) => postData<LateArrangeResult>('/api/admin/arrangeLateSeats', input);
 export const fetchDoorCheckExam = () => getData<DoorCheckExam>('/api/admin/getDoorCheckExam');
 // Without a toast: the move dialog shows the refusal beside the fields.
 export const findSeated = (input: { examId: number; q: string }) =>
@@ -75,6 +77,7 @@ export const useSaveSite = () => useArrangementMutation(saveSite);
 export const useSaveRoom = () => useArrangementMutation(saveRoom);
 export const useImportSites = () => useArrangementMutation(importSites);
 export const useArrangeSeats = () => useArrangementMutation(arrangeSeats);
+export const useArrangeLateSeats = () => useArrangementMutation(arrangeLateSeats);
 export const usePublishTickets = () => useArrangementMutation(publishTickets);
 export const useDownloadRoomSheets = () => useMutation({ mutationFn: downloadRoomSheets });
 export const useExportArrangement = () => useMutation({ mutationFn: exportArrangement });
