@@ -422,7 +422,7 @@ export default function ArrangementPage() {
                 ) : unseatedNotes.length > 0 ? (
                   <div style={{ maxWidth: 360 }}>
                     <p style={{ margin: '0 0 4px', color: '#cf1322' }}>{unseatedNotes.join('；')}。</p>
-                    发布后编排固定，这些考生没有准考证，改报后也不能再补排；建议改报期结束后重新编排再发布。
+                    发布后编排固定，这些考生暂时没有准考证；他们改报后可在本页“补排座位”，其他考生不动。也可等改报期结束后重新编排再发布。
                   </div>
                 ) : (
                   '发布后准考证号固定不变，考生在打印时间内可查看和下载准考证。'
