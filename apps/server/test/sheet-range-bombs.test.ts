@@ -112,6 +112,16 @@ describe('readWorkbook: ranges exceljs would expand cell by cell', () => {
     });
   }
 
+  it('scans the XML once: a million unclosed or endless tags are refused as quickly as one', async () => {
+    for (const junk of ['<cols>', '<row r="1"', '<mergeCell ref="A1"']) {
+      const bomb = { name: junk, sheet: (x: string) => x.replace('</sheetData>', `</sheetData>${junk.repeat(1_000_000)}`) };
+      const file = await armed(await book(rows), bomb);
+      const { value, ms } = await timed(() => readWorkbook(file).catch((err: unknown) => err));
+      expect(ms, junk).toBeLessThan(2000);
+      expect((value as WorkbookError).reason, junk).toBe('unreadable');
+    }
+  });
+
   it('keeps the merges a real sheet has: a unit merged down its rows fills each of them', async () => {
     const ws = (await readWorkbook(await book(rows, ['A2:A3']))).worksheets[0]!;
     expect(ws.getRow(3).getCell(1).text).toBe('市图书馆');

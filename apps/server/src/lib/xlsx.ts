@@ -204,14 +204,52 @@ const PREFIX = '(?:[A-Za-z_][\\w.-]*:)?';
  * defined names (print areas: every cell of the range). Cut from the XML; no cell value is in them.
  */
 const DROPPED = ['extLst', 'dataValidations', 'conditionalFormatting', 'cols', 'definedNames'];
-const dropPattern = (name: string) =>
-  new RegExp(`<${PREFIX}${name}\\b[^>]*?/>|<${PREFIX}${name}\\b[^>]*>[\\s\\S]*?</${PREFIX}${name}\\s*>`, 'g');
-const DROP = DROPPED.map(dropPattern);
 /** Any of them left after the cut (a form the cut did not match) refuses the file. */
 const LEFT_OVER = new RegExp(`<${PREFIX}(?:extLst|dataValidation|conditionalFormatting|cfRule|cols?|definedName)\\b`);
-const MERGE = new RegExp(`<${PREFIX}mergeCell\\b([^>]*)>`, 'g');
-const ROW = new RegExp(`<${PREFIX}row\\b([^>]*)>`, 'g');
-const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(tag);
+const startTag = (name: string) => new RegExp(`<${PREFIX}${name}(?=[\\s/>])`, 'g');
+const endTag = (name: string) => new RegExp(`</${PREFIX}${name}\\s*>`, 'g');
+
+/**
+ * Each start tag of `name` (any prefix) with its attribute text. One pass: every search goes on
+ * from where the last ended (never a pattern that could rescan the rest of the text per tag), so a
+ * file of unclosed tags costs no more than one that closes them. A tag without its `>`: null.
+ */
+function* startTags(text: string, name: string): Generator<{ at: number; attrs: string; end: number } | null> {
+  const open = startTag(name);
+  for (let m = open.exec(text); m; m = open.exec(text)) {
+    const gt = text.indexOf('>', open.lastIndex);
+    if (gt < 0) {
+      yield null;
+      return;
+    }
+    yield { at: m.index, attrs: text.slice(open.lastIndex, gt), end: gt + 1 };
+    open.lastIndex = gt + 1;
+  }
+}
+
+/** The text without the elements `name` (self-closing or up to their end tag); null: one never ends. */
+function cut(text: string, name: string): string | null {
+  const close = endTag(name);
+  const kept: string[] = [];
+  let from = 0;
+  for (const tag of startTags(text, name)) {
+    if (!tag) return null;
+    if (tag.at < from) continue; // inside an element already cut
+    kept.push(text.slice(from, tag.at));
+    if (tag.attrs.endsWith('/')) {
+      from = tag.end;
+      continue;
+    }
+    close.lastIndex = tag.end;
+    if (!close.exec(text)) return null;
+    from = close.lastIndex;
+  }
+  kept.push(text.slice(from));
+  return kept.join('');
+}
+/** Every value the tag gives the attribute (a repeated attribute is not left to the parser's choice). */
+const attrValues = (tag: string, name: string) =>
+  [...tag.matchAll(new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'g'))].map((m) => m[1] ?? m[2] ?? '');
 /** Numeric character references, which the XML parser decodes in an attribute before exceljs reads it. */
 const decodeRefs = (v: string) =>
   v.replace(/&#(x[0-9a-f]+|\d+);/gi, (_, n: string) =>
@@ -242,21 +280,21 @@ export function defuse(entries: Inflated[], l: Required<WorkbookLimits>): Inflat
     // latin1 keeps every byte as one character, so the bytes come back exactly as they were.
     let text = e.data.toString('latin1');
     const original = text;
-    for (const pattern of DROP) text = text.replace(pattern, '');
+    for (const name of DROPPED) text = cut(text, name) ?? refuse('unreadable');
     if (LEFT_OVER.test(text)) refuse('unreadable');
-    for (const [, attrs = ''] of text.matchAll(MERGE)) {
-      const m = attr(attrs, 'ref');
-      const range = CELL_RANGE.exec((m?.[1] ?? m?.[2] ?? '').toUpperCase());
+    for (const tag of startTags(text, 'mergeCell')) {
+      const refs = attrValues(tag?.attrs ?? refuse('unreadable'), 'ref');
+      const range = refs.length === 1 ? CELL_RANGE.exec((refs[0] ?? '').toUpperCase()) : null;
       if (!range) return refuse('unreadable');
       const [, c1 = 'A', r1 = '1', c2 = c1, r2 = r1] = range;
       merged += (Math.abs(Number(r2) - Number(r1)) + 1) * (Math.abs(column(c2) - column(c1)) + 1);
       if (merged > l.maxMergedCells) refuse('merged-range');
     }
-    for (const [, attrs = ''] of text.matchAll(ROW)) {
-      const r = attr(attrs, 'r');
-      // As exceljs reads it: parseInt of the decoded value.
-      const n = Number.parseInt(decodeRefs(r?.[1] ?? r?.[2] ?? ''), 10);
-      if (n > l.maxRowNumber) refuse('too-many-cells');
+    for (const tag of startTags(text, 'row')) {
+      for (const r of attrValues(tag?.attrs ?? refuse('unreadable'), 'r')) {
+        // As exceljs reads it: parseInt of the decoded value.
+        if (Number.parseInt(decodeRefs(r), 10) > l.maxRowNumber) refuse('too-many-cells');
+      }
     }
     return text === original ? e : { name: e.name, data: Buffer.from(text, 'latin1') };
   });
