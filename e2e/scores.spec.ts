@@ -1,11 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
-import { devices, expect, test, type Page } from '@playwright/test';
+import { devices, expect, test, type Locator, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
+import { readFileSync } from 'node:fs';
 import { confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
 
 /**
  * Scores end to end on the demo office's ticketed exam (seeded seated, tickets published): an
- * admin imports the score sheet in the console (preview first), publishes it with a query time;
+ * admin downloads the score template, fills it in and imports it in the console (preview first;
+ * a wrong name or ticket is refused row by row), is warned before publishing without a pass line,
+ * sets the pass line in 成绩规则 (kept after a reload), publishes it with a query time;
  * a candidate on a phone sees her total, subjects and rank; anyone sees the interview list with
  * masked names. Screenshots of the three pages go to test-results/.
  */
@@ -28,7 +31,33 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false });
+test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
+
+/** A screenshot of a dialog once it has stopped moving (antd zooms it in). */
+async function dialogShot(page: Page, dialog: Locator, name: string): Promise<void> {
+  await expect(dialog).toBeVisible();
+  await expect
+    .poll(() =>
+      dialog.evaluate((el) => {
+        const root = el.closest('.ant-modal-wrap') ?? el;
+        const moving = [root, ...Array.from(root.querySelectorAll('*'))].some((n) =>
+          /-(appear|enter|leave)\b/.test(n.getAttribute('class') ?? ''),
+        );
+        return !moving && root.getAnimations({ subtree: true }).every((a) => a.playState !== 'running');
+      }),
+    )
+    .toBe(true);
+  await page.screenshot({ path: test.info().outputPath(name) });
+}
+
+/** A workbook's first sheet's rows as text, header first. */
+async function sheetRows(file: Buffer): Promise<{ book: ExcelJS.Workbook; rows: string[][] }> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(file as unknown as ArrayBuffer);
+  const rows: string[][] = [];
+  book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+  return { book, rows };
+}
 
 test('staff import and publish scores; a candidate sees score and rank; the public list shows them masked', async ({
   browser,
@@ -36,7 +65,7 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
   request,
 }) => {
   test.setTimeout(180_000);
-  // Set up through the API: the exam, each holder's ticket number, and the rules (1:1, pass line 60).
+  // Set up through the API: the exam, each holder's ticket number, and the rules (1:1, no pass line yet).
   const exams = await (await request.get('/api/getExamList')).json();
   const examId = (exams.data as { id: number; name: string }[]).find((e) => e.name === EXAM)!.id;
   const tokens: string[] = [];
@@ -59,7 +88,7 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
       data: {
         examId,
         subjects: (rules.data.subjects as { subjectId: number }[]).map((s) => ({ subjectId: s.subjectId, fullMarks: 100, weight: 1 })),
-        passLine: 60,
+        passLine: 0,
         interviewRatio: 1,
         bonusEnabled: false,
       },
@@ -67,31 +96,72 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
   ).json();
   expect(saved.success, saved.msg).toBe(true);
 
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('成绩');
-  sheet.addRow(['准考证号', '姓名', '公共基础知识', '专业知识']);
-  PEOPLE.forEach((p, i) => sheet.addRow([tickets[i], p.name, ...p.marks]));
-  const good = Buffer.from(await book.xlsx.writeBuffer());
-  sheet.addRow(['9999999999', '无此人', 50, 50]);
-  const bad = Buffer.from(await book.xlsx.writeBuffer());
-
-  // The console: a sheet with an unknown ticket is refused row by row, nothing imported.
+  // The console: 下载模板 gives the import's header and every ticket holder with their name.
   await page.goto(`/admin/scores?examId=${examId}`);
   await expect(page.getByRole('heading', { name: '成绩管理' })).toBeVisible();
   await expect(page.getByTestId('scores-status')).toContainText('尚未导入成绩');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '下载模板' }).click();
+  const template = await download;
+  expect(template.suggestedFilename()).toBe(`成绩表模板-${EXAM.replace(/\s+/g, '_')}.xlsx`);
+  const { book, rows } = await sheetRows(readFileSync(await template.path()));
+  expect(rows[0]).toEqual(['准考证号', '姓名', '公共基础知识', '专业知识']);
+  for (const [i, p] of PEOPLE.entries()) expect(rows).toContainEqual([tickets[i]!, p.name]);
+
+  // Filled in wrong first: a name that is not the ticket's, and a ticket no one holds: refused row by row.
+  const sheet = book.worksheets[0]!;
+  sheet.eachRow((row, n) => {
+    if (n === 1) return;
+    const i = tickets.indexOf(row.getCell(1).text);
+    row.getCell(3).value = PEOPLE[i]!.marks[0];
+    row.getCell(4).value = PEOPLE[i]!.marks[1];
+  });
+  const good = Buffer.from(await book.xlsx.writeBuffer());
+  const liuRow = rows.findIndex((r) => r[0] === tickets[1]) + 1;
+  sheet.getRow(liuRow).getCell(2).value = '刘阳';
+  sheet.addRow(['9999999999', '无此人', 50, 50]);
+  const bad = Buffer.from(await book.xlsx.writeBuffer());
   const refused = page.getByRole('dialog', { name: '成绩表有错误，未导入' });
   await pickSheet(page, '导入成绩', '成绩.xlsx', bad, refused);
+  await expect(refused).toContainText(`第 ${liuRow} 行`);
+  await expect(refused).toContainText(`姓名：“刘阳”与准考证号 ${tickets[1]} 的考生姓名“刘洋”不一致，请核对是否填错行`);
   await expect(refused).toContainText('第 8 行');
   await expect(refused).toContainText('准考证号：未找到该准考证号（9999999999）');
+  await dialogShot(page, refused, 'scores-import-refused.png');
   await confirmDialog(page, '成绩表有错误，未导入', '知道了');
   await expect(refused).toBeHidden();
 
-  // The good sheet: preview, then import.
+  // The filled template as it should be: preview, then import.
   const preview = page.getByRole('dialog', { name: '导入预览' });
   await pickSheet(page, '导入成绩', '成绩.xlsx', good, preview);
   await expect(preview).toContainText('检查通过：共 6 人，其中缺考 1 人、违纪 0 人');
+  await dialogShot(page, preview, 'scores-template-preview.png');
   await confirmImport(page, page.getByText('已导入 6 人的成绩', { exact: true }));
   await expect(page.getByTestId('scores-status')).toContainText('已导入 6 人的成绩');
+
+  // 发布成绩 without a pass line says what it means before anything is published; the office goes back.
+  await page.getByRole('button', { name: '发布成绩' }).click();
+  const unlined = page.getByRole('dialog', { name: '发布成绩' });
+  await expect(unlined).toContainText('尚未设置合格分数线（当前为 0）');
+  await expect(unlined).toContainText('所有有成绩的考生都按“合格”处理');
+  await expect(unlined.getByRole('button', { name: '不设合格线，仍然发布' })).toBeVisible();
+  await dialogShot(page, unlined, 'scores-publish-no-pass-line.png');
+  await confirmDialog(page, '发布成绩', '取消');
+  await expect(unlined).toBeHidden();
+  await expect(page.getByTestId('scores-status')).toContainText('尚未发布');
+
+  // 成绩规则: the pass line typed in the console is saved and still there after a reload.
+  await page.getByRole('tab', { name: '成绩规则' }).click();
+  const passLine = page.getByRole('spinbutton', { name: '合格分数线（总成绩）' });
+  await expect(passLine).toHaveValue('0');
+  await passLine.fill('60');
+  await page.getByRole('button', { name: '保存规则' }).click();
+  await expect(page.getByText('成绩规则已保存，总成绩与排名已重新计算')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('spinbutton', { name: '合格分数线（总成绩）' })).toHaveValue('60');
+  await expect(page.getByRole('spinbutton', { name: '面试比例' })).toHaveValue('1');
+  await page.screenshot({ path: test.info().outputPath('scores-rules-saved.png'), fullPage: true });
+  await page.getByRole('tab', { name: '排名与面试名单' }).click();
 
   // The ranking of 财务会计: 陈静 first, 孙悦 second, 吴婷 absent.
   await page
@@ -104,9 +174,11 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
   await expect(chen).toContainText('进入面试');
   await expect(page.getByRole('row', { name: new RegExp(tickets[4]!) })).toContainText('缺考');
 
-  // Publish, the query open from now.
+  // Publish, the query open from now: with a pass line, no warning.
   await page.getByRole('button', { name: '发布成绩' }).click();
   const publish = page.getByRole('dialog', { name: '发布成绩' });
+  await expect(publish).toBeVisible();
+  await expect(publish).not.toContainText('尚未设置合格分数线');
   await confirmDialog(page, '发布成绩', '发布');
   await expect(page.getByText(/成绩已发布，已通知 6 位考生/)).toBeVisible();
   await expect(publish).toBeHidden();

@@ -1,6 +1,7 @@
 import { devices, expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { chooseOption, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { readFileSync } from 'node:fs';
+import { chooseOption, confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
 
 /**
  * The later stages on the demo office's exam at the scores stage (1:1 lists): staff record
@@ -43,18 +44,30 @@ test('staff take the interview list through 资格复审, 面试, 体检 to 拟�
   ).json();
   expect(recorded.success, recorded.msg).toBe(true);
 
-  // 面试成绩 from Excel, previewed first.
+  // 面试成绩 from the console's template (those who sit the interview, 谢文 failed at 资格复审 left
+  // out), filled in and previewed first.
+  await page.reload();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '下载模板' }).click();
   const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('面试成绩');
-  sheet.addRow(['准考证号', '姓名', '面试成绩']);
-  for (const [name, score] of [
+  await book.xlsx.load(readFileSync(await (await download).path()) as unknown as ArrayBuffer);
+  const sheet = book.worksheets[0]!;
+  expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['准考证号', '姓名', '面试成绩']);
+  const scores = new Map<string, number | string>([
     ['林晓', 88],
     ['高远', 80],
     ['何雨', 82],
     ['邓洁', '缺考'],
-  ] as const)
-    sheet.addRow([ticketOf(name), name, score]);
-  await page.reload();
+  ]);
+  const listed: string[] = [];
+  sheet.eachRow((row, n) => {
+    if (n === 1) return;
+    const name = row.getCell(2).text;
+    listed.push(name);
+    expect(row.getCell(1).text).toBe(ticketOf(name));
+    row.getCell(3).value = scores.get(name) ?? null;
+  });
+  expect(listed.sort()).toEqual([...scores.keys()].sort());
   const preview = page.getByRole('dialog', { name: '导入预览' });
   await pickSheet(page, '导入面试成绩', '面试成绩.xlsx', Buffer.from(await book.xlsx.writeBuffer()), preview);
   await expect(preview).toContainText('检查通过：共 4 人，其中缺考 1 人、违纪 0 人');
@@ -80,7 +93,7 @@ test('staff take the interview list through 资格复审, 面试, 体检 to 拟�
   await page.reload();
   await expect(linRow.getByText('拟录用')).toBeVisible();
   await page.getByRole('button', { name: /公布拟录用人员名单/ }).click();
-  await page.getByRole('dialog', { name: '公布拟录用人员名单？' }).getByRole('button', { name: '公布' }).click();
+  await confirmDialog(page, '公布拟录用人员名单？', '公布');
   await expect(page.getByText('拟录用人员名单已公布（3 人）')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('stages-console.png'), fullPage: true });
 

@@ -390,7 +390,7 @@ export default function ScoresPage() {
       rules.data?.reviewStart && rules.data.reviewEnd
         ? [toOfficePickerValue(rules.data.reviewStart), toOfficePickerValue(rules.data.reviewEnd)]
         : null;
-    // No pass line (0 and no subject line): everyone with a score counts as 合格 and candidates read 「合格分数线 0」.
+    // No pass line (0 and no subject line): everyone with a score counts as 合格, which an office rarely means.
     const noPassLine = !rules.data?.publishedAt && rules.data?.passLine === 0 && rules.data.subjects.every((s) => s.passLine === null);
     modal.confirm({
       title: rules.data?.publishedAt ? '修改成绩查询时间' : '发布成绩',
@@ -403,7 +403,7 @@ export default function ScoresPage() {
               type="warning"
               showIcon
               message="尚未设置合格分数线（当前为 0）"
-              description="发布后所有有成绩的考生都按“合格”处理，面试名单只按排名和比例确定，考生查询成绩时将看到“合格分数线 0”。如需设置，请先取消并在“成绩规则”中保存合格分数线。"
+              description="发布后所有有成绩的考生都按“合格”处理，面试名单只按排名和比例确定，考生的成绩页上合格分数线显示为“未设置”。如需设置，请先取消并在“成绩规则”中保存合格分数线。"
             />
           )}
           <p>

@@ -46,7 +46,8 @@ function ScoreCard({ score, examId }: { score: MyScore; examId: number }) {
           rows={[
             { label: '准考证号', value: score.ticketNo },
             { label: '报考岗位', value: score.positionName },
-            { label: '合格分数线', value: formatPoints(score.passLine) },
+            // The office published without a line (it was warned): 「0」 would read as a line of zero points.
+            { label: '合格分数线', value: score.passLine > 0 ? formatPoints(score.passLine) : '未设置' },
           ]}
         />
       </MobileContainerCard>
