@@ -60,6 +60,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   icp: '备案号',
   id: '编号',
   idno: '身份证号',
+  ids: '消息',
   interviewRatio: '面试比例',
   interviewRatioTable: '面试比例表',
   interviewWeight: '面试成绩所占比例',
@@ -170,6 +171,7 @@ const ITEM_LABELS: Readonly<Record<string, (n: number) => string>> = {
   majors: (n) => `第 ${n} 个专业`,
   subjectIds: (n) => `第 ${n} 个考试科目`,
   units: (n) => `第 ${n} 个单位`,
+  ids: (n) => `第 ${n} 条消息`,
   waiverCategories: (n) => `第 ${n} 个减免类别`,
 };
 
