@@ -47,9 +47,10 @@ export default defineConfig({
   projects: [
     {
       name: 'site',
-      testIgnore: /(console-journey|candidate-journey-two-exams|arrangement-console|door-check|phone-verification)\.spec\.ts/,
+      testIgnore: /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|phone-verification)\.spec\.ts/,
     },
-    { name: 'console-journey', testMatch: /console-journey\.spec\.ts/, dependencies: ['site'] },
+    // console-live-changes publishes an exam open for registration too (and takes it back at its end).
+    { name: 'console-journey', testMatch: /(console-journey|console-live-changes)\.spec\.ts/, dependencies: ['site'] },
     { name: 'journey-two-exams', testMatch: /candidate-journey-two-exams\.spec\.ts/, dependencies: ['console-journey'] },
     // Publishes an exam open for registration for a while (its candidate applies through it): after
     // the suites that look for "the exam open for registration".

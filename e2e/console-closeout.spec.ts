@@ -1,5 +1,5 @@
-import { devices, expect, test, type Browser, type Page } from '@playwright/test';
-import { chooseOption, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { devices, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { chooseOption, confirmDialog, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
 
 /**
  * 开考核定 on a desktop, on the demo office's exam past its confirmation deadline (seeded with
@@ -8,11 +8,19 @@ import { chooseOption, STORAGE_PREFIX, withStaffSession, demoCandidateToken } fr
  * candidate of the cancelled 审计 switches to 财务会计 and another takes the refund. Staff also
  * approve the waiver 梁爽 asked before the deadline. Only this spec uses the exam.
  */
-test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false });
+test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 // In order, in one worker: the waiver approved first would change the confirmed counts the first test reads.
 test.describe.configure({ mode: 'default' });
 
 const EXAM = '示范市 2026 年度事业单位招聘（开考比例核定阶段）';
+/** A dialog's screenshot once its opening animation has finished. */
+async function settledShot(page: Page, dialog: Locator, name: string): Promise<void> {
+  await dialog.evaluate((el) => Promise.all((el.closest('.ant-modal-wrap') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)));
+  await page.screenshot({ path: shotPath(name) });
+}
+/** Where a dialog's screenshot goes: E2E_SHOTS_DIR when set (to look at), else the test's output. */
+const shotPath = (name: string) =>
+  process.env.E2E_SHOTS_DIR ? `${process.env.E2E_SHOTS_DIR}/${name}.png` : test.info().outputPath(`${name}.png`);
 const SONG = '33010619960217302';
 const TANG = '33010619970726313';
 const LIANG = '33010619990512380';
@@ -24,7 +32,10 @@ async function candidatePhone(browser: Browser, baseURL: string, token: string):
   await page.goto('/notice-list');
   await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
   await page.goto('/exam-list');
-  await page.locator('.exam-card', { hasText: EXAM }).getByRole('button', { name: '查看报考状态' }).click();
+  await page
+    .locator('.exam-card', { hasText: EXAM })
+    .getByRole('button', { name: /^(查看报考状态|去改报)$/ })
+    .click();
   await expect(page).toHaveURL(/\/current-exam$/);
   return page;
 }
@@ -63,7 +74,10 @@ test('staff apply keep, reduce and cancel; a candidate of the cancelled position
   await expect(dialog).toContainText('将核减 1 个岗位、取消 1 个岗位');
   await expect(dialog).toContainText('财务会计（2 人 → 1 人）');
   await expect(dialog).toContainText('审计（已确认 2 人）');
-  await dialog.getByRole('button', { name: '确定' }).click();
+  // The buttons say what they do: 「取消」 would read as "cancel the positions".
+  await expect(dialog.getByRole('button')).toHaveText(['返回', '确定核减 1 个、取消 1 个岗位']);
+  await settledShot(page, dialog, 'closeout-confirm');
+  await confirmDialog(page, '核定开考岗位', '确定核减 1 个、取消 1 个岗位');
   await expect(dialog).toBeHidden();
   await expect(page.locator('.ant-message-notice').filter({ hasText: '已核定：核减 1 个，取消 1 个' })).toBeVisible();
   await expect(cells('审计').nth(5)).toHaveText('已取消');
@@ -165,6 +179,11 @@ test('staff approve the waiver a candidate asked for before the deadline: her ap
   await expect(row).toContainText('待审核');
   await page.screenshot({ path: test.info().outputPath('closeout-waiver-queue.png'), fullPage: true });
   await row.getByRole('button', { name: '通过', exact: true }).click();
+  // Asked once more, naming her and what follows.
+  const approveWaiver = page.getByRole('dialog', { name: '通过 梁爽 的报名费减免申请？' });
+  await expect(approveWaiver).toContainText('减免类别：城乡最低生活保障家庭。通过后免缴报名费，梁爽 的报名随即确认，不能撤销。');
+  await settledShot(page, approveWaiver, 'closeout-waiver-confirm');
+  await confirmDialog(page, '通过 梁爽 的报名费减免申请？', '确认通过');
   await expect(page.locator('.ant-message-notice').filter({ hasText: '已通过，报名已确认' })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: '梁爽' })).toHaveCount(0);
 

@@ -126,9 +126,9 @@ function Decision({ detail: d }: { detail: ReviewDetail }) {
             <p>常用原因（点选后可修改）：</p>
             <Space size={[8, 8]} wrap>
               {presets.data?.reasons.map((r) => (
-                <Tag.CheckableTag key={r} checked={reason === r} onChange={() => setReason(r)}>
+                <Button key={r} size="small" type={reason === r ? 'primary' : 'default'} ghost={reason === r} onClick={() => setReason(r)}>
                   {r}
-                </Tag.CheckableTag>
+                </Button>
               ))}
             </Space>
           </div>
