@@ -234,3 +234,153 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
     });
   }
 });
+
+test('a cancelled post’s candidate is left out of the arrangement, named before publishing, and seated by 补排 after switching', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
+  const name = `改报编排测试 ${Date.now()}`;
+  const exam = (windows: Record<string, unknown>) => ({ name, ...windows, config: { fields: [], required: [] }, published: true, fee: 0 });
+  const open = {
+    registrationStart: at(-90 * DAY),
+    registrationEnd: at(DAY),
+    reviewStart: at(-90 * DAY),
+    reviewEnd: at(DAY),
+    confirmationStart: at(2 * DAY),
+    confirmationEnd: at(3 * DAY),
+  };
+  const created = (await api(request, admin, '/api/admin/saveExam', exam(open))) as { id: number; examCode: string };
+  const examId = created.id;
+  try {
+    const position = async (code: string) =>
+      (
+        await api(request, admin, '/api/admin/savePosition', {
+          examId,
+          code,
+          name: `改报测试岗 ${code}`,
+          unit: '改报测试局',
+          headcount: 1,
+          description: '',
+          requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
+        })
+      ).id as number;
+    const kept = await position('GB-01');
+    const cancelled = await position('GB-02');
+    const apply = async (positionId: number) => {
+      const c = await registerCandidate(request);
+      const headers = { authorization: `Bearer ${c.token}` };
+      await request.post('/api/uploadPhoto', {
+        headers,
+        multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
+      });
+      await api(request, c.token, '/api/saveApplication', { examId, positionId, form: { pledge: true } });
+      await api(request, c.token, '/api/submitApplication', { examId });
+      const applicationId = (await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json()).data.id as number;
+      await api(request, admin, '/api/admin/reviewApplication', { applicationId, decision: 'approve' });
+      return c;
+    };
+    const stays = await apply(kept);
+    const switcher = await apply(cancelled);
+    const windows = {
+      registrationStart: at(-90 * DAY),
+      registrationEnd: at(-80 * DAY),
+      reviewStart: at(-90 * DAY),
+      reviewEnd: at(-60_000),
+      confirmationStart: at(-30_000),
+      confirmationEnd: at(DAY),
+    };
+    await api(request, admin, '/api/admin/saveExam', exam({ id: examId, examCode: created.examCode, ...windows }));
+    for (const c of [stays, switcher])
+      expect((await api(request, c.token, '/api/confirmApplication', { examId })).status).toBe('confirmed');
+    // Confirmation over, the switch window open for a day; close-out cancels GB-02.
+    await api(
+      request,
+      admin,
+      '/api/admin/saveExam',
+      exam({
+        id: examId,
+        examCode: created.examCode,
+        ...windows,
+        confirmationEnd: at(-2_000),
+        switchStart: at(-1_000),
+        switchEnd: at(DAY),
+      }),
+    );
+    await api(request, admin, '/api/admin/applyOpeningCheck', {
+      examId,
+      decisions: [
+        { positionId: kept, action: 'keep', headcount: 1 },
+        { positionId: cancelled, action: 'cancel', headcount: 0 },
+      ],
+    });
+    await api(request, admin, '/api/admin/saveExamSubject', {
+      examId,
+      name: '公共基础知识',
+      startAt: at(20 * DAY),
+      endAt: at(20 * DAY + 7_200_000),
+    });
+    await api(request, admin, '/api/admin/saveExamSubject', {
+      examId,
+      name: '职业能力倾向测验',
+      startAt: at(20 * DAY + 18_000_000),
+      endAt: at(20 * DAY + 25_200_000),
+    });
+    await api(request, admin, '/api/admin/saveExamSite', {
+      examId,
+      name: '改报测试中学',
+      address: '测试路 2 号',
+      rooms: 1,
+      seatsPerRoom: 30,
+    });
+
+    // The console arranges: one seated, the other left out and why.
+    await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/admin/arrangement?examId=${examId}`);
+    await expect(page.getByText('1 人岗位已取消待改报')).toBeVisible();
+    await page.getByRole('button', { name: '编排座位' }).click();
+    await confirmPopover(page, '编排');
+    await expect(page.getByText(/已编排 1 人：使用 1 个考场、1 个考点.*每位考生各科目同一座位/)).toBeVisible();
+    await expect(page.getByText('另有 1 名考生所报岗位已取消、改报期未结束，未编排').first()).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('arranged-without-switcher.png') });
+
+    // Publishing names them and asks again.
+    await page.mouse.wheel(0, 600);
+    await page.getByRole('button', { name: '发布准考证' }).click();
+    const confirm = page.getByRole('tooltip');
+    await expect(confirm).toContainText('另有 1 名考生所报岗位已取消、改报期未结束，未编排');
+    await expect(confirm).toContainText('这些考生暂时没有准考证');
+    // Its opening animation over, for the picture (confirmPopover below waits for that itself).
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: test.info().outputPath('publish-warning.png') });
+    await confirmPopover(page, '仍然发布');
+    await expect(page.getByText('准考证已发布：生成 1 张')).toBeVisible();
+
+    // She switches to GB-01 on her side; the console offers 补排 and seats her.
+    await api(request, switcher.token, '/api/switchPosition', { examId, positionId: kept });
+    await page.reload();
+    const late = page.getByRole('alert').filter({ hasText: '有 1 名已确认考生还没有座位' });
+    await expect(late).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('late-arrangement-offer.png') });
+    await late.getByRole('button', { name: '补排座位' }).click();
+    await confirmPopover(page, '补排');
+    await expect(page.getByText('已补排 1 人并生成准考证号')).toBeVisible();
+    await expect(late).toBeHidden();
+    const ticket = (await (
+      await request.get(`/api/getAdmissionTicket?examId=${examId}`, { headers: { authorization: `Bearer ${switcher.token}` } })
+    ).json()) as {
+      success: boolean;
+      data: { ticketNo: string; seat: number; subjects: { room: string; seat: number }[] };
+    };
+    expect(ticket.success).toBe(true);
+    expect(new Set(ticket.data.subjects.map((s) => `${s.room}|${s.seat}`)).size).toBe(1);
+    expect(ticket.data.ticketNo.slice(-2)).toBe(String(ticket.data.seat).padStart(2, '0'));
+  } finally {
+    await request.post('/api/admin/setExamPublished', {
+      headers: { authorization: `Bearer ${admin}` },
+      data: { examId, published: false },
+    });
+  }
+});

@@ -361,7 +361,7 @@ export default function ArrangementPage() {
               title="编排座位？"
               description="将重新安排全部已确认考生的座位（覆盖上次编排）。"
               okText="编排"
-              cancelText="取消"
+              cancelText="返回"
               onConfirm={onArrange}
               disabled={examId === undefined || published}
             >
@@ -383,7 +383,7 @@ export default function ArrangementPage() {
                   title="补排座位？"
                   description={`为 ${o.unseated} 名考生补排座位并生成准考证号。`}
                   okText="补排"
-                  cancelText="取消"
+                  cancelText="返回"
                   onConfirm={onArrangeLate}
                 >
                   <Button type="primary" loading={arrangeLate.isPending}>
@@ -429,7 +429,7 @@ export default function ArrangementPage() {
                 )
               }
               okText={published ? '更新' : unseatedNotes.length > 0 ? '仍然发布' : '发布'}
-              cancelText="取消"
+              cancelText="返回"
               onConfirm={onPublish}
               disabled={examId === undefined || !o || o.seated === 0}
             >
