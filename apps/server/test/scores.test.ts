@@ -133,6 +133,22 @@ for (const kind of DATABASES) {
       expect(await scoreCount()).toBe(0);
     });
 
+    it('refuses a subject’s line above its full marks, naming the subject', async () => {
+      const r = await post(
+        t,
+        '/api/admin/saveScoreRules',
+        {
+          examId,
+          subjects: subjects.map((s) => ({ subjectId: s.id, fullMarks: 100, weight: 1 })),
+          subjectPassLines: [{ subjectId: subjects[1]!.id, passLine: 120 }],
+          passLine: 60,
+          interviewRatio: 1,
+        },
+        bearer(admin),
+      );
+      expect(r.body).toMatchObject({ success: false, msg: `${subjects[1]!.name}的合格线不能高于该科满分 100` });
+    });
+
     it('成绩表模板: the import’s columns and a row per ticket holder; filled in, it imports; audited, admins only', async () => {
       const download = async (token = admin) => {
         const res = await t.app.inject({ method: 'GET', url: `/api/admin/getScoreTemplate?examId=${examId}`, headers: bearer(token) });

@@ -166,13 +166,17 @@ export function createScoresService(deps: ScoresDeps) {
     async saveRules(staff: StaffPrincipal, input: SaveRulesInput, ip: string): Promise<void> {
       const { officeId } = officeAdminScope(staff);
       await examOf(officeId, input.examId);
-      const known = new Set((await repo.subjects(officeId, input.examId)).map((s) => s.id));
-      const unknown = input.subjects.filter((s) => !known.has(s.subjectId));
+      const names = new Map((await repo.subjects(officeId, input.examId)).map((s) => [s.id, s.name]));
+      const unknown = input.subjects.filter((s) => !names.has(s.subjectId));
       if (unknown.length > 0) throw new AppError(ErrorCode.Validation, '科目不属于该考试，请刷新后再试');
       const lines = new Map((input.subjectPassLines ?? []).map((l) => [l.subjectId, toHundredths(l.passLine)]));
       for (const s of input.subjects) {
         const line = lines.get(s.subjectId);
-        if (line !== undefined && line > toHundredths(s.fullMarks)) throw new AppError(ErrorCode.Validation, '科目合格线不能高于该科满分');
+        if (line !== undefined && line > toHundredths(s.fullMarks))
+          throw new AppError(
+            ErrorCode.Validation,
+            `${names.get(s.subjectId) ?? '科目'}的合格线不能高于该科满分 ${formatPoints(s.fullMarks)}`,
+          );
       }
       const at = clock.nowIso();
       await repo.commit(async (trx) => {
