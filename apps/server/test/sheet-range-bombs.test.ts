@@ -122,6 +122,19 @@ describe('readWorkbook: ranges exceljs would expand cell by cell', () => {
     }
   });
 
+  it('reads a sheet with a note some rows below its data, and refuses one that skips more than 10,000 rows', async () => {
+    const noteAt = async (row: number) => {
+      const b = new ExcelJS.Workbook();
+      const ws = b.addWorksheet('表');
+      for (const r of rows) ws.addRow(r);
+      ws.getCell(`A${row}`).value = '注：以上岗位均为全额拨款事业编制';
+      return readWorkbook(Buffer.from(await b.xlsx.writeBuffer())).catch((err: unknown) => err);
+    };
+    const near = await noteAt(9000);
+    expect((near as ExcelJS.Workbook).worksheets[0]!.getCell('A9000').text).toContain('注：');
+    expect(((await noteAt(10_100)) as WorkbookError).reason).toBe('too-many-cells');
+  });
+
   it('keeps the merges a real sheet has: a unit merged down its rows fills each of them', async () => {
     const ws = (await readWorkbook(await book(rows, ['A2:A3']))).worksheets[0]!;
     expect(ws.getRow(3).getCell(1).text).toBe('市图书馆');

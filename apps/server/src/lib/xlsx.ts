@@ -33,8 +33,11 @@ export interface WorkbookLimits {
   maxCells?: number;
   /** Cells covered by merged ranges over all worksheets (exceljs builds a cell for each). */
   maxMergedCells?: number;
-  /** The highest row a worksheet may name (the readers visit every row up to the last). */
-  maxRowNumber?: number;
+  /**
+   * Rows a worksheet may skip in all: the highest row it names, less the rows it has. The readers
+   * visit every row up to the last, present or not, so one `<row r="1048576">` costs a million.
+   */
+  maxRowGap?: number;
 }
 
 export const DEFAULT_WORKBOOK_LIMITS: Required<WorkbookLimits> = {
@@ -43,7 +46,7 @@ export const DEFAULT_WORKBOOK_LIMITS: Required<WorkbookLimits> = {
   maxRatio: 100,
   maxCells: 500_000,
   maxMergedCells: 100_000,
-  maxRowNumber: 200_000,
+  maxRowGap: 10_000,
 };
 
 /** Tiny entries (a few hundred bytes of XML) may legitimately compress better than maxRatio. */
@@ -265,8 +268,8 @@ const isParsedXml = (name: string) => isSheet(name) || /workbook\.xml$/i.test(na
 /**
  * The entries with every range exceljs would expand cut out or priced: the elements in DROPPED
  * removed; merged ranges (which the readers do see: a unit name merged down its rows fills each
- * row) summed against `maxMergedCells`; cells counted against `maxCells`; and the highest row
- * named against `maxRowNumber`, since the readers visit every row up to the last.
+ * row) summed against `maxMergedCells`; cells counted against `maxCells`, and so are rows; and
+ * the rows a worksheet skips against `maxRowGap`, since the readers visit every row up to the last.
  */
 export function defuse(entries: Inflated[], l: Required<WorkbookLimits>): Inflated[] {
   const refuse = (reason: WorkbookRefusal): never => {
@@ -290,12 +293,17 @@ export function defuse(entries: Inflated[], l: Required<WorkbookLimits>): Inflat
       merged += (Math.abs(Number(r2) - Number(r1)) + 1) * (Math.abs(column(c2) - column(c1)) + 1);
       if (merged > l.maxMergedCells) refuse('merged-range');
     }
+    let rows = 0;
+    let last = 0;
     for (const tag of startTags(text, 'row')) {
+      rows++;
       for (const r of attrValues(tag?.attrs ?? refuse('unreadable'), 'r')) {
         // As exceljs reads it: parseInt of the decoded value.
-        if (Number.parseInt(decodeRefs(r), 10) > l.maxRowNumber) refuse('too-many-cells');
+        const n = Number.parseInt(decodeRefs(r), 10);
+        if (n > last) last = n;
       }
     }
+    if (rows > l.maxCells || last - rows > l.maxRowGap) refuse('too-many-cells');
     return text === original ? e : { name: e.name, data: Buffer.from(text, 'latin1') };
   });
   if (cells > l.maxCells) refuse('too-many-cells');
