@@ -7,6 +7,7 @@ import { createReauth } from './modules/accounts/reauth';
 import { createAppealsRepository } from './modules/appeals/repository';
 import { createAppealsService } from './modules/appeals/service';
 import { createLifecycle } from './modules/applications/lifecycle';
+import { numberOnSubmit } from './modules/applications/numbering';
 import { createApplicationsRepository } from './modules/applications/repository';
 import { createApplicationsService } from './modules/applications/service';
 import { createOfficeLock } from './lib/office-lock';
@@ -174,7 +175,8 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     repo: repos.applications,
     audit,
     // Every step it writes also runs these hooks in its transaction: the candidate's message first.
-    onTransition: [notifications.onTransition],
+    // The 报名号 last: its per-exam counter row is then held only for the commit.
+    onTransition: [notifications.onTransition, numberOnSubmit],
     // Applicant counts are data: the candidate site's position list shows a change on its next read.
     onApplicantsChanged: (officeId) => app.publicCache.expireLive(officeId),
   });

@@ -261,7 +261,8 @@ for (const kind of DATABASES) {
       expect(new Set(adminStats.positions.map((p: { unit: string }) => p.unit)).size).toBeGreaterThan(2);
 
       const reviewerSheet = await exportedRows(t, tokens.reviewer, app.examId);
-      expect(reviewerSheet.map((r) => r[0])).toEqual(['报名序号', String(app.id)]);
+      // The candidate's 报名号, not the database id.
+      expect(reviewerSheet.map((r) => r[0])).toEqual(['报名号', expect.stringMatching(/^\d{10}$/)]);
       expect(reviewerSheet[1]![4]).toBe(maskIdno(candidateA.idno));
       expect(reviewerSheet[1]![5]).toBe(maskMobile('13566667777'));
       expect(reviewerSheet[1]![8]).toBe(FINANCE);

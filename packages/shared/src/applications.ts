@@ -139,6 +139,8 @@ export const applyStatusSchema = z.object({
   positionId: z.number().int().nullable(),
   canWithdraw: z.boolean(),
   canEdit: z.boolean(),
+  /** 报名号, given at the first submit and kept through withdrawals; null before it. */
+  applicationNo: z.string().nullable(),
 });
 export type ApplyStatus = z.infer<typeof applyStatusSchema>;
 
@@ -195,4 +197,25 @@ export function missingRequired(form: ApplicationDraft, required: readonly strin
       return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
     })
     .map((f) => FORM_FIELD_LABEL[f as FormField] ?? f);
+}
+
+/**
+ * 报名号: given at an application's first submit and kept through withdrawals and resubmits.
+ * The exam's year (2 digits, office time), its 2-digit exam code (as in ticket numbers) and a
+ * 6-digit running number within the exam: "2601000023", short enough to read out on the phone.
+ */
+export function applicationNumber(year: number, examCode: string, seq: number): string {
+  const pad = (v: number | string, width: number) => String(v).padStart(width, '0').slice(-width);
+  return `${pad(year % 100, 2)}${pad(examCode, 2)}${pad(seq, 6)}`;
+}
+
+/**
+ * The form as the candidate sees it on 填写报考信息: an empty 联系电话 shows the account's mobile,
+ * which the next save keeps. What is still to fill is judged on this, so the exam card never asks
+ * for a field the form shows filled.
+ */
+export function formAsShown(form: ApplicationDraft, account: { mobile: string } | null | undefined): ApplicationDraft {
+  const phone = form.contactPhone;
+  const empty = phone === undefined || phone === null || (typeof phone === 'string' && phone.trim() === '');
+  return empty && account?.mobile ? { ...form, contactPhone: account.mobile } : form;
 }

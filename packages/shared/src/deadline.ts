@@ -10,21 +10,21 @@ export interface Deadline {
 }
 
 /**
- * Time left until `at`, as a candidate reads a countdown: "3 天", "5 小时", "12 分钟"; null once
- * past. Whole units, rounded down, so a countdown never promises more time than there is.
+ * Time left until `at`, the one way every countdown reads: "2 天 03:15:20", "00:23:50" (days, then
+ * hours, minutes and seconds, each rounded down, so a countdown never promises more time than
+ * there is); null once past.
  */
 export function timeLeft(at: string, now: string): string | null {
   const ms = Date.parse(at) - Date.parse(now);
   if (!Number.isFinite(ms) || ms <= 0) return null;
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 60) return `${Math.max(minutes, 1)} 分钟`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} 小时`;
-  return `${Math.floor(hours / 24)} 天`;
+  const s = Math.floor(ms / 1000);
+  const days = Math.floor(s / 86_400);
+  const hms = [Math.floor((s % 86_400) / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  return days > 0 ? `${days} 天 ${hms}` : hms;
 }
 
-/** "距报名截止还有 3 天", or null once the deadline has passed. */
+/** "剩余 2 天 03:15:20", or null once the deadline has passed. */
 export function countdownText(deadline: Deadline, now: string): string | null {
   const left = timeLeft(deadline.at, now);
-  return left ? `距${deadline.label}还有 ${left}` : null;
+  return left ? `剩余 ${left}` : null;
 }

@@ -23,6 +23,12 @@ export const myApplicationSchema = z.object({
   canWithdraw: z.boolean(),
   submittedAt: z.string().nullable(),
   updatedAt: z.string(),
+  /** 报名号, given at the first submit; null before it. */
+  applicationNo: z.string().nullable(),
+  /** Close-out cancelled the position: a confirmed candidate must switch or give up in the switch window. */
+  positionCancelled: z.boolean(),
+  /** The candidate's admission ticket is issued: its print window (end null: open-ended); null: none. */
+  ticketPrint: z.object({ start: z.string(), end: z.string().nullable() }).nullable(),
 });
 export type MyApplication = z.infer<typeof myApplicationSchema>;
 

@@ -8,6 +8,9 @@ export const noticeSummarySchema = z.object({
   summary: z.string(),
   publishedAt: z.string(),
   pinned: z.boolean(),
+  /** The exam the notice belongs to (null: a general notice, or its exam is not published). */
+  examId: z.number().int().nullable(),
+  examName: z.string().nullable(),
 });
 export type NoticeSummary = z.infer<typeof noticeSummarySchema>;
 
@@ -21,7 +24,22 @@ export const noticeIdQuerySchema = z.object({
   id: z.coerce.number({ message: '公告编号有误' }).int({ message: '公告编号有误' }).positive({ message: '公告编号有误' }),
 });
 
-export const noticePageSchema = z.object({ list: z.array(noticeSummarySchema), total: z.number().int() });
+/** A published exam's 招考公告 (its notice document), listed in 通知公告 with the exam's notices. */
+export const examNoticeSchema = z.object({ examId: z.number().int(), examName: z.string(), title: z.string(), updatedAt: z.string() });
+export type ExamNotice = z.infer<typeof examNoticeSchema>;
+
+export const noticePageSchema = z.object({
+  list: z.array(noticeSummarySchema),
+  total: z.number().int(),
+  /** The 招考公告 of the published exams (with `examId`: of that exam only), newest exam first. */
+  examNotices: z.array(examNoticeSchema),
+});
+export type NoticePage = z.infer<typeof noticePageSchema>;
+
+/** 通知公告's query: a page, and optionally one exam (its 招考公告 and the notices linked to it). */
+export const noticeListQuerySchema = z.object({
+  examId: z.coerce.number({ message: '考试编号有误' }).int({ message: '考试编号有误' }).positive({ message: '考试编号有误' }).optional(),
+});
 
 /** A notice as the console writes it. */
 export const noticeInputSchema = z.object({
@@ -44,6 +62,8 @@ export const noticeInputSchema = z.object({
     .default([]),
   pinned: z.boolean().default(false),
   published: z.boolean().default(false),
+  /** 所属考试: the exam the notice is about (listed with its 招考公告); null: a general notice. */
+  examId: z.number({ message: '所属考试有误' }).int().positive({ message: '所属考试有误' }).nullable().default(null),
 });
 export type NoticeInput = z.input<typeof noticeInputSchema>;
 

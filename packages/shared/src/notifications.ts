@@ -221,8 +221,14 @@ export const messageListSchema = z.object({
 });
 export type MessageList = z.infer<typeof messageListSchema>;
 
+const messageIdSchema = z.number({ message: '消息编号有误' }).int().positive({ message: '消息编号有误' });
+/** One message, the ones 我的消息 has just shown (`ids`), or all of them. */
 export const readMessageSchema = z.union(
-  [z.object({ id: z.number({ message: '消息编号有误' }).int().positive({ message: '消息编号有误' }) }), z.object({ all: z.literal(true) })],
+  [
+    z.object({ id: messageIdSchema }),
+    z.object({ ids: z.array(messageIdSchema).min(1, { message: '请指定要标为已读的消息' }).max(100, { message: '一次最多 100 条' }) }),
+    z.object({ all: z.literal(true) }),
+  ],
   { message: '请指定要标为已读的消息' },
 );
 export type ReadMessageInput = z.input<typeof readMessageSchema>;

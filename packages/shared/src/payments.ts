@@ -39,6 +39,14 @@ export const WAIVER_CATEGORY_LABEL: Readonly<Record<WaiverCategory, string>> = {
   tuopin: '脱贫家庭（含防返贫监测对象）',
 };
 
+/** What proof each waiver category asks the candidate to upload (one file: a scan or photo). */
+export const WAIVER_PROOF_HINT: Readonly<Record<WaiverCategory, string>> = {
+  dibao: '请上传《城乡居民最低生活保障证》，或县级民政部门出具的低保证明（须含本人或家庭成员姓名）',
+  tekun: '请上传《特困人员救助供养证》，或县级民政部门出具的特困供养证明',
+  lingjiuye: '请上传户籍所在地街道（乡镇）就业服务机构出具的城镇零就业家庭证明',
+  tuopin: '请上传乡村振兴（扶贫）部门出具的脱贫家庭或防返贫监测对象证明',
+};
+
 export const WAIVER_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WaiverStatus = (typeof WAIVER_STATUSES)[number];
 export const WAIVER_STATUS_LABEL: Readonly<Record<WaiverStatus, string>> = {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { graduationDateProblem, latestGraduationMonth, profileOf } from '../src/applications';
+import { applicationNumber, formAsShown, graduationDateProblem, latestGraduationMonth, profileOf } from '../src/applications';
 import { countdownText, timeLeft } from '../src/deadline';
 import type { Exam } from '../src/exams';
 import type { MyApplication } from '../src/journey';
-import { historyWords, journeyOf, photoLockOf } from '../src/journey-steps';
+import { historyWords, journeyOf, journeyStepTitles, photoLockOf } from '../src/journey-steps';
 import { OPEN_REQUIREMENTS, positionMatches } from '../src/positions';
 
 const exam: Exam = {
@@ -36,12 +36,15 @@ const app = (patch: Partial<MyApplication>): MyApplication => ({
   canWithdraw: false,
   submittedAt: null,
   updatedAt: '2026-11-20T00:00:00.000Z',
+  applicationNo: null,
+  positionCancelled: false,
+  ticketPrint: null,
   ...patch,
 });
 const position = { id: 3, code: 'A1', name: '软件开发', unit: '市大数据中心' };
 
 describe('the candidate journey', () => {
-  it('walks 须知 → 信息 → 岗位 → 确认 → 审核, each with its next step and deadline', () => {
+  it('walks 须知 → 信息 → 岗位 → 核对 → 审核, each with its next step and deadline', () => {
     expect(journeyOf(exam, null, false)).toMatchObject({ step: 0, action: { path: '/application-instructions' } });
     expect(journeyOf(exam, app({ pledged: false }), false).step).toBe(0);
     const info = journeyOf(exam, app({ missing: ['学位'] }), false);
@@ -51,7 +54,7 @@ describe('the candidate journey', () => {
       deadline: { label: '报名截止', at: exam.registrationEnd },
     });
     expect(journeyOf(exam, app({}), true)).toMatchObject({ step: 2, action: { path: '/job-positions' } });
-    expect(journeyOf(exam, app({ position }), true)).toMatchObject({ step: 3, action: { path: '/confirm-info' } });
+    expect(journeyOf(exam, app({ position }), true)).toMatchObject({ step: 3, action: { label: '去核对提交', path: '/confirm-info' } });
     expect(journeyOf(exam, app({ position, status: 'submitted' }), true)).toMatchObject({
       step: 4,
       stepStatus: 'wait',
@@ -64,8 +67,8 @@ describe('the candidate journey', () => {
       action: { label: '修改并重新提交', path: '/fill-info' },
     });
     expect(journeyOf(exam, app({ position, status: 'approved' }), true)).toMatchObject({
-      step: 4,
-      stepStatus: 'finish',
+      step: 5,
+      stepStatus: 'wait',
       deadline: { label: '报名确认开始', at: exam.confirmationStart },
     });
   });
@@ -73,7 +76,8 @@ describe('the candidate journey', () => {
   it('leads an approved candidate to the confirmation, and names what ended an application', () => {
     const confirming = { ...exam, phase: 'confirming' as const };
     expect(journeyOf(confirming, app({ position, status: 'approved', exam: confirming }), true)).toEqual({
-      step: 4,
+      step: 5,
+      headline: null,
       stepStatus: 'process',
       next: '资格审查已通过，请在截止前缴纳报名费 ¥50.00（或申请减免），逾期报名无效',
       deadline: { label: '报名确认截止', at: exam.confirmationEnd },
@@ -84,7 +88,12 @@ describe('the candidate journey', () => {
       next: '资格审查已通过，请在截止前确认报名，逾期报名无效',
       action: { label: '去确认' },
     });
-    expect(journeyOf(confirming, app({ position, status: 'confirmed' }), true)).toMatchObject({ stepStatus: 'finish', action: null });
+    expect(journeyOf(confirming, app({ position, status: 'confirmed' }), true)).toMatchObject({
+      step: 6,
+      stepStatus: 'wait',
+      next: '报名已确认，请关注准考证打印时间和通知公告',
+      action: null,
+    });
     expect(journeyOf(confirming, app({ position, status: 'expired' }), true)).toMatchObject({
       stepStatus: 'error',
       next: '未在报名确认截止前完成确认，报名无效',
@@ -97,14 +106,72 @@ describe('the candidate journey', () => {
     expect(journeyOf({ ...exam, phase: 'reviewing' }, app({}), true)).toMatchObject({ stepStatus: 'error', action: null });
   });
 
-  it('counts down in whole units, never promising more time than there is', () => {
+  it('counts down in one format everywhere: days, then hh:mm:ss, never promising more time than there is', () => {
     const now = '2026-11-27T09:00:00.000Z';
-    expect(timeLeft('2026-11-30T09:00:00.000Z', now)).toBe('3 天');
-    expect(timeLeft('2026-11-30T08:59:00.000Z', now)).toBe('2 天');
-    expect(timeLeft('2026-11-27T14:30:00.000Z', now)).toBe('5 小时');
-    expect(timeLeft('2026-11-27T09:00:30.000Z', now)).toBe('1 分钟');
+    expect(timeLeft('2026-11-30T09:00:00.000Z', now)).toBe('3 天 00:00:00');
+    expect(timeLeft('2026-11-29T12:15:20.900Z', now)).toBe('2 天 03:15:20');
+    expect(timeLeft('2026-11-27T09:23:50.000Z', now)).toBe('00:23:50');
+    expect(timeLeft('2026-11-27T09:00:00.500Z', now)).toBe('00:00:00');
     expect(timeLeft(now, now)).toBeNull();
-    expect(countdownText({ label: '报名截止', at: '2026-11-30T09:00:00.000Z' }, now)).toBe('距报名截止还有 3 天');
+    expect(countdownText({ label: '报名截止', at: '2026-11-27T09:23:50.000Z' }, now)).toBe('剩余 00:23:50');
+  });
+
+  it('heads a confirmed application with its cancelled post until the switch window closes, then with its ticket', () => {
+    const closed: Exam = {
+      ...exam,
+      phase: 'closed',
+      switchStart: '2026-12-05T10:00:00.000Z',
+      switchEnd: '2026-12-05T13:40:00.000Z',
+    };
+    const cancelled = app({ exam: closed, position, status: 'confirmed', positionCancelled: true });
+    const during = journeyOf(closed, cancelled, true, '2026-12-05T11:00:00.000Z');
+    expect(during).toMatchObject({
+      step: 5,
+      stepStatus: 'error',
+      headline: '岗位已取消，请于12月5日 21:40前改报或放弃',
+      deadline: { label: '改报截止', at: closed.switchEnd },
+      action: { label: '去改报', path: '/current-exam' },
+    });
+    // Before the window opens the headline already says until when; once it closed it is gone.
+    expect(journeyOf(closed, cancelled, true, '2026-12-05T09:00:00.000Z')).toMatchObject({ headline: during.headline, action: null });
+    expect(journeyOf(closed, cancelled, true, '2026-12-05T14:00:00.000Z').headline).toBeNull();
+
+    const ticketed = app({
+      exam: closed,
+      position,
+      status: 'confirmed',
+      ticketPrint: { start: '2026-12-10T00:00:00.000Z', end: '2026-12-20T00:00:00.000Z' },
+    });
+    expect(journeyOf(closed, ticketed, true, '2026-12-09T00:00:00.000Z')).toMatchObject({
+      step: 6,
+      stepStatus: 'wait',
+      headline: null,
+      next: '准考证将于12月10日 08:00开放打印',
+    });
+    expect(journeyOf(closed, ticketed, true, '2026-12-11T00:00:00.000Z')).toMatchObject({
+      step: 6,
+      stepStatus: 'process',
+      headline: '准考证已可打印',
+      action: { label: '打印准考证' },
+      deadline: { label: '准考证打印截止' },
+    });
+    expect(journeyOf(closed, ticketed, true, '2026-12-21T00:00:00.000Z')).toMatchObject({ step: 7, headline: null });
+  });
+
+  it('names the 报名确认 step 缴费 with a fee and 确认 without one; 核对 is checking the form', () => {
+    expect(journeyStepTitles(exam)).toEqual(['须知', '信息', '岗位', '核对', '审核', '缴费', '准考证', '成绩']);
+    expect(journeyStepTitles({ fee: 0 })[5]).toBe('确认');
+  });
+
+  it('does not ask for a phone number the form shows filled from the account', () => {
+    expect(formAsShown({}, { mobile: '13800138000' })).toEqual({ contactPhone: '13800138000' });
+    expect(formAsShown({ contactPhone: '13900139000' }, { mobile: '13800138000' })).toEqual({ contactPhone: '13900139000' });
+    expect(formAsShown({ contactPhone: ' ' }, null)).toEqual({ contactPhone: ' ' });
+  });
+
+  it('numbers an application by year, exam code and running number', () => {
+    expect(applicationNumber(2026, '01', 23)).toBe('2601000023');
+    expect(applicationNumber(2027, '7', 123456)).toBe('2707123456');
   });
 
   it('names each step of the history by what happened: a withdrawal reads 已撤回', () => {

@@ -19,6 +19,7 @@ import { laterStages } from './migrations/0018_later_stages';
 import { tallyAtCommit } from './migrations/0019_tally_at_commit';
 import { foreignKeyIndexes } from './migrations/0020_foreign_key_indexes';
 import { ticketCheckIn } from './migrations/0021_ticket_check_in';
+import { applicationNoAndExamNotices } from './migrations/0022_application_no_and_exam_notices';
 import { reviewReasons } from './migrations/0023_review_reasons';
 
 /**
@@ -47,6 +48,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0019_tally_at_commit': tallyAtCommit(dialect),
     '0020_foreign_key_indexes': foreignKeyIndexes(dialect),
     '0021_ticket_check_in': ticketCheckIn(dialect),
+    '0022_application_no_and_exam_notices': applicationNoAndExamNotices(dialect),
     '0023_review_reasons': reviewReasons(dialect),
   };
 }

@@ -349,6 +349,14 @@ export interface ApplicationTable {
   updated_at: string;
   /** 考点城市 the candidate chose (null: none; seated anywhere). */
   site_city: Generated<string | null>;
+  /** 报名号, given at the first submit (null before it); unique within the exam. */
+  application_no: Generated<string | null>;
+}
+
+/** The last 报名号 running number given in each exam. */
+export interface ApplicationNoSeqTable {
+  exam_id: number;
+  last: number;
 }
 
 export interface ApplicationHistoryTable {
@@ -374,6 +382,8 @@ export interface NoticeTable {
   published_at: string;
   created_at: string;
   updated_at: string;
+  /** The exam the notice belongs to; null: a general notice of the office. */
+  exam_id: Generated<number | null>;
 }
 
 export interface AttachmentTable {
@@ -645,6 +655,7 @@ export interface DB {
   position: PositionTable;
   application: ApplicationTable;
   application_history: ApplicationHistoryTable;
+  application_no_seq: ApplicationNoSeqTable;
   notice: NoticeTable;
   audit_log: AuditLogTable;
   attachment: AttachmentTable;

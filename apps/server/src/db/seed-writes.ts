@@ -2,6 +2,7 @@ import { birthdayFromIdno, idnoCheckChar, sexFromIdno, zonedToInstant, type Appl
 import type { Insertable, Kysely } from 'kysely';
 import type { DataCipher } from '../lib/crypto';
 import { hashPassword } from '../lib/password';
+import { assignApplicationNo } from '../modules/applications/repository';
 import { createArrangementRepository } from '../modules/arrangement/repository';
 import { seatExam } from '../modules/arrangement/service';
 import { issueTickets } from '../modules/tickets/issue';
@@ -121,6 +122,8 @@ export async function insertDemoApplication(
       .insertInto('application_history')
       .values({ application_id: row.id, status: s.status, reason: s.reason ?? '', actor: s.actor, actor_id: null, at: s.at })
       .execute();
+  // Submitted once: it has its 报名号, as the lifecycle gives one at the first submit.
+  if (when('submitted') !== null) await assignApplicationNo(trx, row.id);
   return row.id;
 }
 

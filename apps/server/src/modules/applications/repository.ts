@@ -1,4 +1,11 @@
-import { CANDIDATE_EDITABLE_STATUSES, type ApplicationStatus, type HistoryActor } from '@zhikaoyun/shared';
+import {
+  applicationNumber,
+  CANDIDATE_EDITABLE_STATUSES,
+  DEFAULT_TIME_ZONE,
+  zonedDateTime,
+  type ApplicationStatus,
+  type HistoryActor,
+} from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { commitGroupFor, committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
@@ -16,6 +23,7 @@ const COLUMNS = [
   'reason',
   'submitted_at',
   'updated_at',
+  'application_no',
 ] as const;
 
 /** The moment a transition records beside the status (see `stamps` in the lifecycle). */
@@ -30,6 +38,33 @@ export type HistoryEntryRow = Omit<Selectable<ApplicationHistoryTable>, 'id'>;
 /** Applications with the exam they belong to (`e`) and the position they name, if any (`p`). */
 export const withExamAndPosition = (k: Kysely<DB>) =>
   k.selectFrom('application as a').innerJoin('exam as e', 'e.id', 'a.exam_id').leftJoin('position as p', 'p.id', 'a.position_id');
+
+/**
+ * Gives the application its 报名号 unless it has one (a resubmit keeps the first), in the caller's
+ * transaction: the exam's next running number, then the number on the application. Called as
+ * the last write of a submit, so that on PostgreSQL the exam's counter row is held only for the
+ * commit (concurrent submits of one exam queue there, not across the whole step).
+ */
+export async function assignApplicationNo(trx: Kysely<DB>, applicationId: number): Promise<string | null> {
+  const a = await trx
+    .selectFrom('application as a')
+    .innerJoin('exam as e', 'e.id', 'a.exam_id')
+    .select(['a.application_no', 'a.exam_id', 'e.exam_code', 'e.registration_start'])
+    .where('a.id', '=', applicationId)
+    .executeTakeFirst();
+  if (!a) return null;
+  if (a.application_no !== null) return a.application_no;
+  const { last } = await trx
+    .insertInto('application_no_seq')
+    .values({ exam_id: a.exam_id, last: 1 })
+    .onConflict((oc) => oc.column('exam_id').doUpdateSet({ last: sql<number>`application_no_seq.last + 1` }))
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  const year = Number(zonedDateTime(a.registration_start, DEFAULT_TIME_ZONE).slice(0, 4));
+  const no = applicationNumber(year, a.exam_code, last);
+  await trx.updateTable('application').set({ application_no: no }).where('id', '=', applicationId).execute();
+  return no;
+}
 
 export function createApplicationsRepository(db: Db) {
   // Every write goes through the group commit: durable when acknowledged, one fsync for many.
@@ -143,6 +178,8 @@ export function createApplicationsRepository(db: Db) {
   // The candidate's applications, newest first, with the exam and position they name.
   const mine = prepare(db, { officeId: param<number>(), candidateId: param<number>() }, (p) =>
     withExamAndPosition(k)
+      // Its admission ticket, once issued: the exam card then leads to printing it.
+      .leftJoin('admission_ticket as t', 't.application_id', 'a.id')
       .select([
         'a.id',
         'a.exam_id',
@@ -153,10 +190,16 @@ export function createApplicationsRepository(db: Db) {
         'a.submitted_at',
         'a.updated_at',
         'a.position_id',
+        'a.application_no',
         'p.code as position_code',
         'p.name as position_name',
         'p.unit as position_unit',
+        'p.cancelled_at as position_cancelled_at',
         'e.published as exam_published',
+        'e.tickets_published_at',
+        'e.print_start',
+        'e.print_end',
+        't.application_id as ticket_of',
       ])
       .where('a.office_id', '=', p.officeId)
       .where('a.candidate_id', '=', p.candidateId)

@@ -10,6 +10,7 @@ import {
   ErrorCode,
   eventFrom,
   FORM_FIELD_LABEL,
+  formAsShown,
   graduationDateProblem,
   missingRequired,
   PHOTO_REQUIRED_TEXT,
@@ -84,7 +85,7 @@ export interface ApplicationsDeps {
   lifecycle: Lifecycle;
   exams: ExamsService;
   positions: PositionsRepository;
-  findCandidate: (officeId: number, id: number) => Promise<Pick<CandidateRow, 'birthday' | 'sex' | 'photo_id'> | undefined>;
+  findCandidate: (officeId: number, id: number) => Promise<Pick<CandidateRow, 'birthday' | 'sex' | 'photo_id' | 'mobile'> | undefined>;
 }
 
 /** The candidate's side of the lifecycle: the form, submit and withdraw, and what they may do next. */
@@ -114,8 +115,10 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
       phase: exam.phase,
       ...extra,
     });
-    // Moved: the row is known without reading it again; a repeat: another request moved it first.
-    return statusFor(exam, officeId, candidateId, done.changed ? { ...row, status: done.status, reason: '' } : undefined);
+    // Moved: the row is known without reading it again (but a submit has just been given its
+    // 报名号); a repeat: another request moved it first.
+    const known = done.changed && !(row.application_no === null && done.status === 'submitted');
+    return statusFor(exam, officeId, candidateId, known ? { ...row, status: done.status, reason: '' } : undefined);
   }
 
   async function position(officeId: number, examId: number, positionId: number) {
@@ -129,7 +132,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
     exam: Exam,
     officeId: number,
     candidateId: number,
-    known?: Pick<ApplicationRow, 'id' | 'status' | 'reason' | 'position_id'>,
+    known?: Pick<ApplicationRow, 'id' | 'status' | 'reason' | 'position_id' | 'application_no'>,
   ): Promise<ApplyStatus> {
     const ctx = { phase: exam.phase };
     let row = known ?? (await repo.findByCandidate(officeId, exam.id, candidateId));
@@ -141,8 +144,18 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
         .catch(() => null);
       row = done?.changed ? { ...row, status: done.status, reason: '' } : await repo.findByCandidate(officeId, exam.id, candidateId);
     }
-    if (!row) return { status: null, reason: '', history: [], positionId: null, canWithdraw: false, canEdit: canEdit(null, ctx).ok };
+    if (!row)
+      return {
+        status: null,
+        reason: '',
+        history: [],
+        positionId: null,
+        canWithdraw: false,
+        canEdit: canEdit(null, ctx).ok,
+        applicationNo: null,
+      };
     return {
+      applicationNo: row.application_no,
       status: row.status,
       reason: row.reason,
       history: await repo.history(row.id),
@@ -242,11 +255,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
       const p = await position(officeId, examId, row.position_id);
       const candidate = await findCandidate(officeId, candidateId);
       if (!candidate) throw new AppError(ErrorCode.Unauthorized);
-      const { eligible, reasons } = checkEligibility(
-        parseRequirements(p.requirements),
-        eligibilityProfile(candidate, row.form),
-        today,
-      );
+      const { eligible, reasons } = checkEligibility(parseRequirements(p.requirements), eligibilityProfile(candidate, row.form), today);
       if (!eligible) throw new AppError(ErrorCode.Validation, `不符合该岗位的报考条件：${reasons.join('。')}`);
       // The ID photo is part of the application: it goes on the admission ticket, and the
       // reviewer approves it with the rest.
@@ -271,7 +280,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
     /** Every application of the candidate in a published exam, newest first, with what they can do now. */
     async mine(officeId: number, candidateId: number): Promise<MyApplication[]> {
       const published = new Map((await exams.list(officeId)).map((e) => [e.id, e]));
-      const rows = await repo.mine(officeId, candidateId);
+      const [rows, account] = await Promise.all([repo.mine(officeId, candidateId), findCandidate(officeId, candidateId)]);
       return rows.flatMap((r): MyApplication[] => {
         const exam = published.get(r.exam_id);
         if (!exam) return [];
@@ -289,11 +298,18 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
                 ? { id: r.position_id, code: r.position_code, name: r.position_name, unit: r.position_unit }
                 : null,
             pledged: form.pledge === true,
-            missing: missingRequired(form, exam.config.required),
+            // Judged on the form as 填写报考信息 shows it (the account's mobile in an empty 联系电话).
+            missing: missingRequired(formAsShown(form, account), exam.config.required),
             canEdit: canEdit(r.status, ctx).ok,
             canWithdraw: availableEvents(r.status, 'candidate', ctx).includes('withdraw'),
             submittedAt: r.submitted_at,
             updatedAt: r.updated_at,
+            applicationNo: r.application_no,
+            positionCancelled: r.position_cancelled_at !== null,
+            ticketPrint:
+              r.ticket_of !== null && r.tickets_published_at !== null && r.print_start !== null
+                ? { start: r.print_start, end: r.print_end }
+                : null,
           },
         ];
       });

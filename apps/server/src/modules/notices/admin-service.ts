@@ -17,6 +17,7 @@ export interface NoticeValues {
   attachments: { name: string; url: string }[];
   pinned: boolean;
   published: boolean;
+  examId: number | null;
 }
 
 const SUMMARY_LENGTH = 80;
@@ -38,6 +39,9 @@ const toNotice = (r: AdminNoticeRow): AdminNotice => ({
   published: r.published === 1,
   publishedAt: r.published_at,
   updatedAt: r.updated_at,
+  examId: r.exam_id,
+  // The console names the exam from its own list.
+  examName: null,
 });
 
 /**
@@ -65,8 +69,11 @@ export function createNoticesAdminService({ repo, attachments, audit, changed }:
     async save(actor: AuditActor, input: NoticeValues, ip: string): Promise<{ id: number }> {
       const content = sanitizeRichText(input.content);
       if (!plainText(content).length && !/<img/i.test(content)) throw new AppError(ErrorCode.Validation, '公告正文不能为空');
+      if (input.examId !== null && !(await repo.examOfOffice(actor.officeId, input.examId)))
+        throw new AppError(ErrorCode.Validation, '所属考试不存在，请重新选择');
       const now = nowIso();
       const values = {
+        exam_id: input.examId,
         title: input.title,
         summary: input.summary || plainText(content, SUMMARY_LENGTH),
         content,

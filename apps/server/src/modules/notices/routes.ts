@@ -1,4 +1,12 @@
-import { envelopeSchema, noticeIdQuerySchema, noticePageSchema, noticeSchema, officeQuerySchema, pageQuerySchema } from '@zhikaoyun/shared';
+import {
+  envelopeSchema,
+  noticeIdQuerySchema,
+  noticeListQuerySchema,
+  noticePageSchema,
+  noticeSchema,
+  officeQuerySchema,
+  pageQuerySchema,
+} from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cacheKey } from '../../plugins/public-cache';
 
@@ -9,15 +17,15 @@ const noticesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/getNoticeList',
     {
       schema: {
-        summary: '通知公告列表（置顶优先，分页）',
+        summary: '通知公告列表（置顶优先，分页）与已发布考试的招考公告；examId：只列该考试的',
         tags,
-        querystring: pageQuerySchema.extend(officeQuerySchema.shape),
+        querystring: pageQuerySchema.extend(officeQuerySchema.shape).extend(noticeListQuerySchema.shape),
         response: { 200: envelopeSchema(noticePageSchema) },
       },
     },
     async (request, reply) =>
       app.publicCache.serve(request, reply, cacheKey('getNoticeList', request.query), () =>
-        service.page(request.office.id, request.query.page, request.query.pageSize),
+        service.page(request.office.id, request.query.page, request.query.pageSize, request.query.examId),
       ),
   );
   app.get(

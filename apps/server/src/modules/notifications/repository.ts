@@ -125,14 +125,15 @@ export function createNotificationsRepository(db: Db) {
     },
 
     /** Marks one message (or all of them) read; answers how many changed. */
-    async markRead(officeId: number, candidateId: number, id: number | 'all', at: string): Promise<number> {
+    async markRead(officeId: number, candidateId: number, id: number | readonly number[] | 'all', at: string): Promise<number> {
       let q = k
         .updateTable('message')
         .set({ read_at: at })
         .where('office_id', '=', officeId)
         .where('candidate_id', '=', candidateId)
         .where('read_at', 'is', null);
-      if (id !== 'all') q = q.where('id', '=', id);
+      if (typeof id === 'number') q = q.where('id', '=', id);
+      else if (id !== 'all') q = q.where('id', 'in', [...id]);
       const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows);
     },

@@ -47,7 +47,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: auth,
       schema: {
-        summary: '标为已读：{id} 一条，{all: true} 全部',
+        summary: '标为已读：{id} 一条，{ids} 我的消息刚显示的几条，{all: true} 全部',
         tags,
         querystring: officeQuerySchema,
         body: readMessageSchema,
@@ -56,7 +56,9 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = request.body;
-      return ok(await service.read(request.office.id, request.candidate.subjectId, 'id' in body ? body.id : 'all'));
+      return ok(
+        await service.read(request.office.id, request.candidate.subjectId, 'id' in body ? body.id : 'ids' in body ? body.ids : 'all'),
+      );
     },
   );
 

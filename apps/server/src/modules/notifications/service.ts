@@ -251,10 +251,11 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
 
     unread: (officeId: number, candidateId: number) => repo.unread(officeId, candidateId),
 
-    async read(officeId: number, candidateId: number, id: number | 'all'): Promise<{ unread: number }> {
+    /** Marks one message, those 我的消息 has shown (others' ids among them change nothing), or all. */
+    async read(officeId: number, candidateId: number, id: number | readonly number[] | 'all'): Promise<{ unread: number }> {
       const changed = await repo.markRead(officeId, candidateId, id, nowIso());
       // Someone else's message (or none) is not found, whatever its id; reading one twice is fine.
-      if (id !== 'all' && changed === 0 && !(await repo.messageExists(officeId, candidateId, id))) {
+      if (typeof id === 'number' && changed === 0 && !(await repo.messageExists(officeId, candidateId, id))) {
         throw new AppError(ErrorCode.NotFound, '该消息不存在');
       }
       return { unread: await repo.unread(officeId, candidateId) };

@@ -18,7 +18,7 @@ import type { ApplicationScope } from './scope';
 // The person's fields of the form, as columns (the free-text work history stays out of the sheet).
 const EXPORT_FORM_FIELDS: FormField[] = PROFILE_FIELDS.filter((f) => f !== 'workExperience');
 const EXPORT_COLUMNS: SheetColumn[] = [
-  { header: '报名序号', key: 'id', width: 10 },
+  { header: '报名号', key: 'applicationNo', width: 14 },
   { header: '姓名', key: 'name', width: 10 },
   { header: '性别', key: 'sex', width: 6 },
   { header: '出生日期', key: 'birthday', width: 12 },
@@ -48,7 +48,7 @@ function exportRow(r: ReviewRecord, { cipher, full, timeZone }: SheetOptions): R
   const idno = cipher.decrypt(r.idno_enc);
   const form = parseForm(r.form) as Record<string, unknown>;
   return {
-    id: r.id,
+    applicationNo: r.application_no ?? '',
     name: r.name,
     sex: r.sex,
     birthday: r.birthday,

@@ -35,6 +35,7 @@ const COLUMNS = [
   'a.form',
   'a.submitted_at',
   'a.position_id',
+  'a.application_no',
   'c.name',
   'c.idno_enc',
   'c.mobile',
