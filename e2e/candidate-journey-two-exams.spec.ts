@@ -126,7 +126,7 @@ test('with two exams open, the rejection stays in view with its reason, and the 
   await expect(mineFirst.getByText('审核未通过')).toBeVisible();
   await expect(mineFirst.getByText(REASON)).toBeVisible();
   await expect(mineFirst.getByRole('button', { name: '修改并重新提交' })).toBeVisible();
-  await expect(mineFirst.getByText(/距报名截止还有/)).toBeVisible();
+  await expect(mineFirst.getByText(/报名截止：.*（剩余 /)).toBeVisible();
   const mineSecond = page.getByRole('article', { name: SECOND });
   await expect(mineSecond.getByText('草稿')).toBeVisible();
   await expect(mineSecond.getByText(/下一步：/)).toBeVisible();

@@ -53,7 +53,7 @@ test('from registration to a submitted application, as one path on a phone', asy
   // 当前考试: the open exam counts down to its deadline; an exam never applied to offers no status.
   await expect(page).toHaveURL(/\/exam-list$/);
   const card = page.locator('.exam-card').filter({ hasText: OPEN_EXAM });
-  await expect(card.getByText(/距报名截止还有 \d+ (天|小时)/)).toBeVisible();
+  await expect(card.getByText(/报名截止：.*（剩余 (\d+ 天 )?\d{2}:\d{2}:\d{2}）$/)).toBeVisible();
   await expect(page.getByRole('button', { name: '查看报考状态' })).toHaveCount(0);
   await shot(page, '02-exam-list');
   await card.getByRole('button', { name: '进入报名' }).click();
@@ -138,7 +138,7 @@ test('from registration to a submitted application, as one path on a phone', asy
   await expect(page).toHaveURL(/\/current-exam$/);
   await expect(steps(page, 5)).toBeVisible();
   await expect(page.getByText('待审核').first()).toBeVisible();
-  await expect(page.getByText(/距资格审查截止还有/)).toBeVisible();
+  await expect(page.getByText(/资格审查截止：.*（剩余 /)).toBeVisible();
   await expect(page.getByText('提交报名（本人）')).toBeVisible();
   await page.getByRole('button', { name: '撤回修改' }).click();
   await confirmDialog(page, '撤回报名', '撤回');
@@ -166,7 +166,7 @@ test('from registration to a submitted application, as one path on a phone', asy
   const mine = page.getByRole('article', { name: OPEN_EXAM });
   await expect(mine.getByText('待审核')).toBeVisible();
   await expect(mine.getByText('已提交，等待资格审查')).toBeVisible();
-  await expect(mine.getByText(/距资格审查截止还有/)).toBeVisible();
+  await expect(mine.getByText(/资格审查截止：.*（剩余 /)).toBeVisible();
   await expect(mine.getByRole('navigation', { name: /第 5 步/ })).toBeVisible();
   await expect(page.getByText(idno, { exact: true })).toHaveCount(1);
   await shot(page, '11-personal-center');
@@ -270,7 +270,7 @@ test('a deep link opened logged out returns after login; a failed login keeps th
   await page.goto('/');
   const current = page.locator('.home-current-exam');
   await expect(current.getByText(OPEN_EXAM)).toBeVisible();
-  await expect(current.getByText(/距报名截止还有 \d+ (天|小时)/)).toBeVisible();
+  await expect(current.getByText(/报名截止：.*（剩余 (\d+ 天 )?\d{2}:\d{2}:\d{2}）$/)).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('15-home.png'), fullPage: true });
   await page.goto('/personal-center');
   await expect(page).toHaveURL(/\/$/);

@@ -17,7 +17,7 @@ import { isShellPath } from './app/shell-render';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { setDisplayTimeZone } from './components/format';
 import { ServerRendered } from './lib/hydrated';
-import { NOTICE_PAGE_SIZE } from './features/notices/api';
+import { NOTICE_PAGE_SIZE, noticePageKey } from './features/notices/api';
 import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/positions/position-query';
 import { seedPublicQueries } from './lib/public-query';
 import { setSsrData, SSR_DATA_ID, type SsrData } from './lib/ssr-data';
@@ -81,7 +81,11 @@ async function pageQueries(pathname: string, search: URLSearchParams, read: Read
   }
   if (pathname === '/notice-list') {
     const page = Math.max(1, Number(search.get('page')) || 1);
-    await add(['notices', page], '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE });
+    const examId = Number(search.get('examId'));
+    // One exam's notices (本次考试公告) under their own key, as the page reads them.
+    if (Number.isInteger(examId) && examId > 0)
+      await add(noticePageKey(page, examId), '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE, examId });
+    else await add(noticePageKey(page), '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE });
   }
   const detail = /^\/notice-detail\/(\d+)$/.exec(pathname);
   if (detail) {

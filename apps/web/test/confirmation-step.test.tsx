@@ -92,7 +92,7 @@ describe('confirmation step: WeChat Pay Native on a computer', () => {
     render(
       <QueryClientProvider client={client}>
         <App>
-          <ConfirmationStep exam={exam} status="approved" positionId={1} />
+          <ConfirmationStep exam={exam} status="approved" positionId={1} applicationNo={null} />
         </App>
       </QueryClientProvider>,
     );

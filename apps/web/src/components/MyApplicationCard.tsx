@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { chooseExam } from '../lib/public-exam';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { JourneySteps } from './JourneySteps';
-import { StatusTag } from './StatusTag';
+import { JourneyHeadline, StatusTag } from './StatusTag';
 
 /**
  * One exam the candidate applied to, in 我的报名: its state, the review's reason, the step bar,
@@ -22,14 +22,16 @@ export function MyApplicationCard({ application: a, hasPhoto }: { application: M
     <article className="mobile-card my-application" aria-label={a.exam.name}>
       <header className="my-application__head">
         <h3 className="my-application__exam">{a.exam.name}</h3>
-        <StatusTag status={a.status} />
+        {!journey.headline && <StatusTag status={a.status} />}
       </header>
+      {journey.headline && <JourneyHeadline text={journey.headline} urgent={journey.stepStatus === 'error'} />}
+      {a.applicationNo && <p className="my-application__position">报名号：{a.applicationNo}</p>}
       {a.position && (
         <p className="my-application__position">
           报考岗位：{a.position.name}（{a.position.code}）· {a.position.unit}
         </p>
       )}
-      <JourneySteps current={journey.step} status={journey.stepStatus} />
+      <JourneySteps current={journey.step} status={journey.stepStatus} exam={a.exam} />
       {a.status === 'rejected' && a.reason && (
         <p className="my-application__reason">
           <strong>审核意见：</strong>
@@ -47,7 +49,7 @@ export function MyApplicationCard({ application: a, hasPhoto }: { application: M
             {action.label}
           </Button>
         )}
-        <Button onClick={() => go('/current-exam')}>查看报考状态</Button>
+        {action?.path !== '/current-exam' && <Button onClick={() => go('/current-exam')}>查看报考状态</Button>}
       </div>
     </article>
   );

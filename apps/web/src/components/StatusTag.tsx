@@ -17,3 +17,11 @@ const STATUS_TONE: Readonly<Record<ApplicationStatus, string>> = {
 export function StatusTag({ status }: { status: ApplicationStatus }) {
   return <span className={`app-status-tag is-${STATUS_TONE[status]}`}>{APPLICATION_STATUS_LABEL[status]}</span>;
 }
+
+/**
+ * What needs the candidate now, in place of the status tag when there is such a thing (a cancelled
+ * post to switch from, a ticket to print): journeyOf's headline, red for a refusal or loss.
+ */
+export function JourneyHeadline({ text, urgent }: { text: string; urgent: boolean }) {
+  return <strong className={`journey-headline${urgent ? ' is-urgent' : ''}`}>{text}</strong>;
+}

@@ -1,4 +1,4 @@
-import { applicationDraftSchema, type Application, type ApplicationDraft } from '@zhikaoyun/shared';
+import { applicationDraftSchema, FORM_FIELD_LABEL, type Application, type ApplicationDraft, type FormField } from '@zhikaoyun/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { PERSONAL_PREFIX, readStored, removeStored, writeStored } from '../../lib/storage';
 import { useSysStore } from '../../lib/store';
@@ -208,4 +208,23 @@ export function useAutosave(examId: number, opts: { onSaved?: (saved: Applicatio
   }, [flush, keepDraft]);
 
   return { state, schedule, flush, rebase, restore, version };
+}
+
+const shown = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+
+/**
+ * The fields a stale tab had changed (typed differs from the form it was based on) that the newer
+ * form saved elsewhere now holds otherwise: by label, with the value typed (empty: 清空).
+ */
+export function replacedFields(
+  typed: ApplicationDraft,
+  base: ApplicationDraft,
+  newer: ApplicationDraft,
+): { label: string; value: string }[] {
+  const t = typed as Record<string, unknown>;
+  const b = base as Record<string, unknown>;
+  const n = newer as Record<string, unknown>;
+  return Object.keys(t)
+    .filter((k) => k in FORM_FIELD_LABEL && shown(t[k]) !== shown(b[k]) && shown(t[k]) !== shown(n[k]))
+    .map((k) => ({ label: FORM_FIELD_LABEL[k as FormField], value: shown(t[k]) || '（清空）' }));
 }

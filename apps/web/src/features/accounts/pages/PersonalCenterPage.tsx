@@ -3,6 +3,7 @@ import {
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
+  IdcardOutlined,
   LockOutlined,
   LogoutOutlined,
   RightOutlined,
@@ -19,6 +20,7 @@ import { lazyScoped } from '../../../app/lazy-scoped';
 import { deferredFeedback } from '../../../lib/feedback';
 import { useHydrated } from '../../../lib/hydrated';
 import { useMyApplications } from '../../../lib/journey-api';
+import { chooseExam } from '../../../lib/public-exam';
 import { useSysStore } from '../../../lib/store';
 import { badgeText, useUnreadCount } from '../../../lib/unread';
 import { exportMyData, logout, useUserInfo } from '../api';
@@ -43,12 +45,15 @@ function ActionRow({
   label,
   danger,
   badge,
+  badgeLabel,
   ...target
 }: {
   icon: ReactNode;
   label: string;
   danger?: boolean;
   badge?: string;
+  /** What the badge says to a screen reader (by default a count of unread messages). */
+  badgeLabel?: string;
 } & ({ to: string; onClick?: never } | { onClick: () => void; to?: never })) {
   const hydrated = useHydrated();
   const className = `action-row${danger ? ' is-danger' : ''}`;
@@ -59,7 +64,7 @@ function ActionRow({
       </span>
       <span className="action-row__label">{label}</span>
       {badge && (
-        <span className="zk-badge zk-badge--inline" aria-label={`${badge} 条未读`}>
+        <span className="zk-badge zk-badge--inline" aria-label={badgeLabel ?? `${badge} 条未读`}>
           {badge}
         </span>
       )}
@@ -135,6 +140,20 @@ export default function PersonalCenterPage() {
     }
   }
 
+  // 准考证打印: the exam whose ticket can be printed now, else the latest with a ticket; its status
+  // page leads with the ticket (or says when printing opens).
+  const now = new Date().toISOString();
+  const ticketed = (mine.data ?? []).filter((a) => a.status === 'confirmed' && a.ticketPrint !== null && !a.positionCancelled);
+  const printable = ticketed.find(
+    (a) => a.ticketPrint && a.ticketPrint.start <= now && (a.ticketPrint.end === null || now <= a.ticketPrint.end),
+  );
+  const ticketBadge = printable ? '可打印' : undefined;
+  function openTicket() {
+    const a = printable ?? ticketed[0];
+    if (a) chooseExam(a.exam);
+    void navigate('/current-exam');
+  }
+
   function afterDeletion() {
     setDeleting(false);
     useSysStore.getState().logout();
@@ -184,6 +203,7 @@ export default function PersonalCenterPage() {
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
         <ActionRow icon={<BellOutlined />} label="我的消息" badge={unread} to="/messages" />
+        <ActionRow icon={<IdcardOutlined />} label="准考证打印" badge={ticketBadge} badgeLabel="准考证可打印" onClick={openTicket} />
         <ActionRow icon={<TrophyOutlined />} label="成绩查询" to="/scores" />
         <ActionRow icon={<EditOutlined />} label="修改联系方式与密保" onClick={() => info && open('edit')} />
         <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => open('password')} />

@@ -2,6 +2,7 @@ import {
   formatFen,
   PAYMENT_PROVIDER_LABEL,
   WAIVER_CATEGORY_LABEL,
+  WAIVER_PROOF_HINT,
   WAIVER_PROOF_MAX_BYTES,
   WAIVER_STATUS_LABEL,
   type ApplicationStatus,
@@ -9,8 +10,10 @@ import {
   type PaymentStatus,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
-import { App, Button, QRCode, Select, Skeleton } from 'antd';
-import { useEffect, useState } from 'react';
+import { UploadOutlined } from '@ant-design/icons';
+import { App, Button, QRCode, Select, Skeleton, Upload, type UploadFile } from 'antd';
+import { useState } from 'react';
+import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
 import { formatDateTime } from '../../../components/format';
 import {
   useApplyWaiver,
@@ -23,36 +26,20 @@ import {
   useSwitchTargets,
 } from '../confirmation-api';
 
-/** "2 天 03:04:05" until `deadline`, ticking each second; null once it has passed. */
-function useCountdown(deadline: string): string | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(id);
-  }, []);
-  const left = Date.parse(deadline) - now;
-  if (left <= 0) return null;
-  const s = Math.floor(left / 1000);
-  const days = Math.floor(s / 86_400);
-  const hms = [Math.floor((s % 86_400) / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, '0')).join(':');
-  return days > 0 ? `${days} 天 ${hms}` : hms;
+function Deadline({ deadline, label = '报名确认截止' }: { deadline: string; label?: string }) {
+  return <DeadlineCountdown deadline={{ label, at: deadline }} />;
 }
 
-function Deadline({ deadline, label = '确认截止' }: { deadline: string; label?: string }) {
-  const left = useCountdown(deadline);
-  return (
-    <p className="confirm-step__deadline">
-      {label}：<strong>{formatDateTime(deadline)}</strong>
-      {left ? <span className="confirm-step__countdown">（剩余 {left}）</span> : <span>（已截止）</span>}
-    </p>
-  );
-}
-
+/**
+ * 申请减免: the category, what proof it needs, and the proof itself (one file, as the server keeps
+ * one), chosen with antd's upload in Chinese and sent with the request.
+ */
 function WaiverForm({ exam, onDone }: { exam: Exam; onDone: () => void }) {
   const { message } = App.useApp();
   const apply = useApplyWaiver(exam.id);
   const [category, setCategory] = useState<WaiverCategory | undefined>(exam.waiverCategories[0]);
   const [file, setFile] = useState<File | null>(null);
+  const fileList: UploadFile[] = file ? [{ uid: 'proof', name: file.name, status: 'done', size: file.size }] : [];
   return (
     <div className="confirm-step__waiver">
       <label className="confirm-step__field">
@@ -64,22 +51,30 @@ function WaiverForm({ exam, onDone }: { exam: Exam; onDone: () => void }) {
           aria-label="减免类别"
         />
       </label>
-      <label className="confirm-step__field">
-        <span>证明材料（JPG、PNG 或 PDF，不超过 5 MB）</span>
-        <input
-          type="file"
+      {category && <p className="confirm-step__proof-hint">{WAIVER_PROOF_HINT[category]}。</p>}
+      <div className="confirm-step__field">
+        <span>证明材料</span>
+        <Upload
           accept="image/jpeg,image/png,application/pdf"
-          onChange={(e) => {
-            const f = e.target.files?.[0] ?? null;
-            if (f && f.size > WAIVER_PROOF_MAX_BYTES) {
-              void message.error('证明材料不能超过 5 MB');
-              e.target.value = '';
-              return;
+          maxCount={1}
+          fileList={fileList}
+          // Sent with the request, not uploaded on its own.
+          beforeUpload={(f) => {
+            if (f.size > WAIVER_PROOF_MAX_BYTES) {
+              void message.error('证明材料不能超过 5 MB，请压缩或换一张后重新选择');
+              return Upload.LIST_IGNORE;
             }
             setFile(f);
+            return false;
           }}
-        />
-      </label>
+          onRemove={() => setFile(null)}
+        >
+          <Button icon={<UploadOutlined />}>
+            {file ? '重新选择' : '选择文件'}
+          </Button>
+        </Upload>
+        <span className="confirm-step__proof-rule">一个文件：JPG、PNG 照片或 PDF 扫描件，不超过 5 MB；多页材料请合并为一个 PDF。</span>
+      </div>
       <Button
         type="primary"
         block
@@ -106,7 +101,7 @@ function WaiverForm({ exam, onDone }: { exam: Exam; onDone: () => void }) {
 }
 
 /** The printable receipt of a confirmed application. */
-function Receipt({ exam, pay }: { exam: Exam; pay: PaymentStatus }) {
+function Receipt({ exam, pay, applicationNo }: { exam: Exam; pay: PaymentStatus; applicationNo: string | null }) {
   return (
     <section className="receipt" aria-label="报名确认回执">
       <h3 className="receipt__title">报名确认回执</h3>
@@ -115,6 +110,12 @@ function Receipt({ exam, pay }: { exam: Exam; pay: PaymentStatus }) {
         <dd>{exam.name}</dd>
         <dt>考生</dt>
         <dd>{pay.payer}</dd>
+        {applicationNo && (
+          <>
+            <dt>报名号</dt>
+            <dd>{applicationNo}</dd>
+          </>
+        )}
         {pay.status === 'paid' && (
           <>
             <dt>报名费</dt>
@@ -160,6 +161,8 @@ function SwitchChoice({ exam, pay, currentPositionId }: { exam: Exam; pay: Payme
   const [target, setTarget] = useState<number | undefined>();
   const options = (targets.data?.list ?? []).filter((p) => p.id !== currentPositionId && !p.cancelled && p.eligible !== false);
   const chosen = options.find((p) => p.id === target);
+  // Known to be none: said at once, and giving up is the way left.
+  const none = targets.isSuccess && options.length === 0;
   const paid = pay.status === 'paid';
   const giveUp = paid ? '放弃并退费' : '放弃报考';
   return (
@@ -176,40 +179,49 @@ function SwitchChoice({ exam, pay, currentPositionId }: { exam: Exam; pay: Payme
         {paid ? '截止前未作选择的，报名取消并自动退费。' : '截止前未作选择的，报名自动取消。'}
       </p>
       {exam.switchEnd && <Deadline deadline={exam.switchEnd} label="改报截止" />}
-      <Select
-        className="confirm-step__select"
-        placeholder="选择改报岗位"
-        value={target}
-        onChange={setTarget}
-        loading={targets.isLoading}
-        notFoundContent={targets.isLoading ? '正在读取岗位…' : '暂无您符合报考条件的其他岗位'}
-        options={options.map((p) => ({ value: p.id, label: `${p.name}（${p.unit}）` }))}
-        aria-label="改报岗位"
-      />
+      {none ? (
+        <p className="confirm-step__switch-none" role="status">
+          暂无您符合报考条件的其他岗位，可{paid ? '放弃报考并退费' : '放弃报考'}。
+        </p>
+      ) : (
+        <Select
+          className="confirm-step__select"
+          placeholder="选择改报岗位"
+          value={target}
+          onChange={setTarget}
+          loading={targets.isLoading}
+          notFoundContent={targets.isLoading ? '正在读取岗位…' : '暂无您符合报考条件的其他岗位'}
+          options={options.map((p) => ({ value: p.id, label: `${p.name}（${p.unit}）` }))}
+          aria-label="改报岗位"
+        />
+      )}
+      {!none && (
+        <Button
+          type="primary"
+          block
+          disabled={!chosen}
+          loading={switchTo.isPending}
+          onClick={() =>
+            chosen &&
+            modal.confirm({
+              title: '确认改报',
+              content: `改报为「${chosen.name}」（${chosen.code}，${chosen.unit}）。改报后不能再更改，确定吗？`,
+              okText: '确认改报',
+              cancelText: '取消',
+              onOk: () =>
+                switchTo
+                  .mutateAsync(chosen.id)
+                  .then(() => void message.success('改报成功'))
+                  .catch(() => undefined),
+            })
+          }
+        >
+          确认改报
+        </Button>
+      )}
       <Button
-        type="primary"
         block
-        disabled={!chosen}
-        loading={switchTo.isPending}
-        onClick={() =>
-          chosen &&
-          modal.confirm({
-            title: '确认改报',
-            content: `改报为「${chosen.name}」（${chosen.code}，${chosen.unit}）。改报后不能再更改，确定吗？`,
-            okText: '确认改报',
-            cancelText: '取消',
-            onOk: () =>
-              switchTo
-                .mutateAsync(chosen.id)
-                .then(() => void message.success('改报成功'))
-                .catch(() => undefined),
-          })
-        }
-      >
-        确认改报
-      </Button>
-      <Button
-        block
+        type={none ? 'primary' : 'default'}
         danger
         loading={optOut.isPending}
         onClick={() =>
@@ -236,7 +248,17 @@ function SwitchChoice({ exam, pay, currentPositionId }: { exam: Exam; pay: Payme
  * continue paying, or 我已支付), ask for a fee waiver, or confirm with one click when there is
  * no fee; once confirmed, the printable receipt and, if the position was cancelled, the switch.
  */
-export function ConfirmationStep({ exam, status, positionId }: { exam: Exam; status: ApplicationStatus; positionId: number | null }) {
+export function ConfirmationStep({
+  exam,
+  status,
+  positionId,
+  applicationNo,
+}: {
+  exam: Exam;
+  status: ApplicationStatus;
+  positionId: number | null;
+  applicationNo: string | null;
+}) {
   // Expired too: a waiver asked before the deadline may still be decided (and confirm) after it.
   const relevant = status === 'approved' || status === 'confirmed' || status === 'cancelled' || status === 'expired';
   const pay = usePaymentStatus(exam.id, relevant);
@@ -285,7 +307,7 @@ export function ConfirmationStep({ exam, status, positionId }: { exam: Exam; sta
     return (
       <div className="confirm-step">
         {switching && <SwitchChoice exam={exam} pay={p} currentPositionId={positionId} />}
-        <Receipt exam={exam} pay={p} />
+        <Receipt exam={exam} pay={p} applicationNo={applicationNo} />
       </div>
     );
   }

@@ -54,7 +54,7 @@ function Instructions({ exam }: { exam: Exam }) {
   return (
     <div className="instructions-page">
       <MobileContainerCard>
-        <JourneySteps current={0} />
+        <JourneySteps current={0} exam={exam} />
         <ExamTitle name={exam.name} subtitle="请仔细阅读招聘公告和报考须知，签署诚信承诺后开始填写报考信息。" />
         {rejected && <ReviewOpinion reason={application.data?.reason ?? ''} />}
       </MobileContainerCard>

@@ -82,7 +82,7 @@ function Confirm({ exam }: { exam: Exam }) {
   return (
     <div className="confirm-page">
       <MobileContainerCard>
-        <JourneySteps current={3} status={app?.status === 'rejected' ? 'error' : 'process'} />
+        <JourneySteps current={3} status={app?.status === 'rejected' ? 'error' : 'process'} exam={exam} />
         <ExamTitle name={exam.name} subtitle="请核对以下信息，确认无误后提交。" />
         {app?.status === 'rejected' && <ReviewOpinion reason={app.reason} />}
       </MobileContainerCard>

@@ -1,9 +1,17 @@
-import { CheckCircleFilled, ClockCircleFilled, CloseCircleFilled, EditFilled } from '@ant-design/icons';
+import {
+  CheckCircleFilled,
+  ClockCircleFilled,
+  CloseCircleFilled,
+  EditFilled,
+  ExclamationCircleFilled,
+  NotificationOutlined,
+} from '@ant-design/icons';
 import {
   APPLICATION_STATUS_LABEL,
   DIALOG_WIDTH,
   historyWords,
   journeyOf,
+  STEP,
   type ApplicationStatus,
   type Exam,
   type HistoryActor,
@@ -11,7 +19,7 @@ import {
 } from '@zhikaoyun/shared';
 import { App, Button, Skeleton, Timeline } from 'antd';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { formatDateTime } from '../../../components/format';
 import { GroupTitle } from '../../../components/GroupTitle';
@@ -68,6 +76,9 @@ const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: st
   },
 };
 
+/** Deadlines the confirmation step below shows itself, with the same countdown. */
+const OWN_DEADLINES = new Set(['报名确认截止', '改报截止']);
+
 const POSITION_CANCELLED_WORDS = '您报考的岗位因未达到开考比例已取消。请在改报截止前改报其他岗位，或放弃报考（见下方）。';
 
 /** Who moved the application, as the timeline says it. */
@@ -110,19 +121,31 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
     );
   }
   // A confirmed application whose position close-out cancelled: the choice below is what matters now.
-  const positionCancelled = s.status === 'confirmed' && position.data?.cancelled === true;
-  const look = positionCancelled ? { ...LOOK.confirmed, tone: 'submitted', words: POSITION_CANCELLED_WORDS } : LOOK[s.status];
+  const positionCancelled = s.status === 'confirmed' && (position.data?.cancelled === true || mine?.positionCancelled === true);
   const journey = mine ? journeyOf(exam, mine, hasPhoto) : null;
+  const look = positionCancelled
+    ? { ...LOOK.confirmed, icon: <ExclamationCircleFilled />, tone: 'rejected', words: POSITION_CANCELLED_WORDS }
+    : LOOK[s.status];
+  // During the print window the ticket is what the candidate comes for: it leads the page.
+  const printing = s.status === 'confirmed' && !positionCancelled && journey?.step === STEP.ticket && journey.stepStatus === 'process';
+  // The confirmation step below shows its own deadline (确认截止, 改报截止): not twice.
+  const deadline = journey?.deadline && !OWN_DEADLINES.has(journey.deadline.label) ? journey.deadline : null;
   const words = historyWords(s.history);
   return (
     <div className="current-exam-page">
       <MobileContainerCard>
-        {journey && <JourneySteps current={journey.step} status={journey.stepStatus} />}
+        {journey && <JourneySteps current={journey.step} status={journey.stepStatus} exam={exam} />}
         <ExamTitle name={exam.name} />
+        {printing && <AdmissionTicketCard exam={exam} />}
         <div className={`status-card is-${look.tone}`}>
           <p className="status-card__label">
-            <span aria-hidden>{look.icon}</span> {APPLICATION_STATUS_LABEL[s.status]}
+            <span aria-hidden>{look.icon}</span> {journey?.headline ?? APPLICATION_STATUS_LABEL[s.status]}
           </p>
+          {s.applicationNo && (
+            <p className="status-card__no">
+              报名号：<strong>{s.applicationNo}</strong>
+            </p>
+          )}
           <p className="status-card__words">{look.words}</p>
           {(s.status === 'rejected' || s.status === 'rejectedFinal') && s.reason && (
             <p className="status-card__reason">
@@ -131,12 +154,17 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
             </p>
           )}
           {s.status === 'submitted' && !s.canWithdraw && <p className="status-card__words">报名已截止，请耐心等待审核结果。</p>}
-          {journey?.deadline && <DeadlineCountdown deadline={journey.deadline} />}
+          {deadline && <DeadlineCountdown deadline={deadline} />}
         </div>
-        <ConfirmationStep exam={exam} status={s.status} positionId={s.positionId} />
+        <ConfirmationStep exam={exam} status={s.status} positionId={s.positionId} applicationNo={s.applicationNo} />
         {(s.status === 'approved' || s.status === 'confirmed') && !positionCancelled && <SiteCityCard examId={exam.id} />}
-        {s.status === 'confirmed' && !positionCancelled && <AdmissionTicketCard exam={exam} />}
+        {s.status === 'confirmed' && !positionCancelled && !printing && <AdmissionTicketCard exam={exam} />}
         {s.status === 'confirmed' && !positionCancelled && <ScoreLinkCard examId={exam.id} />}
+        <p className="status-links">
+          <Link to={`/notice-list?examId=${exam.id}`}>
+            <NotificationOutlined aria-hidden /> 本次考试公告（招考公告及通知）
+          </Link>
+        </p>
         {position.data && (
           <p className="status-position">
             报考岗位：{position.data.name}（{position.data.code}），{position.data.unit}

@@ -1,5 +1,6 @@
 import {
   DRAFT_CONFLICT_TEXT,
+  formAsShown,
   formLock,
   photoLockedText,
   PROFILE_FIELDS,
@@ -20,7 +21,7 @@ import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MY_APPLICATIONS_KEY } from '../../../lib/journey-api';
 import { useUserInfo } from '../../../lib/user-info';
 import { applicationKey, useApplication, useLastProfile } from '../api';
-import { takeKeptDraft, useAutosave } from '../autosave';
+import { replacedFields, takeKeptDraft, useAutosave } from '../autosave';
 import { ExamGate } from '../../../components/ExamGate';
 import { ApplicationFormFields } from '../components/ApplicationFormFields';
 import { FormSummary } from '../components/FormSummary';
@@ -51,6 +52,9 @@ function FillForm({ exam }: { exam: Exam }) {
   /** The version of the form the fields show: this tab's own saves move it without reloading the fields. */
   const shown = useRef<number | null>(null);
   const conflicted = useRef(false);
+  const overwritten = useRef<{ typed: ApplicationDraft; base: ApplicationDraft } | null>(null);
+  /** The fields this tab had typed that the newer form from elsewhere replaced, with what was typed. */
+  const [replaced, setReplaced] = useState<{ label: string; value: string }[]>([]);
   const autosave = useAutosave(exam.id, {
     onSaved: (saved) => {
       shown.current = saved.version;
@@ -60,7 +64,11 @@ function FillForm({ exam }: { exam: Exam }) {
     },
     onConflict: () => {
       conflicted.current = true;
+      // What this tab typed on top of the form it had: what it changed is named once the newer
+      // form (saved elsewhere) replaces it, with the values typed, so they can be entered again.
+      overwritten.current = { typed: form.getFieldsValue(true) as ApplicationDraft, base: app?.form ?? {} };
       setConflict(true);
+      setReplaced([]);
       void application.refetch();
     },
   });
@@ -84,9 +92,12 @@ function FillForm({ exam }: { exam: Exam }) {
     rebase(version);
     form.resetFields();
     if (app) form.setFieldsValue(app.form);
-    if (!app || isEmpty(app.form.contactPhone)) {
-      if (userInfo) form.setFieldsValue({ contactPhone: userInfo.mobile });
-    }
+    // An empty 联系电话 shows the account's mobile (the exam card judges what is missing the same way).
+    const phone = formAsShown(app?.form ?? {}, userInfo).contactPhone;
+    if (phone !== app?.form.contactPhone) form.setFieldsValue({ contactPhone: phone });
+    const lost = overwritten.current;
+    overwritten.current = null;
+    if (lost) setReplaced(replacedFields(lost.typed, lost.base, app?.form ?? {}));
   }, [application.isSuccess, editable, app, form, userInfo, rebase]);
 
   // This tab was unloaded (reloaded, closed) with a change not yet saved: it comes back into the
@@ -148,7 +159,7 @@ function FillForm({ exam }: { exam: Exam }) {
   return (
     <div className="fill-info-page">
       <MobileContainerCard>
-        <JourneySteps current={1} status={app?.status === 'rejected' ? 'error' : 'process'} />
+        <JourneySteps current={1} status={app?.status === 'rejected' ? 'error' : 'process'} exam={exam} />
         <ExamTitle name={exam.name} />
         {locked ? <Alert type="info" showIcon title={`${locked}（当前为只读）`} /> : editable && <SaveIndicator state={autosave.state} />}
         {app?.status === 'rejected' && <ReviewOpinion reason={app.reason} />}
@@ -158,6 +169,20 @@ function FillForm({ exam }: { exam: Exam }) {
             type="warning"
             showIcon
             title={DRAFT_CONFLICT_TEXT}
+            description={
+              replaced.length > 0 && (
+                <div className="conflict-replaced">
+                  以下内容已被其他页面的修改替换，如需保留请重新填写：
+                  <ul>
+                    {replaced.map((r) => (
+                      <li key={r.label}>
+                        {r.label}（您刚输入：{r.value}）
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )
+            }
             closable
             onClose={() => setConflict(false)}
           />

@@ -1,5 +1,5 @@
 import { CalendarOutlined, ClockCircleOutlined } from '@ant-design/icons';
-import { EXAM_PHASE_LABEL, journeyOf, type Exam, type MyApplication } from '@zhikaoyun/shared';
+import { EXAM_PHASE_LABEL, journeyOf, type Exam, type Journey, type MyApplication } from '@zhikaoyun/shared';
 import { startTransition, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { PlainSkeleton } from '../../../components/PlainSkeleton';
-import { StatusTag } from '../../../components/StatusTag';
+import { JourneyHeadline, StatusTag } from '../../../components/StatusTag';
 import { useHydrated } from '../../../lib/hydrated';
 import { getData } from '../../../lib/lazy-http';
 import { chooseExam, fetchExamList } from '../../../lib/public-exam';
@@ -22,6 +22,8 @@ import { useSysStore } from '../../../lib/store';
 function primaryAction(exam: Exam, mine: MyApplication | null, hasPhoto: boolean): { label: string; path: string } | null {
   if (mine === null) return exam.phase === 'registering' ? { label: '进入报名', path: '/application-instructions' } : null;
   const journey = journeyOf(exam, mine, hasPhoto);
+  // Something needs the candidate now (a cancelled post, a ticket to print): its own way there.
+  if (journey.headline && journey.action) return journey.action;
   if (journey.action && mine.status === 'draft') return { label: '继续报名', path: journey.action.path };
   if (journey.action && mine.status === 'rejected') return { label: '修改并重新提交', path: journey.action.path };
   return { label: '查看报考状态', path: '/current-exam' };
@@ -41,7 +43,15 @@ const NOT_APPLIED_HINT: Readonly<Record<Exam['phase'], string>> = {
  * or 未报名. Until their applications are known (the server's HTML, which knows no one) the line
  * keeps its place unseen, so nothing below it moves when it is filled in.
  */
-function ExamCardState({ exam, mine, next }: { exam: Exam; mine: MyApplication | null | undefined; next: string | null }) {
+function ExamCardState({
+  exam,
+  mine,
+  journey,
+}: {
+  exam: Exam;
+  mine: MyApplication | null | undefined;
+  journey: Pick<Journey, 'next' | 'headline' | 'stepStatus'> | null;
+}) {
   if (mine === undefined)
     return (
       <div className="exam-card__state is-pending" aria-hidden="true">
@@ -50,8 +60,17 @@ function ExamCardState({ exam, mine, next }: { exam: Exam; mine: MyApplication |
     );
   return (
     <div className="exam-card__state" role="status" aria-label="我的报名状态">
-      {mine ? <StatusTag status={mine.status} /> : <span className="app-status-tag">未报名</span>}
-      <span>{mine ? (mine.status === 'rejected' && mine.reason ? `审核意见：${mine.reason}` : next) : NOT_APPLIED_HINT[exam.phase]}</span>
+      {journey?.headline ? (
+        // What needs the candidate now takes the status tag's place (a cancelled post is still 已确认).
+        <JourneyHeadline text={journey.headline} urgent={journey.stepStatus === 'error'} />
+      ) : (
+        <>
+          {mine ? <StatusTag status={mine.status} /> : <span className="app-status-tag">未报名</span>}
+          <span>
+            {mine ? (mine.status === 'rejected' && mine.reason ? `审核意见：${mine.reason}` : journey?.next) : NOT_APPLIED_HINT[exam.phase]}
+          </span>
+        </>
+      )}
     </div>
   );
 }
@@ -87,7 +106,8 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
         <h2 className="exam-card__name">{exam.name}</h2>
         <span className={`phase-tag is-${exam.phase}`}>{EXAM_PHASE_LABEL[exam.phase]}</span>
       </div>
-      <ExamCardState exam={exam} mine={mine} next={journey?.next ?? null} />
+      <ExamCardState exam={exam} mine={mine} journey={journey} />
+      {mine?.applicationNo && <p className="exam-card__no">报名号：{mine.applicationNo}</p>}
       {deadline &&
         (hydrated ? (
           <DeadlineCountdown deadline={deadline} />

@@ -1,6 +1,7 @@
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, noticeInputSchema, type AdminNotice } from '@zhikaoyun/shared';
-import { App, Button, Form, Input, List, Space, Switch, Upload } from 'antd';
+import { App, Button, Form, Input, List, Select, Space, Switch, Upload } from 'antd';
+import { useAdminExams } from '../../../components/console/console-exams';
 import { EditorDrawer } from '../../../components/console/EditorDrawer';
 import { useEffect, useState } from 'react';
 import { RichTextEditor } from '../../../components/console/RichTextEditor';
@@ -13,6 +14,8 @@ interface Values {
   content: string;
   pinned: boolean;
   published: boolean;
+  /** 所属考试; null: a general notice. */
+  examId: number | null;
 }
 type Attachment = { name: string; url: string };
 
@@ -25,6 +28,7 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
   const { message } = App.useApp();
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const upload = useUploadAttachment();
+  const exams = useAdminExams();
 
   useEffect(() => {
     if (!open) return;
@@ -34,6 +38,7 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
       content: notice?.content ?? '',
       pinned: notice?.pinned ?? false,
       published: notice?.published ?? false,
+      examId: notice?.examId ?? null,
     });
     setAttachments(notice?.attachments ?? []);
   }, [open, notice, form]);
@@ -52,7 +57,7 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
 
   const submit = (v: Values) =>
     void save
-      .mutateAsync({ ...(notice ? { id: notice.id } : {}), ...v, attachments })
+      .mutateAsync({ ...(notice ? { id: notice.id } : {}), ...v, examId: v.examId ?? null, attachments })
       .then(() => {
         void message.success(v.published ? '公告已发布' : '公告已保存为草稿');
         onClose();
@@ -70,6 +75,16 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
       <Form form={form} name="notice-form" layout="vertical" onFinish={submit}>
         <Form.Item name="title" label="标题" rules={[zodRule(shape.title)]}>
           <Input maxLength={80} showCount />
+        </Form.Item>
+        <Form.Item name="examId" label="所属考试" help="选择后，考生在该考试的「本次考试公告」中与招考公告一起看到这条公告；留空为通用公告">
+          <Select
+            allowClear
+            placeholder="不属于某场考试（通用公告）"
+            loading={exams.isLoading}
+            options={(exams.data ?? []).map((e) => ({ value: e.id, label: e.published ? e.name : `${e.name}（未发布）` }))}
+            // Cleared: null, as the server keeps a general notice.
+            onClear={() => form.setFieldValue('examId', null)}
+          />
         </Form.Item>
         <Form.Item name="summary" label="摘要" help="留空时取正文开头">
           <Input.TextArea maxLength={200} rows={2} />

@@ -1,11 +1,11 @@
 import { Button, Skeleton } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../components/format';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { useMessages, useReadMessage } from '../api';
 
-/** 我的消息: what the office told the candidate (review results, notices of the exam), unread first marked. */
+/** 我的消息: what the office told the candidate (review results, notices of the exam), the new ones marked. */
 export default function MessagesPage() {
   const messages = useMessages();
   const read = useReadMessage();
@@ -13,6 +13,18 @@ export default function MessagesPage() {
   const pages = messages.data?.pages ?? [];
   const list = pages.flatMap((p) => p.list);
   const unread = pages[0]?.unread ?? 0;
+  // Opening the inbox reads what it shows: those unread are marked read at once (the badge drops)
+  // and keep their mark for this visit, so the candidate still sees which are new.
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
+  const asked = useRef(new Set<number>());
+  const { mutate } = read;
+  useEffect(() => {
+    const ids = list.filter((m) => !m.read && !asked.current.has(m.id)).map((m) => m.id);
+    if (ids.length === 0) return;
+    for (const id of ids) asked.current.add(id);
+    setFresh((f) => new Set([...f, ...ids]));
+    mutate({ ids });
+  }, [list, mutate]);
 
   function toggle(id: number, isRead: boolean) {
     setOpen((current) => (current === id ? null : id));
@@ -30,7 +42,7 @@ export default function MessagesPage() {
   return (
     <div className="messages">
       <div className="messages__bar">
-        <span>{unread > 0 ? `${unread} 条未读` : '全部已读'}</span>
+        <span>{unread > 0 ? `${unread} 条未读` : fresh.size > 0 ? `${fresh.size} 条新消息，已标为已读` : '全部已读'}</span>
         <Button size="small" disabled={unread === 0} loading={read.isPending} onClick={() => read.mutate({ all: true })}>
           全部标为已读
         </Button>
@@ -42,9 +54,9 @@ export default function MessagesPage() {
       ) : (
         <ul className="messages__list">
           {list.map((m) => (
-            <li key={m.id} className={`message-item${m.read ? '' : ' is-unread'}`}>
+            <li key={m.id} className={`message-item${m.read && !fresh.has(m.id) ? '' : ' is-unread'}`}>
               <button type="button" className="message-item__head" aria-expanded={open === m.id} onClick={() => toggle(m.id, m.read)}>
-                {!m.read && <span className="message-item__dot" aria-label="未读" />}
+                {(!m.read || fresh.has(m.id)) && <span className="message-item__dot" aria-label="新消息" />}
                 <span className="message-item__title">{m.title}</span>
                 <time className="message-item__time">{formatDateTime(m.createdAt)}</time>
               </button>

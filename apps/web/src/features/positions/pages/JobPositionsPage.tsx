@@ -17,7 +17,7 @@ function Positions({ exam }: { exam: Exam }) {
   return (
     <>
       <MobileContainerCard>
-        {open && <JourneySteps current={2} />}
+        {open && <JourneySteps current={2} exam={exam} />}
         <ExamTitle
           name={exam.name}
           subtitle={open ? '根据您填写的报考信息判断是否符合报考条件；每人限报一个岗位。' : '当前不在报名时间内，仅可查看岗位。'}

@@ -1,0 +1,253 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { portraitJpeg } from './journey-support';
+import { apiLogin, demoCandidateToken, registerCandidate, STORAGE_PREFIX } from './support';
+
+/**
+ * The candidate site on a phone (Pixel 7): a cancelled post heads the exam card and 报考状态 until
+ * the switch window closes, with no other post to switch to said at once; the 报名号 on the
+ * status page; 准考证打印 as an entry of its own once tickets are out (陈静 of the demo office);
+ * one countdown format; the waiver's proof as a Chinese upload with each category's hint.
+ *
+ * The two exams here are the spec's own, made through the console's calls with windows around
+ * now; their applications are written into the database (an application cannot reach close-out
+ * in a test's minute). They are taken back (unpublished) at the end.
+ */
+const DAY = 86_400_000;
+const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+const shots = (name: string) => test.info().outputPath(name);
+const db = () => new Database(path.join(process.env.E2E_DB_DIR!, 'e2e.db'), { fileMustExist: true, timeout: 10_000 });
+
+interface Made {
+  examId: number;
+  positionId: number;
+  name: string;
+}
+
+async function staffHeaders(request: APIRequestContext) {
+  const { token } = await apiLogin(request, 'admin', 'e2e-admin-password');
+  return { authorization: `Bearer ${token}` };
+}
+
+/** A published exam of this spec's own, with one post. */
+async function makeExam(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  name: string,
+  windows: Record<string, string | null>,
+): Promise<Made> {
+  const saved = await (
+    await request.post('/api/admin/saveExam', {
+      headers,
+      data: {
+        name,
+        config: { fields: ['school', 'contactPhone'], required: ['school'] },
+        fee: 5000,
+        openingRatio: 3,
+        waiverCategories: ['dibao', 'tuopin'],
+        published: true,
+        ...windows,
+      },
+    })
+  ).json();
+  expect(saved.success, saved.msg).toBe(true);
+  const examId = saved.data.id as number;
+  const position = await (
+    await request.post('/api/admin/savePosition', {
+      headers,
+      data: {
+        examId,
+        code: 'D01',
+        name: '综合文秘',
+        unit: '示范市档案馆',
+        headcount: 1,
+        requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
+      },
+    })
+  ).json();
+  expect(position.success, position.msg).toBe(true);
+  const published = await (await request.post('/api/admin/setExamPublished', { headers, data: { examId, published: true } })).json();
+  expect(published.success, published.msg).toBe(true);
+  return { examId, positionId: position.data.id as number, name };
+}
+
+/** The candidate's application of `exam`, written as the lifecycle would have left it. */
+function writeApplication(candidateId: number, exam: Made, status: 'approved' | 'confirmed', applicationNo: string): void {
+  const conn = db();
+  try {
+    const office = conn.prepare('select office_id from exam where id = ?').get(exam.examId) as { office_id: number };
+    const now = new Date().toISOString();
+    const id = conn
+      .prepare(
+        `insert into application (office_id, exam_id, candidate_id, position_id, status, form, version, reason, submitted_at, reviewed_at, created_at, updated_at, application_no)
+         values (?, ?, ?, ?, ?, ?, 1, '', ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        office.office_id,
+        exam.examId,
+        candidateId,
+        exam.positionId,
+        status,
+        JSON.stringify({ pledge: true, school: '浙江大学', contactPhone: '13700001111' }),
+        at(-9 * DAY),
+        at(-7 * DAY),
+        at(-10 * DAY),
+        now,
+        applicationNo,
+      ).lastInsertRowid;
+    const steps = status === 'confirmed' ? ['draft', 'submitted', 'approved', 'confirmed'] : ['draft', 'submitted', 'approved'];
+    steps.forEach((s, i) =>
+      conn
+        .prepare(`insert into application_history (application_id, status, reason, actor, actor_id, at) values (?, ?, '', ?, null, ?)`)
+        .run(id, s, s === 'approved' ? 'staff' : 'candidate', at(-(10 - i) * DAY)),
+    );
+  } finally {
+    conn.close();
+  }
+}
+
+async function signIn(page: Page, token: string) {
+  await page.goto('/notice-list');
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
+}
+
+async function candidateId(request: APIRequestContext, token: string): Promise<number> {
+  return (await (await request.get('/api/getUserInfo', { headers: { authorization: `Bearer ${token}` } })).json()).data.id as number;
+}
+
+test.describe('the candidate site on a phone', () => {
+  const made: number[] = [];
+  test.afterAll(async ({ request }) => {
+    const headers = await staffHeaders(request);
+    for (const examId of made) await request.post('/api/admin/setExamPublished', { headers, data: { examId, published: false } });
+  });
+
+  test('a cancelled post heads the card and 报考状态 until the switch window closes; no other post is said at once', async ({
+    page,
+    request,
+  }) => {
+    const headers = await staffHeaders(request);
+    const name = `D 撤岗考试 ${Date.now()}`;
+    const switchEnd = at(2 * DAY + 3 * 3600_000);
+    const exam = await makeExam(request, headers, name, {
+      registrationStart: at(-10 * DAY),
+      registrationEnd: at(-8 * DAY),
+      reviewStart: at(-10 * DAY),
+      reviewEnd: at(-6 * DAY),
+      confirmationStart: at(-5 * DAY),
+      confirmationEnd: at(-DAY),
+      switchStart: at(-3600_000),
+      switchEnd,
+    });
+    made.push(exam.examId);
+    const { token } = await registerCandidate(request);
+    writeApplication(await candidateId(request, token), exam, 'confirmed', '2699000042');
+    // Close-out cancelled the only post.
+    const conn = db();
+    conn.prepare('update position set cancelled_at = ? where id = ?').run(new Date().toISOString(), exam.positionId);
+    conn.close();
+
+    await signIn(page, token);
+    await page.goto('/exam-list');
+    const card = page.locator('.exam-card', { hasText: name });
+    const headline = card.locator('.journey-headline');
+    await expect(headline).toHaveText(/^岗位已取消，请于\d{1,2}月\d{1,2}日 \d{2}:\d{2}前改报或放弃$/);
+    await expect(headline).toHaveClass(/is-urgent/);
+    // Not 「已确认」 in its place, and the way there says what to do.
+    await expect(card.locator('.app-status-tag')).toHaveCount(0);
+    await expect(card.getByText('报名号：2699000042')).toBeVisible();
+    await expect(card.getByText(/改报截止：.*（剩余 2 天 \d{2}:\d{2}:\d{2}）$/)).toBeVisible();
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shots('cancelled-card.png') });
+
+    await card.getByRole('button', { name: '去改报' }).click();
+    await expect(page).toHaveURL(/\/current-exam$/);
+    const status = page.locator('.status-card').first();
+    await expect(status.locator('.status-card__label')).toHaveText(await headline.textContent().then((t) => t ?? ''));
+    await expect(status.getByText('报名号：2699000042')).toBeVisible();
+    // The one post of the exam is cancelled: said up front, and giving up is the way left.
+    await expect(page.getByRole('status').filter({ hasText: '暂无您符合报考条件的其他岗位' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: '改报岗位' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: '确认改报' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /放弃报考/ })).toBeVisible();
+    // One countdown, in one format: the status card does not repeat the switch deadline.
+    await expect(page.locator('.deadline').filter({ hasText: '改报截止：' })).toHaveCount(1);
+    await expect(page.getByText(/还有/)).toHaveCount(0);
+    await page.screenshot({ path: shots('cancelled-status.png'), fullPage: true });
+    // The step bar goes on past 审核, and 核对 is not 确认.
+    await expect(page.locator('.journey-steps').first()).toHaveAttribute('aria-label', /共 8 步，缴费/);
+  });
+
+  test('the waiver proof is a Chinese upload with what each category needs', async ({ page, request }) => {
+    const headers = await staffHeaders(request);
+    const name = `D 减免考试 ${Date.now()}`;
+    const exam = await makeExam(request, headers, name, {
+      registrationStart: at(-10 * DAY),
+      registrationEnd: at(-8 * DAY),
+      reviewStart: at(-10 * DAY),
+      reviewEnd: at(-6 * DAY),
+      confirmationStart: at(-DAY),
+      confirmationEnd: at(23 * 3600_000 + 15 * 60_000),
+    });
+    made.push(exam.examId);
+    const { token } = await registerCandidate(request);
+    writeApplication(await candidateId(request, token), exam, 'approved', '2699000043');
+    await signIn(page, token);
+    await page.goto('/exam-list');
+    const card = page.locator('.exam-card', { hasText: name });
+    // One countdown format: hours, minutes, seconds under a day.
+    await expect(card.getByText(/报名确认截止：.*（剩余 \d{2}:\d{2}:\d{2}）$/)).toBeVisible();
+    await card.getByRole('button', { name: '查看报考状态' }).click();
+    await page.getByRole('button', { name: '申请减免报名费' }).click();
+    await expect(page.getByText(/城乡居民最低生活保障证/)).toBeVisible();
+    await expect(page.getByRole('button', { name: '选择文件' })).toBeVisible();
+    await expect(page.getByText('一个文件：JPG、PNG 照片或 PDF 扫描件，不超过 5 MB；多页材料请合并为一个 PDF。')).toBeVisible();
+    await expect(page.getByText('Choose File')).toHaveCount(0);
+    await page.screenshot({ path: shots('waiver-empty.png'), fullPage: true });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: '低保证明.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg(600, 800) });
+    await expect(page.locator('.ant-upload-list').getByText('低保证明.jpg')).toBeVisible();
+    await expect(page.getByRole('button', { name: '重新选择' })).toBeVisible();
+    await page.screenshot({ path: shots('waiver-chosen.png'), fullPage: true });
+    await page.getByRole('button', { name: '提交减免申请' }).click();
+    await expect(page.getByText(/减免申请（城乡最低生活保障家庭）：待审核/)).toBeVisible();
+  });
+
+  test('准考证打印 once tickets are out: the card, the personal center entry, and the ticket first on 报考状态', async ({
+    page,
+    request,
+  }) => {
+    const token = await demoCandidateToken(request, '33010619970412202');
+    await signIn(page, token);
+    await page.goto('/exam-list');
+    const card = page.locator('.exam-card', { hasText: '准考证打印阶段' });
+    await expect(card.locator('.journey-headline')).toHaveText('准考证已可打印');
+    await expect(card.getByRole('button', { name: '打印准考证' })).toBeVisible();
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shots('ticket-card.png') });
+
+    await page.goto('/personal-center');
+    const entry = page.getByRole('button', { name: /准考证打印/ });
+    await expect(entry.getByLabel('准考证可打印')).toBeVisible();
+    await page.screenshot({ path: shots('personal-center-ticket.png'), fullPage: true });
+    await entry.click();
+    await expect(page).toHaveURL(/\/current-exam$/);
+    // The ticket comes before the status card and the receipt.
+    const first = page.locator('.current-exam-page').first();
+    const ticket = first.getByRole('region', { name: '准考证' });
+    await expect(ticket).toBeVisible();
+    const order = await first.evaluate((root) => {
+      const t = root.querySelector('.ticket-card');
+      const s = root.querySelector('.status-card');
+      const r = root.querySelector('.receipt');
+      const before = (a: Element | null, b: Element | null) =>
+        !!a && !!b && !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      return { ticketBeforeStatus: before(t, s), ticketBeforeReceipt: before(t, r) };
+    });
+    expect(order).toEqual({ ticketBeforeStatus: true, ticketBeforeReceipt: true });
+    await expect(first.getByText(/^报名号：\d{10}$/)).toBeVisible();
+    await page.screenshot({ path: shots('ticket-status.png'), fullPage: true });
+  });
+});
