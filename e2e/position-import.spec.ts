@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import ExcelJS from 'exceljs';
 import { mkdirSync } from 'node:fs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
-import { pickSheet, withStaffSession } from './support';
+import { confirmDialog, pickSheet, withStaffSession } from './support';
 
 /**
  * 岗位管理 takes an office's own 岗位表 (finding 6 of exam-walkthrough-2): 下载模板 on an exam with
@@ -67,6 +67,8 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   const filled = Buffer.from(await book.xlsx.writeBuffer());
   await pickSheet(page, '导入 Excel', '岗位表.xlsx', filled, toast(page, '导入完成：新增 2 个，更新 0 个岗位'));
   const rowOf = (code: string) => page.getByRole('row').filter({ hasText: code });
+  // The positions table (not the errors dialog's, which stays in the page once closed).
+  const positionRows = page.locator('.ant-table-wrapper').filter({ hasText: '已报名' }).locator('tbody tr.ant-table-row');
   await expect(rowOf('QC01')).toContainText('本科及以上；专业：档案学；35周岁以下');
   await expect(rowOf('QC02')).toContainText('大专及以上；中共党员（含预备党员）；2年工作经历');
 
@@ -116,7 +118,7 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   await expect(rowOf('QC03')).toContainText('本科及以上；专业：会计学、审计学；35周岁以下');
   await expect(rowOf('QC04')).toContainText('硕士研究生及以上；专业：临床医学；40周岁以下');
   await expect(rowOf('QC05')).toContainText('博士研究生及以上；35周岁以下');
-  await expect(page.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(5);
+  await expect(positionRows).toHaveCount(5);
   await page.screenshot({ path: `${SHOTS}/positions-imported.png` });
 
   // A sheet whose header is nowhere near the top is refused with the way out.
@@ -126,5 +128,21 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   await pickSheet(page, '导入 Excel', '乱表.xlsx', Buffer.from(await lost.xlsx.writeBuffer()), dialog);
   await expect(dialog).toContainText('前 10 行中没有找到表头');
   await expect(dialog).toContainText('可点击「下载模板」获取岗位表模板');
+  // The dialog's zoom done before the picture.
+  const modal = page.locator('.ant-modal').filter({ hasText: '岗位表有错误，未导入' });
+  await expect(modal).toHaveCSS('opacity', '1');
+  await expect(modal).toHaveCSS('transform', 'none');
   await page.screenshot({ path: `${SHOTS}/positions-no-header.png` });
+  await confirmDialog(page, '岗位表有错误，未导入', '知道了');
+  await expect(positionRows).toHaveCount(5);
+
+  // The form writes the same wording the sheets use.
+  await rowOf('QC03').getByRole('link', { name: '编辑' }).click();
+  const form = page.getByRole('dialog', { name: '编辑岗位 QC03' });
+  await expect(form.locator('.ant-select').filter({ hasText: '本科及以上' })).toBeVisible();
+  await expect(form).toContainText('含所填年龄；留空为不限');
+  const formModal = page.locator('.ant-modal').filter({ hasText: '编辑岗位 QC03' });
+  await expect(formModal).toHaveCSS('opacity', '1');
+  await expect(formModal).toHaveCSS('transform', 'none');
+  await page.screenshot({ path: `${SHOTS}/position-form.png` });
 });

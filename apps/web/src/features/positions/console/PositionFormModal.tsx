@@ -147,7 +147,7 @@ export function PositionFormModal({
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="maxAge" label="最高年龄（周岁）" help="填 35 即「35周岁以下」（含 35 周岁）；留空为不限">
+            <Form.Item name="maxAge" label="最高年龄（周岁）" help="含所填年龄；留空为不限">
               <InputNumber min={18} max={65} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
