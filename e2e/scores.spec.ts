@@ -155,10 +155,18 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
   const passLine = page.getByRole('spinbutton', { name: '合格分数线（总成绩）' });
   await expect(passLine).toHaveValue('0');
   await passLine.fill('60');
+  // The subjects' rows too (no one's result changes: the highest mark is 45, the lowest ranked 20).
+  await page.getByRole('spinbutton', { name: '专业知识满分' }).fill('150');
+  await page.getByRole('spinbutton', { name: '公共基础知识合格线' }).fill('20');
+  await page.getByRole('switch', { name: '加分（少数民族、退役军人等）' }).click();
   await page.getByRole('button', { name: '保存规则' }).click();
   await expect(page.getByText('成绩规则已保存，总成绩与排名已重新计算')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('spinbutton', { name: '合格分数线（总成绩）' })).toHaveValue('60');
+  await expect(page.getByRole('spinbutton', { name: '专业知识满分' })).toHaveValue('150');
+  await expect(page.getByRole('spinbutton', { name: '公共基础知识满分' })).toHaveValue('100');
+  await expect(page.getByRole('spinbutton', { name: '公共基础知识合格线' })).toHaveValue('20');
+  await expect(page.getByRole('switch', { name: '加分（少数民族、退役军人等）' })).toBeChecked();
   await expect(page.getByRole('spinbutton', { name: '面试比例' })).toHaveValue('1');
   await page.screenshot({ path: test.info().outputPath('scores-rules-saved.png'), fullPage: true });
   await page.getByRole('tab', { name: '排名与面试名单' }).click();

@@ -193,8 +193,8 @@ function StagesBoard({ examId, examName }: { examId: number; examName: string })
         </Button>
       </div>
       <p className="console-hint">
-        面试成绩表第一行为 准考证号、{INTERVIEW_COLUMN}（满分 100；缺考、违纪填写“缺考”“违纪”），可加 姓名 列（须与准考证上的姓名一致），
-        只含资格复审未被取消资格的面试名单考生；可先“下载模板”（已列出这些考生）填写后导入。
+        面试成绩表第一行为 准考证号、{INTERVIEW_COLUMN}（满分 100；缺考、违纪填写“缺考”“违纪”），只含资格复审未被取消资格的面试名单考生。
+        可加 姓名 列（须与准考证上的姓名一致）；可先“下载模板”（已列出这些考生）填写后导入。
         体检人员按综合成绩排名每个招聘名额一人（并列同进）；体检不合格或放弃的，由排名其后的考生依次递补。
       </p>
       <Space wrap className="stages-publish">
