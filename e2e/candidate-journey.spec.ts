@@ -233,6 +233,10 @@ test('two tabs on one draft: the stale save is refused and the newer draft shown
   await b.getByRole('textbox', { name: '通讯地址' }).fill('杭州市西湖区');
   await expect(b.getByText('报考信息已在其他页面或设备上修改，已为您显示最新内容，请核对后继续')).toBeVisible();
   await expect(b.getByRole('textbox', { name: '毕业院校' })).toHaveValue('浙江大学A');
+  // What B had just typed is named with its value, so it can be entered again (the prefilled phone is not).
+  const lost = b.locator('.conflict-replaced');
+  await expect(lost).toContainText('以下内容已被其他页面的修改替换');
+  await expect(lost.getByRole('listitem')).toHaveText(['通讯地址（您刚输入：杭州市西湖区）']);
   await b.screenshot({ path: test.info().outputPath('12-tab-b-conflict.png'), fullPage: true });
   // Shown the newer draft, B types again and it saves on top of it: nothing of A's is lost.
   await b.getByRole('textbox', { name: '通讯地址' }).fill('杭州市西湖区');

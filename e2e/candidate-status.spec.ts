@@ -210,6 +210,8 @@ test.describe('the candidate site on a phone', () => {
       .setInputFiles({ name: '低保证明.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg(600, 800) });
     await expect(page.locator('.ant-upload-list').getByText('低保证明.jpg')).toBeVisible();
     await expect(page.getByRole('button', { name: '重新选择' })).toBeVisible();
+    await expect(page.getByRole('button', { name: '提交减免申请' })).toBeEnabled();
+    await expect(page.locator('.ant-upload-animate-appear, .ant-upload-animate-enter')).toHaveCount(0);
     await page.screenshot({ path: shots('waiver-chosen.png'), fullPage: true });
     await page.getByRole('button', { name: '提交减免申请' }).click();
     await expect(page.getByText(/减免申请（城乡最低生活保障家庭）：待审核/)).toBeVisible();
@@ -249,5 +251,37 @@ test.describe('the candidate site on a phone', () => {
     expect(order).toEqual({ ticketBeforeStatus: true, ticketBeforeReceipt: true });
     await expect(first.getByText(/^报名号：\d{10}$/)).toBeVisible();
     await page.screenshot({ path: shots('ticket-status.png'), fullPage: true });
+  });
+
+  test('通知公告 lists the exams’ 招考公告; an exam’s page lists its 招考公告 with the notices linked to it', async ({ page, request }) => {
+    const headers = await staffHeaders(request);
+    const examId = ((await (await request.get('/api/getExamList')).json()).data as { id: number; phase: string; name: string }[]).find(
+      (e) => e.phase === 'registering',
+    )!.id;
+    const title = `D 本考试补充通知 ${Date.now()}`;
+    const saved = await (
+      await request.post('/api/admin/saveNotice', {
+        headers,
+        data: { title, summary: '资格复审材料清单', content: '<p>请携带原件。</p>', published: true, examId },
+      })
+    ).json();
+    expect(saved.success, saved.msg).toBe(true);
+    try {
+      await page.goto('/notice-list');
+      const exams = page.getByRole('region', { name: '招考公告' });
+      await expect(exams.locator('.notice-item').first()).toBeVisible();
+      await expect(page.locator('.notice-item', { hasText: title })).toBeVisible();
+      await page.screenshot({ path: shots('notice-list.png'), fullPage: true });
+      await page.goto(`/notice-list?examId=${examId}`);
+      await expect(page.getByRole('heading', { name: /^本次考试公告：/ })).toBeVisible();
+      await expect(page.getByRole('heading', { name: '本次考试通知' })).toBeVisible();
+      await expect(page.locator('.notice-item', { hasText: title })).toBeVisible();
+      await page.getByRole('button', { name: '查看公告全文' }).click();
+      await expect(page.locator('.exam-notice .rich-text')).toBeVisible();
+      await expect(page.getByRole('button', { name: '收起公告全文' })).toBeVisible();
+      await page.screenshot({ path: shots('notice-list-exam.png'), fullPage: true });
+    } finally {
+      await request.post('/api/admin/deleteNotice', { headers, data: { id: saved.data.id } });
+    }
   });
 });

@@ -54,6 +54,7 @@ function WaiverForm({ exam, onDone }: { exam: Exam; onDone: () => void }) {
       {category && <p className="confirm-step__proof-hint">{WAIVER_PROOF_HINT[category]}。</p>}
       <div className="confirm-step__field">
         <span>证明材料</span>
+        <span className="confirm-step__proof-rule">一个文件：JPG、PNG 照片或 PDF 扫描件，不超过 5 MB；多页材料请合并为一个 PDF。</span>
         <Upload
           accept="image/jpeg,image/png,application/pdf"
           maxCount={1}
@@ -69,11 +70,8 @@ function WaiverForm({ exam, onDone }: { exam: Exam; onDone: () => void }) {
           }}
           onRemove={() => setFile(null)}
         >
-          <Button icon={<UploadOutlined />}>
-            {file ? '重新选择' : '选择文件'}
-          </Button>
+          <Button icon={<UploadOutlined />}>{file ? '重新选择' : '选择文件'}</Button>
         </Upload>
-        <span className="confirm-step__proof-rule">一个文件：JPG、PNG 照片或 PDF 扫描件，不超过 5 MB；多页材料请合并为一个 PDF。</span>
       </div>
       <Button
         type="primary"

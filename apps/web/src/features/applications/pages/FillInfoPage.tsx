@@ -66,7 +66,7 @@ function FillForm({ exam }: { exam: Exam }) {
       conflicted.current = true;
       // What this tab typed on top of the form it had: what it changed is named once the newer
       // form (saved elsewhere) replaces it, with the values typed, so they can be entered again.
-      overwritten.current = { typed: form.getFieldsValue(true) as ApplicationDraft, base: app?.form ?? {} };
+      overwritten.current = { typed: form.getFieldsValue(true) as ApplicationDraft, base: formAsShown(app?.form ?? {}, userInfo) };
       setConflict(true);
       setReplaced([]);
       void application.refetch();
@@ -97,7 +97,7 @@ function FillForm({ exam }: { exam: Exam }) {
     if (phone !== app?.form.contactPhone) form.setFieldsValue({ contactPhone: phone });
     const lost = overwritten.current;
     overwritten.current = null;
-    if (lost) setReplaced(replacedFields(lost.typed, lost.base, app?.form ?? {}));
+    if (lost) setReplaced(replacedFields(lost.typed, lost.base, formAsShown(app?.form ?? {}, userInfo)));
   }, [application.isSuccess, editable, app, form, userInfo, rebase]);
 
   // This tab was unloaded (reloaded, closed) with a change not yet saved: it comes back into the
