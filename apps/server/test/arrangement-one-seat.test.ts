@@ -181,6 +181,7 @@ for (const kind of DATABASES) {
         const again = await post(t, '/api/admin/arrangeLateSeats', { examId }, bearer(admin));
         expect(again.body.success).toBe(false);
         expect(again.body.msg).toContain('没有需要补排的考生');
+        expect(await overview()).toMatchObject({ confirmed: 6, unseated: 0 });
       });
 
       it('door check: records the first check-in per paper, a second scan is a repeat with the first time; the paper under way is named', async () => {
@@ -219,6 +220,14 @@ for (const kind of DATABASES) {
         ]);
         const log = await t.db.kysely.selectFrom('audit_log').select('detail').where('action', '=', '验证准考证').execute();
         expect(log.some((l) => l.detail.includes('重复入场'))).toBe(true);
+        // At the door of another exam: refused, naming the ticket's exam.
+        const exams = (await get(t, '/api/admin/getExamList', bearer(door))).body.data as { id: number; name: string }[];
+        const elsewhere = exams.find((e) => e.id !== examId)!;
+        const wrong = await post(t, '/api/admin/verifyTicket', { code: qr, examId: elsewhere.id }, bearer(door));
+        expect(wrong.body.success).toBe(false);
+        expect(wrong.body.msg).toBe(
+          `该准考证属于「${exams.find((e) => e.id === examId)!.name}」，不是本场考试；如在该考试的考场，请在上方切换考试`,
+        );
         // A refused code records nothing.
         const forged = await post(t, '/api/admin/verifyTicket', { code: `${qr.slice(0, -4)}0000`, examId }, bearer(door));
         expect(forged.body.success).toBe(false);

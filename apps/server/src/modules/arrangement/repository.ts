@@ -189,17 +189,38 @@ export function createArrangementRepository(db: Db) {
         .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
-    /** Confirmed candidates with a seat (a candidate confirmed or switched after the arrangement has none). */
-    async confirmedSeated(officeId: number, examId: number): Promise<number> {
+    /**
+     * Confirmed candidates on a position that stands who hold a seat (before publishing) or a
+     * ticket (after): whoever confirmed or switched later holds neither and is counted apart.
+     */
+    async confirmedPlaced(officeId: number, examId: number, by: 'seat' | 'ticket'): Promise<number> {
       const r = await k
         .selectFrom('application as a')
+        .leftJoin('position as p', 'p.id', 'a.position_id')
         .select(sql<number>`count(*)`.as('n'))
         .where('a.office_id', '=', officeId)
         .where('a.exam_id', '=', examId)
         .where('a.status', '=', 'confirmed')
-        .where((eb) => eb.exists(eb.selectFrom('exam_seat as s').select('s.id').whereRef('s.application_id', '=', 'a.id')))
+        .where('p.cancelled_at', 'is', null)
+        .where((eb) =>
+          eb.exists(
+            by === 'seat'
+              ? eb.selectFrom('exam_seat as s').select('s.id').whereRef('s.application_id', '=', 'a.id')
+              : eb.selectFrom('admission_ticket as t').select('t.application_id').whereRef('t.application_id', '=', 'a.id'),
+          ),
+        )
         .executeTakeFirst();
       return Number(r?.n ?? 0);
+    },
+    /** Seats of applications that hold no ticket (seated, then their position was cancelled): 补排 gives them anew. */
+    async dropUnticketedSeats(trx: Kysely<DB>, officeId: number, examId: number, applicationIds: readonly number[]): Promise<void> {
+      if (applicationIds.length === 0) return;
+      await trx
+        .deleteFrom('exam_seat')
+        .where('office_id', '=', officeId)
+        .where('exam_id', '=', examId)
+        .where('application_id', 'in', applicationIds)
+        .execute();
     },
     async confirmedCount(officeId: number, examId: number): Promise<number> {
       const r = await k

@@ -228,7 +228,8 @@ export function createArrangementService(deps: ArrangementDeps) {
     async overview(staff: StaffPrincipal, examId: number): Promise<ArrangementOverview> {
       officeAdminScope(staff);
       await openExam(staff.officeId, examId);
-      const [settings, sites, rooms, perRoom, seated, confirmed, awaitingSwitch, confirmedSeated] = await Promise.all([
+      const published = (await repo.exam(staff.officeId, examId))?.tickets_published_at != null;
+      const [settings, sites, rooms, perRoom, seated, confirmed, awaitingSwitch, placed] = await Promise.all([
         repo.ticketSettings(staff.officeId, examId),
         repo.sites(staff.officeId, examId),
         repo.rooms(staff.officeId, examId),
@@ -236,7 +237,7 @@ export function createArrangementService(deps: ArrangementDeps) {
         repo.seatedCandidates(staff.officeId, examId),
         repo.confirmedCount(staff.officeId, examId),
         repo.awaitingSwitch(staff.officeId, examId),
-        repo.confirmedSeated(staff.officeId, examId),
+        repo.confirmedPlaced(staff.officeId, examId, published ? 'ticket' : 'seat'),
       ]);
       const inRoom = new Map(perRoom.map((r) => [r.room_id, Number(r.n)]));
       return {
@@ -244,7 +245,7 @@ export function createArrangementService(deps: ArrangementDeps) {
         seated,
         awaitingSwitch,
         awaitingSwitchNote: awaitingSwitchNote(awaitingSwitch, settings?.switch_end ?? null, clock.nowIso()),
-        unseated: Math.max(0, confirmed - awaitingSwitch - confirmedSeated),
+        unseated: Math.max(0, confirmed - awaitingSwitch - placed),
         seed: settings?.arrangement_seed ?? null,
         examCode: settings?.exam_code ?? '',
         ticketTemplate: settings?.ticket_template ?? '',
@@ -280,7 +281,7 @@ export function createArrangementService(deps: ArrangementDeps) {
       if (exam.tickets_published_at === null) throw new AppError(ErrorCode.Validation, '准考证尚未发布：请直接重新编排座位');
       const at = clock.nowIso();
       return repo.commit(async (trx) => {
-        const [settings, subjects, rooms, { apps, links }, seats, tickets] = await Promise.all([
+        const [settings, subjects, rooms, { apps, links }, allSeats, tickets] = await Promise.all([
           repo.ticketSettings(staff.officeId, examId),
           repo.subjects(staff.officeId, examId, trx),
           repo.rooms(staff.officeId, examId, trx),
@@ -288,9 +289,17 @@ export function createArrangementService(deps: ArrangementDeps) {
           repo.examSeats(staff.officeId, examId, trx),
           repo.tickets(staff.officeId, examId, trx),
         ]);
-        const seated = new Set(seats.map((x) => x.application_id));
-        const waiting = apps.filter((a) => !seated.has(a.id));
-        if (waiting.length === 0) throw new AppError(ErrorCode.Validation, '没有需要补排的考生：已确认考生都已有座位');
+        let seats = allSeats;
+        // Whoever holds no ticket: confirmed or switched after the arrangement, or seated before
+        // their position was cancelled and switched since (their old seat is given anew).
+        const ticketed = new Set(tickets.map((x) => x.application_id));
+        const waiting = apps.filter((a) => !ticketed.has(a.id));
+        if (waiting.length === 0) throw new AppError(ErrorCode.Validation, '没有需要补排的考生：已确认考生都已有准考证');
+        const stale = new Set(waiting.map((a) => a.id));
+        await repo.dropUnticketedSeats(trx, staff.officeId, examId, [
+          ...new Set(seats.filter((x) => stale.has(x.application_id)).map((x) => x.application_id)),
+        ]);
+        seats = seats.filter((x) => !stale.has(x.application_id));
         const byPosition = new Map<number, number[]>();
         for (const l of links) byPosition.set(l.position_id, [...(byPosition.get(l.position_id) ?? []), l.subject_id]);
         const all = subjects.map((x) => x.id);

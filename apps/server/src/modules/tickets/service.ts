@@ -337,7 +337,14 @@ export function createTicketsService(deps: TicketsDeps) {
     const scope = applicationScope(staff);
     const claim = check(staff.officeId, code);
     if (!claim) throw new AppError(ErrorCode.Validation, '准考证二维码无效（伪造或被改动），请核对证件');
-    if (examId !== undefined && claim.examId !== examId) throw new AppError(ErrorCode.Validation, '该准考证不属于本场考试');
+    if (examId !== undefined && claim.examId !== examId) {
+      // Named, so door staff on the wrong exam see which one to switch to.
+      const other = await repo.examWithTicketSettings(staff.officeId, claim.examId);
+      throw new AppError(
+        ErrorCode.Validation,
+        other ? `该准考证属于「${other.name}」，不是本场考试；如在该考试的考场，请在上方切换考试` : '该准考证不属于本场考试',
+      );
+    }
     const t = await repo.ticketByNo(staff.officeId, claim.ticketNo);
     if (!t || t.exam_id !== claim.examId || t.status !== 'confirmed')
       throw new AppError(ErrorCode.Validation, '准考证无效：查无此证或考生资格已取消');
