@@ -114,7 +114,7 @@ for (const kind of DATABASES) {
         expect((await post(t, '/api/admin/updateMenu', { menu }, bearer(admin))).body.success).toBe(true);
         expect((await get(t, '/api/getMenu')).body.data).toEqual(menu);
         const badMenu = await post(t, '/api/admin/updateMenu', { menu: [{ ...menu[0], path: 'https://evil.example' }] }, bearer(admin));
-        expect(badMenu.body).toMatchObject({ success: false, msg: '请选择菜单打开的页面' });
+        expect(badMenu.body).toMatchObject({ success: false, msg: '第 1 个菜单项：请选择菜单打开的页面' });
 
         const agreement = {
           title: '注册协议（2027 版）',
@@ -390,7 +390,7 @@ for (const kind of DATABASES) {
           { ...input, attachments: [{ name: 'x', url: 'https://evil.example/x' }] },
           bearer(admin),
         );
-        expect(badLink.body).toMatchObject({ success: false, msg: '附件地址有误' });
+        expect(badLink.body).toMatchObject({ success: false, msg: '第 1 个附件：附件地址有误' });
         expect((await post(t, '/api/admin/saveNotice', input, bearer(reviewer))).body.errorCode).toBe(ErrorCode.Forbidden);
 
         expect((await post(t, '/api/admin/setNoticePublished', { id: noticeId, published: false }, bearer(admin))).body.success).toBe(true);
