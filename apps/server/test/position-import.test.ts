@@ -235,6 +235,10 @@ for (const kind of DATABASES) {
       expect(noteText).toContain('35周岁及以下');
       expect(noteText).toContain('36 周岁生日当天起不符合');
 
+      // Imported as it came, the example is refused: it is not a position of the exam.
+      const asIs = (await upload(examId, Buffer.from(await book.xlsx.writeBuffer()))).data;
+      expect(asIs).toEqual({ created: 0, updated: 0, errors: [{ row: 3, msg: '这是模板的示例行，请改为实际岗位或删除该行' }] });
+
       // The office replaces the example with its positions and imports the file.
       ws.getRow(3).values = ['T01', '财务', '某县财政局', 2, '', '大专及以上', '会计学', '35周岁以下', '不限', '不限', '2年以上', ''];
       ws.addRow(['T02', '司机', '某县机关事务中心', 1, '', '高中（中专）及以上', '不限', '不限', '男', '不限', 0, '持 B2 驾照']);

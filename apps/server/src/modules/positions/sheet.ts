@@ -39,6 +39,24 @@ const COLUMN_OF_PATH: Readonly<Record<string, PositionColumn>> = {
   'requirements.note': '其他条件',
 };
 
+/** A made-up position of the template, in the wording offices write. */
+const EXAMPLE: Omit<Position, 'id' | 'examId' | 'applicants'> = {
+  code: 'A001',
+  name: '综合管理',
+  unit: '示例单位（请改为实际单位）',
+  headcount: 2,
+  description: '负责办公室日常文字工作',
+  requirements: {
+    minEducation: '本科',
+    majors: ['汉语言文学', '行政管理'],
+    maxAge: 35,
+    sex: '不限',
+    politicalStatus: '不限',
+    workYears: 0,
+    note: '',
+  },
+};
+
 /**
  * A cell's text. A cell inside a merged range reads its range's first cell, which exceljs throws on
  * when that one is empty (an empty merged block under a table).
@@ -93,6 +111,11 @@ export async function readPositionSheet(
     };
     const texts = rowTexts(row);
     if (POSITION_SHEET_COLUMNS.every((c) => cell(c) === '') || isNoteRow(texts)) continue;
+    // The template's example, imported as it came: a made-up position candidates would see.
+    if (cell('招聘单位') === EXAMPLE.unit) {
+      errors.push({ row: r, msg: '这是模板的示例行，请改为实际岗位或删除该行' });
+      continue;
+    }
     const read = positionRowInput(cell);
     for (const e of read.errors) errors.push({ row: r, msg: e.msg });
     const parsed = positionInputSchema.safeParse({ examId, ...read.input });
@@ -119,24 +142,6 @@ export async function readPositionSheet(
   if (rows.length === 0 && errors.length === 0) errors.push({ row: header.dataFrom + 1, msg: '岗位表中没有岗位' });
   return { rows, errors, defaulted: header.defaulted };
 }
-
-/** A made-up position of the template, in the wording offices write. */
-const EXAMPLE: Omit<Position, 'id' | 'examId' | 'applicants'> = {
-  code: 'A001',
-  name: '综合管理',
-  unit: '示例单位（请改为实际单位）',
-  headcount: 2,
-  description: '负责办公室日常文字工作',
-  requirements: {
-    minEducation: '本科',
-    majors: ['汉语言文学', '行政管理'],
-    maxAge: 35,
-    sex: '不限',
-    politicalStatus: '不限',
-    workYears: 0,
-    note: '',
-  },
-};
 
 function positionRow(p: Pick<Position, 'code' | 'name' | 'unit' | 'headcount' | 'description' | 'requirements'>): (string | number)[] {
   const cells: Record<PositionColumn, string | number> = {
