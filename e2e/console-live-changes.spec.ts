@@ -108,7 +108,7 @@ test('publish asks first; a final rejection with a preset reason; changed window
     await expect(publish).toContainText('发布后考生网站立即显示该考试及其公告、岗位，考生可在报名时间');
     await expect(publish.getByRole('button', { name: '返回' })).toBeVisible();
     await shot(page, 'e-publish-confirm');
-    await confirmDialog(page, `发布「${EXAM}」？`, '确定发布');
+    await confirmDialog(page, `发布「${EXAM}」？`, '确认发布');
     await expect(toast(page, '考试已发布，考生可以看到')).toBeVisible();
     await expect(row.locator('.ant-tag')).toHaveText(['已发布', '报名中']);
 
@@ -152,8 +152,9 @@ test('publish asks first; a final rejection with a preset reason; changed window
     const approve = drawer.getByRole('button', { name: '审核通过' });
     const reject = drawer.getByRole('button', { name: '审核不通过' });
     await expect(approve).toBeVisible();
-    expect(await inView(approve)).toBe(true);
-    expect(await inView(reject)).toBe(true);
+    // Polled: the drawer slides in from the right edge.
+    await expect.poll(() => inView(approve)).toBe(true);
+    await expect.poll(() => inView(reject)).toBe(true);
     await shot(page, 'e-review-drawer');
 
     // 不通过（不得再报） with a preset reason, edited.

@@ -55,7 +55,7 @@ export default function ExamsPage() {
       void modal.confirm({
         title: `发布「${exam.name}」？`,
         content: publishMeaning(exam),
-        okText: '确定发布',
+        okText: '确认发布',
         cancelText: '返回',
         onOk: () => setPublished(exam, true),
       });
