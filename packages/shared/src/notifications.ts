@@ -91,7 +91,7 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
   payment_confirmed: {
     label: '报名确认',
     title: () => '报名已确认',
-    content: (p) => `您报考的「${p.exam}」${p.detail ?? '报名费已缴纳成功'}，报名已确认。请留意准考证打印安排。`,
+    content: (p) => `您报考的「${p.exam}」${clause(p.detail) || '报名费已缴纳成功'}，报名已确认。请留意准考证打印安排。`,
     smsParams: ['exam', 'detail'],
   },
   waiver_decided: {
@@ -130,7 +130,7 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
   score_review_answered: {
     label: '成绩复核结果',
     title: () => '成绩复核结果',
-    content: (p) => `您对「${p.exam}」成绩的复核申请已答复：${p.detail ?? ''}。详情请在成绩查询页查看。`,
+    content: (p) => `您对「${p.exam}」成绩的复核申请已答复：${clause(p.detail)}。详情请在成绩查询页查看。`,
     smsParams: ['exam', 'detail'],
   },
   schedule_changed: {
