@@ -158,7 +158,15 @@ for (const kind of DATABASES) {
           switchStart: exam.switchStart,
           switchEnd: exam.switchEnd,
         };
-        const applications = await t.db.kysely.selectFrom('application').select(['id']).where('exam_id', '=', examId).execute();
+        // Everyone with a step ahead; not the application rejected for good in the first test.
+        const applications = await t.db.kysely
+          .selectFrom('application')
+          .select(['id'])
+          .where('exam_id', '=', examId)
+          .where('status', 'not in', ['rejectedFinal', 'cancelled'])
+          .execute();
+        const closed = await t.db.kysely.selectFrom('application').select(['id']).where('status', '=', 'rejectedFinal').execute();
+        expect(closed.length).toBeGreaterThanOrEqual(1);
         const before = (await t.db.kysely.selectFrom('message').select('id').where('kind', '=', 'schedule_changed').execute()).length;
 
         // The same windows: nothing to tell, nobody told.
@@ -189,6 +197,9 @@ for (const kind of DATABASES) {
         expect(told).toHaveLength(before + applications.length);
         const mine = told.find((m) => m.application_id === a.id)!;
         expect(mine.title).toBe('考试时间安排调整');
+        // Told exactly those with a step ahead.
+        expect(told.map((m) => m.application_id).sort()).toEqual(expect.arrayContaining(applications.map((x) => x.id)));
+        for (const c of closed) expect(told.map((m) => m.application_id)).not.toContain(c.id);
         expect(mine.content).toBe(`您报考的「${exam.name}」时间安排已调整：${line}。请以调整后的时间为准。`);
         expect((await smsOf(a.mobile)).filter((s) => s.kind === 'schedule_changed').map((s) => s.text)).toEqual([mine.content]);
         // The candidate reads it in 我的消息.

@@ -1,4 +1,5 @@
 import {
+  APPLICATION_STATUSES,
   DEFAULT_TIME_ZONE,
   ErrorCode,
   fenToYuan,
@@ -40,8 +41,14 @@ export interface ExamsAdminDeps {
   audit: AuditService;
   changed: ConsoleDeps['changed'];
   /** A changed window is told to the exam's applicants in the transaction of the change. */
-  notifications: Pick<NotificationsService, 'stepToAudience' | 'preview'>;
+  notifications: Pick<NotificationsService, 'stepToAudience'>;
 }
+
+/**
+ * Whom a changed window concerns: every application of the exam that still has a step ahead
+ * (drafts too: their deadline moved as well), not one the office has closed for good.
+ */
+const TOLD_OF_CHANGES = APPLICATION_STATUSES.filter((s) => s !== 'rejectedFinal' && s !== 'cancelled');
 
 type ScheduleRow = Pick<
   NonNullable<Awaited<ReturnType<ExamsRepository['find']>>>,
@@ -156,7 +163,7 @@ export function createExamsAdminService({ repo, audit, changed, notifications }:
             await notifications.stepToAudience(trx, {
               officeId: actor.officeId,
               examId,
-              audience: { statuses: 'all' },
+              audience: { statuses: TOLD_OF_CHANGES },
               kind: 'schedule_changed',
               detail: changes.join('；'),
               at: values.updated_at,
@@ -182,8 +189,7 @@ export function createExamsAdminService({ repo, audit, changed, notifications }:
       if (input.id === undefined) return { applicants: 0, changes: [] };
       const existing = await find(officeId, input.id);
       const changes = scheduleChanges(scheduleOf(existing), input, timeZone);
-      const { recipients } = await notifications.preview(officeId, input.id, 'all');
-      return { applicants: recipients, changes };
+      return { applicants: await repo.countApplications(officeId, input.id, TOLD_OF_CHANGES), changes };
     },
 
     /** Opens an exam to candidates, or takes it back off the site; applications stay. */

@@ -1,3 +1,4 @@
+import type { ApplicationStatus } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
@@ -107,6 +108,17 @@ export function createExamsRepository(db: Db) {
     /** In `trx` when given (a window change is written with its messages to the candidates). */
     async update(officeId: number, examId: number, values: ExamColumns, trx: Kysely<DB> = db.kysely): Promise<void> {
       await trx.updateTable('exam').set(values).where('office_id', '=', officeId).where('id', '=', examId).execute();
+    },
+    /** How many applications of the exam are in these statuses. */
+    async countApplications(officeId: number, examId: number, statuses: readonly ApplicationStatus[]): Promise<number> {
+      const r = await db.kysely
+        .selectFrom('application')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('office_id', '=', officeId)
+        .where('exam_id', '=', examId)
+        .where('status', 'in', [...statuses])
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
     },
     async setPublished(officeId: number, examId: number, published: boolean, now: string): Promise<void> {
       await db.kysely
