@@ -185,6 +185,9 @@ export function createTicketsRepository(db: Db) {
         ])
         .where('s.office_id', '=', officeId)
         .where('s.exam_id', '=', examId)
+        // As the sign-in sheets: only who is expected at the door.
+        .where('a.status', '=', 'confirmed')
+        .where('p.cancelled_at', 'is', null)
         .orderBy('si.code')
         .orderBy('s.sitting')
         .orderBy('r.code')
