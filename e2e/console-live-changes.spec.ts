@@ -112,15 +112,14 @@ test('publish asks first; a final rejection with a preset reason; changed window
     await expect(toast(page, '考试已发布，考生可以看到')).toBeVisible();
     await expect(row.locator('.ant-tag')).toHaveText(['已发布', '报名中']);
 
-    // A candidate applies (through the API, as the site would).
+    // Two candidates apply (through the API, as the site would): one to be rejected for good,
+    // the other still under review when the windows change.
     const candidate = await registerCandidate(request);
-    await draftViaApi(request, candidate.token, examId, '变更测试综合岗', {
-      education: '本科',
-      school: '某大学',
-      major: '法学',
-      pledge: true,
-    });
-    await api(request, candidate.token, '/api/submitApplication', { examId });
+    const other = await registerCandidate(request);
+    for (const c of [candidate, other]) {
+      await draftViaApi(request, c.token, examId, '变更测试综合岗', { education: '本科', school: '某大学', major: '法学', pledge: true });
+      await api(request, c.token, '/api/submitApplication', { examId });
+    }
     const applicationId = (
       await (await request.get(`/api/getApplication?examId=${examId}`, { headers: { authorization: `Bearer ${candidate.token}` } })).json()
     ).data.id as number;
@@ -185,7 +184,7 @@ test('publish asks first; a final rejection with a preset reason; changed window
     await expect(drawer.getByRole('button', { name: '审核通过' })).toHaveCount(0);
     await expect(drawer.getByText('不通过（不得再报）').first()).toBeVisible();
     await drawer.getByRole('button', { name: '关闭' }).click();
-    await page.goto(`/admin/review?examId=${examId}&status=all`);
+    await page.goto(`/admin/review?examId=${examId}&status=rejectedFinal`);
     await expect(page.getByRole('row', { name: /测试考生/ })).toContainText('不通过（不得再报）');
 
     // On the candidate's phone: the final status with the reason, and no way to resubmit.
@@ -234,12 +233,20 @@ test('publish asks first; a final rejection with a preset reason; changed window
     await shot(page, 'e-window-change-confirm');
     await confirmDialog(page, '修改考试时间', '确认保存');
     await expect(toast(page, '考试已保存')).toBeVisible();
-    // The candidate reads it in 我的消息.
+    // The candidate still under review reads it in 我的消息; the one rejected for good is not told.
+    await phone.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, other.token]);
     await phone.goto('/messages');
     await expect(phone.getByText('考试时间安排调整').first()).toBeVisible();
     await expect(phone.getByText(line, { exact: false }).first()).toBeVisible();
     await phone.screenshot({ path: SHOTS ? `${SHOTS}/e-phone-window-message.png` : test.info().outputPath('e-phone-window-message.png') });
     await phoneContext.close();
+    const barredInbox = (
+      await (
+        await request.get('/api/getMessageList?page=1&pageSize=20', { headers: { authorization: `Bearer ${candidate.token}` } })
+      ).json()
+    ).data.list as { title: string }[];
+    expect(barredInbox.map((m) => m.title)).toContain('报名审核不通过（不得再报）');
+    expect(barredInbox.map((m) => m.title)).not.toContain('考试时间安排调整');
 
     // The exam chosen on one console page is where the others open.
     await page.goto('/admin/payments');
