@@ -104,7 +104,13 @@ for (const kind of DATABASES) {
         const book = new ExcelJS.Workbook();
         await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
         const row = book.getWorksheet('报名信息')!.getRow(2);
-        expect(row.getCell(1).value).toBe(id);
+        // The first column is the candidate's 报名号, as given at the submit.
+        const { application_no } = await t.db.kysely
+          .selectFrom('application')
+          .select('application_no')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(row.getCell(1).value).toBe(application_no);
         expect(row.getCell(row.cellCount).value).toBe(local);
 
         // An office elsewhere counts on its own clock (asked by id: the office is read afresh).
