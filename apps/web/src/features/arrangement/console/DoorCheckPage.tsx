@@ -26,7 +26,7 @@ function PaperLine({ paper }: { paper: VerifiedTicket['paper'] }) {
   const started = new Date(paper.startAt).getTime() <= Date.now();
   return (
     <dd className="door-check__paper">
-      {started ? '正在考试' : '下一科目'}：{paper.name}（{when(paper.startAt)}–{formatDateTime(paper.endAt).slice(11)}）
+      {started ? '正在考试' : '下一科目'}：{paper.name}（{when(paper.startAt)}–{when(paper.endAt)}）
     </dd>
   );
 }
