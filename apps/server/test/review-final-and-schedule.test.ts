@@ -91,6 +91,14 @@ for (const kind of DATABASES) {
         expect(told[0]!.content).toContain('原因：年龄不符合岗位要求。本次考试不能修改或重新提交报名。');
         expect(told[0]!.content).not.toContain('。。');
         expect((await smsOf(barred.mobile)).map((s) => s.kind)).toContain('rejected_final');
+        // A provider's registered template gets the reason as a clause too (its text goes on after it).
+        const params = await t.db.kysely
+          .selectFrom('sms_outbox')
+          .select('params')
+          .where('mobile', '=', barred.mobile)
+          .where('kind', '=', 'rejected_final')
+          .executeTakeFirstOrThrow();
+        expect(JSON.parse(params.params)).toMatchObject({ detail: '年龄不符合岗位要求' });
 
         // The plain rejection: message without 。。, then the candidate fixes and resubmits.
         expect((await review({ applicationId: fixable.id, decision: 'reject', reason: '照片不符合要求。' }, reviewer)).body.success).toBe(

@@ -1,5 +1,6 @@
 import {
   AUDIENCE_RULES,
+  clause,
   DEFAULT_NOTIFICATION_SETTINGS,
   DEFAULT_TIME_ZONE,
   ErrorCode,
@@ -57,6 +58,12 @@ export function parseSettings(text: string | null | undefined): NotificationSett
     return DEFAULT_NOTIFICATION_SETTINGS;
   }
 }
+
+/**
+ * The parameters a provider's registered template receives: the detail as a clause, since the
+ * template goes on after it as ours do (no 「…重新提交。。」 in the SMS either).
+ */
+const smsParamsOf = (p: MessageParams): MessageParams => (p.detail === undefined ? p : { ...p, detail: clause(p.detail) });
 
 const isSmsKind = (kind: NotificationKind): kind is SmsKind => (SMS_KINDS as readonly string[]).includes(kind);
 
@@ -126,7 +133,7 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
         candidate_id: m.candidateId,
         kind: m.kind,
         mobile: m.mobile,
-        params: JSON.stringify(m.params),
+        params: JSON.stringify(smsParamsOf(m.params)),
         text: content,
         at: m.at,
       });
@@ -234,7 +241,7 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
         trx,
         { ...m.audience, officeId: m.officeId, examId: m.examId },
         { kind: m.kind, title: template.title(params), content, at: m.at },
-        parseSettings(ctx.settings).sms[m.kind] ? { params: JSON.stringify(params), text: content } : null,
+        parseSettings(ctx.settings).sms[m.kind] ? { params: JSON.stringify(smsParamsOf(params)), text: content } : null,
       );
       if (r.sms > 0) queued();
       return r;
