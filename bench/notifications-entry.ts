@@ -8,7 +8,7 @@ import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import { seedDemo } from '../apps/server/src/db/seed';
+import { seedDemo } from '../apps/server/src/seed/demo';
 
 const N = Number(process.env.BENCH_CANDIDATES ?? 100_000);
 const url = process.env.BENCH_DATABASE_URL;

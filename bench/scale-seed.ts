@@ -9,7 +9,7 @@ import { birthdayFromIdno, idnoCheckChar, OPEN_REQUIREMENTS, sexFromIdno } from 
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import { seedDemo } from '../apps/server/src/db/seed';
+import { seedDemo } from '../apps/server/src/seed/demo';
 import { createDataCipher } from '../apps/server/src/lib/crypto';
 import { hashPassword } from '../apps/server/src/lib/password';
 

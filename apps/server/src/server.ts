@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { seedDemo } from './db/seed';
+import { seedDemo } from './seed/demo';
 import { createDataCipher } from './lib/crypto';
 import { resolveDataKey } from './lib/data-key';
 import { resolveSandboxKeys } from './modules/payments/sandbox-keys';

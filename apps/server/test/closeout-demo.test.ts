@@ -1,7 +1,7 @@
 import { idnoCheckChar, type OpeningCheckItem } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSEOUT_DEMO_CANDIDATES, CLOSEOUT_DEMO_EXAM } from '../src/db/seed-closeout';
-import { DEMO_CANDIDATE_PASSWORD } from '../src/db/seed-confirmation';
+import { CLOSEOUT_DEMO_CANDIDATES, CLOSEOUT_DEMO_EXAM } from '../src/seed/closeout';
+import { DEMO_CANDIDATE_PASSWORD } from '../src/seed/confirmation';
 import { adminToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post } from './helpers/candidates';

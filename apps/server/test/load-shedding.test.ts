@@ -5,7 +5,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Db } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
-import { seedDemo } from '../src/db/seed';
+import { seedDemo } from '../src/seed/demo';
 import { createLagJudge, type LoadSheddingOptions } from '../src/plugins/load-shedding';
 import type { FastifyInstance } from 'fastify';
 import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY } from './helpers/app';

@@ -2,9 +2,9 @@ import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, HINT_ANSWER_MASK, idnoCheckChar
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSEOUT_DEMO_CANDIDATES } from '../src/db/seed-closeout';
-import { DEMO_CANDIDATE_PASSWORD } from '../src/db/seed-confirmation';
-import { SCORE_DEMO_CANDIDATES } from '../src/db/seed-scores';
+import { CLOSEOUT_DEMO_CANDIDATES } from '../src/seed/closeout';
+import { DEMO_CANDIDATE_PASSWORD } from '../src/seed/confirmation';
+import { SCORE_DEMO_CANDIDATES } from '../src/seed/scores';
 import { adminToken, submittedApplication } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered, withPhoto } from './helpers/candidates';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
-import { seedDemo } from '../src/db/seed';
+import { seedDemo } from '../src/seed/demo';
 import { createSmsRepository } from '../src/modules/sms/repository';
 import { TEST_ADMIN_PASSWORD, TEST_LOG_DIR } from './helpers/app';
 import { DATABASES, type TestDatabase } from './helpers/databases';

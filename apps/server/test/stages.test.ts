@@ -1,7 +1,7 @@
 import { idnoCheckChar } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CANDIDATE_PASSWORD } from '../src/db/seed-confirmation';
-import { SCORE_DEMO_CANDIDATES } from '../src/db/seed-scores';
+import { DEMO_CANDIDATE_PASSWORD } from '../src/seed/confirmation';
+import { SCORE_DEMO_CANDIDATES } from '../src/seed/scores';
 import { adminToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post } from './helpers/candidates';

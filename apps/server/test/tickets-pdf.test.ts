@@ -1,7 +1,7 @@
 import { idnoCheckChar } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CANDIDATE_PASSWORD } from '../src/db/seed-confirmation';
-import { TICKET_DEMO_CANDIDATES } from '../src/db/seed-tickets';
+import { DEMO_CANDIDATE_PASSWORD } from '../src/seed/confirmation';
+import { TICKET_DEMO_CANDIDATES } from '../src/seed/tickets';
 import { clock } from '../src/lib/clock';
 import { adminToken, confirmedSuite, savedSite, savedSubject } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';

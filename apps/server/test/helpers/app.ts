@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/database';
 import type { DB } from '../../src/db/schema';
 import { migrateToLatest } from '../../src/db/migrate';
-import { seedDemo } from '../../src/db/seed';
+import { seedDemo } from '../../src/seed/demo';
 import { createDataCipher } from '../../src/lib/crypto';
 import type { DatabaseKind, TestDatabase } from './databases';
 

@@ -1,10 +1,10 @@
 import { zonedDay } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
-import type { Db } from './database';
-import type { DB } from './schema';
-import { DEMO_POSITIONS } from './seed-data';
-import { confirmedSteps, demoStage, seatAndPublishDemo, type DemoStageOptions } from './seed-writes';
+import type { Db } from '../db/database';
+import type { DB } from '../db/schema';
+import { DEMO_POSITIONS } from './data';
+import { confirmedSteps, demoStage, seatAndPublishDemo, type DemoStageOptions } from './writes';
 
 /** The ticketed demo candidates; the first signs in to see and print a ticket. */
 export const TICKET_DEMO_CANDIDATES: { name: string; first17: string; mobile: string }[] = [

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { WAIVER_CATEGORY_LABEL, zonedDay, type WaiverCategory } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
-import type { DB } from './schema';
-import { DEMO_POSITIONS } from './seed-data';
-import { demoStage, type DemoStageOptions } from './seed-writes';
+import type { DB } from '../db/schema';
+import { DEMO_POSITIONS } from './data';
+import { demoStage, type DemoStageOptions } from './writes';
 
 const DAY = 86_400_000;
 

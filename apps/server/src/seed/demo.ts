@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_MENU, DEFAULT_TIME_ZONE, PROFILE_FIELDS, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
-import type { Db } from './database';
+import type { Db } from '../db/database';
 import { hashPassword } from '../lib/password';
 import { plainText, sanitizeRichText } from '../lib/rich-text';
-import { DEMO_NOTICES, DEMO_POSITIONS } from './seed-data';
-import { insertDemoPosition, insertExamDocuments, type DemoStageOptions } from './seed-writes';
+import { DEMO_NOTICES, DEMO_POSITIONS } from './data';
+import { insertDemoPosition, insertExamDocuments, type DemoStageOptions } from './writes';
 import type { DataCipher } from '../lib/crypto';
-import { seedCloseoutDemo } from './seed-closeout';
-import { seedConfirmationDemo } from './seed-confirmation';
-import { seedTicketsDemo } from './seed-tickets';
-import { seedScoresDemo } from './seed-scores';
+import { seedCloseoutDemo } from './closeout';
+import { seedConfirmationDemo } from './confirmation';
+import { seedTicketsDemo } from './tickets';
+import { seedScoresDemo } from './scores';
 
 const DAY = 86_400_000;
 

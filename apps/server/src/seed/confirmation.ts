@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DB } from './schema';
-import { DEMO_POSITIONS } from './seed-data';
-import { confirmedSteps, demoStage, type DemoStageOptions } from './seed-writes';
+import type { DB } from '../db/schema';
+import { DEMO_POSITIONS } from './data';
+import { confirmedSteps, demoStage, type DemoStageOptions } from './writes';
 
-export { DEMO_CANDIDATE_PASSWORD } from './seed-writes';
+export { DEMO_CANDIDATE_PASSWORD } from './writes';
 
 const CANDIDATES: { name: string; first17: string; mobile: string; submitted?: boolean }[] = [
   { name: '李明', first17: '33010619950314231', mobile: '13900001001' },

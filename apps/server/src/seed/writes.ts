@@ -7,9 +7,9 @@ import { createArrangementRepository } from '../modules/arrangement/repository';
 import { seatExam } from '../modules/arrangement/service';
 import { issueTickets } from '../modules/tickets/issue';
 import { createTicketsRepository } from '../modules/tickets/repository';
-import type { Db } from './database';
-import type { DB, ExamTable } from './schema';
-import { positionRequirements, type DemoPosition } from './seed-data';
+import type { Db } from '../db/database';
+import type { DB, ExamTable } from '../db/schema';
+import { positionRequirements, type DemoPosition } from './data';
 
 /*
  * The seeds' writes the demo exams share: the exam with its texts, a position of the demo list, a

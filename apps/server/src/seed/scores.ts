@@ -1,10 +1,10 @@
 import { toHundredths, zonedDay } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import { createScoresRepository } from '../modules/scores/repository';
-import type { Db } from './database';
-import type { DB, ScoreMarkKind } from './schema';
-import { DEMO_POSITIONS } from './seed-data';
-import { confirmedSteps, demoStage, seatAndPublishDemo, type DemoStageOptions } from './seed-writes';
+import type { Db } from '../db/database';
+import type { DB, ScoreMarkKind } from '../db/schema';
+import { DEMO_POSITIONS } from './data';
+import { confirmedSteps, demoStage, seatAndPublishDemo, type DemoStageOptions } from './writes';
 
 type Mark = number | '缺考' | '违纪';
 
