@@ -9,7 +9,7 @@ const out = 'apps/server/dist/rotate-data-key.mjs';
 if (mtime(out) < newestMtime(['apps/server/src', 'packages/shared/src', 'scripts/rotate-data-key.mjs'])) {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(root, 'apps/server/src/modules/accounts/rotate-data-key-cli.ts')],
+    entryPoints: [path.join(root, 'apps/server/src/rotate-data-key-cli.ts')],
     outfile: path.join(root, out),
     bundle: true,
     platform: 'node',

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SMS_MESSAGE_KINDS, type SmsMessageKind } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import type { AlipayConfig } from './modules/payments/providers/alipay';
-import type { WechatConfig } from './modules/payments/providers/wechat';
+import type { DatabaseConfig } from './db/database';
+import { parseKey } from './lib/data-key';
+import type { PaymentsConfig } from './modules/payments/compose';
+import type { SmsConfig } from './modules/sms/providers';
 
 /**
  * The only reader of process.env. Everything the server is told from outside is validated here,
@@ -148,7 +150,8 @@ const envSchema = z
     }
   });
 
-export type Database = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; connectionString: string };
+export type Database = DatabaseConfig;
+export type { PaymentsConfig, SmsConfig };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -177,32 +180,10 @@ export interface Config {
   heavyTaskTimeoutMs: number;
 }
 
-export interface PaymentsConfig {
-  provider: 'sandbox' | 'alipay' | 'wechat';
-  /** Base of the notify and return URLs; null: http://127.0.0.1:PORT (the sandbox needs no more). */
-  publicUrl: string | null;
-  /** Milliseconds between sweeps; 0: no sweeper (tests sweep by hand). */
-  sweepMs: number;
-  alipay: AlipayConfig | null;
-  wechat: WechatConfig | null;
-}
-
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
 function pem(value: string, cwd: string): string {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
   return readFileSync(path.resolve(cwd, value), 'utf8');
-}
-
-export interface SmsConfig {
-  provider: 'log' | 'aliyun' | 'tencent';
-  signName: string;
-  aliyun: { accessKeyId: string; accessKeySecret: string; endpoint: string } | null;
-  tencent: { secretId: string; secretKey: string; sdkAppId: string; region: string; endpoint: string } | null;
-  /** The provider's template id per kind (SMS_TEMPLATE_REJECTED, …); a kind without one fails with that said. */
-  templates: Partial<Record<SmsMessageKind, string>>;
-  worker: boolean;
-  leaseMs: number;
-  logCrashAfter: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -231,10 +212,6 @@ export function parseDatabaseUrl(url: string | undefined, cwd: string): Database
     return { kind: 'sqlite', filename: path.resolve(cwd, file) };
   }
   throw new ConfigError('DATABASE_URL must start with file: (SQLite) or postgres:// (PostgreSQL)');
-}
-
-export function parseKey(raw: string): Buffer {
-  return /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | string[] {

@@ -42,7 +42,8 @@ async function main(): Promise<void> {
     );
   }
 
-  const sandboxKeys = config.payments.provider === 'sandbox' || config.env !== 'production' ? resolveSandboxKeys(config) : undefined;
+  const sandboxKeys =
+    config.payments.provider === 'sandbox' || config.env !== 'production' ? resolveSandboxKeys(config.database) : undefined;
   const app = await buildApp(config, { db, dataKey, ...(sandboxKeys ? { sandboxKeys } : {}) });
   let closing = false;
   const shutdown = (signal: string) => {

@@ -3,12 +3,14 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { Database as DatabaseConfig } from '../config';
 import type { DB } from './schema';
 import { SqliteReadsDialect } from './sqlite-reads';
 import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** Where the data is: a SQLite file (or `:memory:`) or a PostgreSQL server. */
+export type DatabaseConfig = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; connectionString: string };
 
 export interface Db {
   kysely: Kysely<DB>;

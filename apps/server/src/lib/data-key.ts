@@ -1,19 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseKey, type Config } from '../config';
+import type { DatabaseConfig } from '../db/database';
+
+/** A data key as written in DATA_KEY or the key file: 64 hex digits or base64. */
+export function parseKey(raw: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+}
 
 /**
  * The data key: DATA_KEY when configured (required in production). Otherwise, for a developer's
  * or the demo's machine, a random key kept in a file beside the data (`data/data.key`, mode 600,
  * never in the repository): losing it makes the stored ID numbers unreadable.
  */
-export function resolveDataKey(config: Config, cwd: string = process.cwd()): Buffer {
-  if (config.dataKey) return config.dataKey;
-  const dir =
-    config.database.kind === 'sqlite' && config.database.filename !== ':memory:'
-      ? path.dirname(config.database.filename)
-      : path.resolve(cwd, 'data');
+export function resolveDataKey(
+  { dataKey, database }: { dataKey: Buffer | null; database: DatabaseConfig },
+  cwd: string = process.cwd(),
+): Buffer {
+  if (dataKey) return dataKey;
+  const dir = database.kind === 'sqlite' && database.filename !== ':memory:' ? path.dirname(database.filename) : path.resolve(cwd, 'data');
   const file = path.join(dir, 'data.key');
   if (existsSync(file)) return parseKey(readFileSync(file, 'utf8').trim());
   mkdirSync(dir, { recursive: true });

@@ -1,11 +1,21 @@
 import type { PaymentProviderName } from '@zhikaoyun/shared';
 import type { FastifyInstance } from 'fastify';
-import type { PaymentsConfig } from '../../config';
-import { createAlipayProvider } from './providers/alipay';
+import { createAlipayProvider, type AlipayConfig } from './providers/alipay';
 import { createSandbox, type SandboxKeys } from './providers/sandbox';
 import type { SandboxRepository } from './sandbox-repository';
 import type { PaymentProvider } from './providers/types';
-import { createWechatProvider } from './providers/wechat';
+import { createWechatProvider, type WechatConfig } from './providers/wechat';
+
+/** The payments part of the configuration (config.ts reads it from the environment). */
+export interface PaymentsConfig {
+  provider: 'sandbox' | 'alipay' | 'wechat';
+  /** Base of the notify and return URLs; null: http://127.0.0.1:PORT (the sandbox needs no more). */
+  publicUrl: string | null;
+  /** Milliseconds between sweeps; 0: no sweeper (tests sweep by hand). */
+  sweepMs: number;
+  alipay: AlipayConfig | null;
+  wechat: WechatConfig | null;
+}
 
 export interface PaymentsOptions {
   config: PaymentsConfig;

@@ -2,7 +2,7 @@ import { createPrivateKey, generateKeyPair, generateKeyPairSync, randomBytes } f
 import { promisify } from 'node:util';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../config';
+import type { DatabaseConfig } from '../../db/database';
 import { sandboxKeysFrom, type SandboxKeys } from './providers/sandbox';
 
 /** A fresh key pair and APIv3-style key, for the sandbox (and for tests, which make their own). */
@@ -28,9 +28,9 @@ export function sharedSandboxKeys(): Promise<SandboxKeys> {
  * The sandbox's keys, made on the first start and kept beside the data like the data key
  * (`data/sandbox-pay.json`, mode 600), so notifies signed before a restart still verify after it.
  */
-export function resolveSandboxKeys(config: Config, cwd: string = process.cwd()): SandboxKeys {
-  if (config.database.kind === 'sqlite' && config.database.filename === ':memory:') return generateSandboxKeys();
-  const dir = config.database.kind === 'sqlite' ? path.dirname(config.database.filename) : path.resolve(cwd, 'data');
+export function resolveSandboxKeys(database: DatabaseConfig, cwd: string = process.cwd()): SandboxKeys {
+  if (database.kind === 'sqlite' && database.filename === ':memory:') return generateSandboxKeys();
+  const dir = database.kind === 'sqlite' ? path.dirname(database.filename) : path.resolve(cwd, 'data');
   const file = path.join(dir, 'sandbox-pay.json');
   const read = () => {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { privateKey: string; apiV3Key: string };

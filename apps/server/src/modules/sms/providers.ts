@@ -1,8 +1,20 @@
 import { MESSAGE_TEMPLATES, maskMobile, SMS_CODE_TEMPLATE, zonedDay, type MessageParams, type SmsMessageKind } from '@zhikaoyun/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SmsConfig } from '../../config';
 import { nowIso } from '../../lib/clock';
 import type { SmsRepository } from './repository';
+
+/** The SMS part of the configuration (config.ts reads it from the environment). */
+export interface SmsConfig {
+  provider: 'log' | 'aliyun' | 'tencent';
+  signName: string;
+  aliyun: { accessKeyId: string; accessKeySecret: string; endpoint: string } | null;
+  tencent: { secretId: string; secretKey: string; sdkAppId: string; region: string; endpoint: string } | null;
+  /** The provider's template id per kind (SMS_TEMPLATE_REJECTED, …); a kind without one fails with that said. */
+  templates: Partial<Record<SmsMessageKind, string>>;
+  worker: boolean;
+  leaseMs: number;
+  logCrashAfter: number | null;
+}
 
 /** One message as a provider is asked to send it. */
 export interface OutgoingSms {
