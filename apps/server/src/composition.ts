@@ -251,7 +251,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       phoneCodes: smsCodes,
       photoLock: (officeId, candidateId) => applications.photoLock(officeId, candidateId),
     }),
-    personalData: createPersonalDataService({ repo: repos.personalData, cipher, reauth, sessions }),
+    personalData: createPersonalDataService({ repo: repos.personalData, cipher, reauth, sessions, audit }),
     appeals: createAppealsService({ repo: repos.appeals, cipher, sessions, audit }),
     applications,
     attachments,

@@ -192,7 +192,7 @@ for (const kind of DATABASES) {
 
         const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await adminToken(t)));
         const line = audit.body.data.list.find(
-          (l: { action: string; target: string }) => l.action === 'candidate.updateUserInfo' && l.target === `candidate#${me.userInfo.id}`,
+          (l: { action: string; target: string }) => l.action === '修改个人信息' && l.target === `candidate:${me.userInfo.id}`,
         );
         expect(line).toMatchObject({ staffName: '考生本人', detail: '修改电子邮箱、密保问题、提示答案，其他登录已退出' });
         expect(JSON.stringify(audit.body.data.list)).not.toContain('杭州');

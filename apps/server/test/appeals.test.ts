@@ -140,7 +140,7 @@ for (const kind of DATABASES) {
         const again = await post(t, '/api/admin/resolveAppeal', { id: item.id, decision: 'reject', reason: '重复' }, bearer(admin));
         expect(again.body).toMatchObject({ success: false, msg: '该申诉已处理，请刷新列表' });
         const audit = (await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(admin))).body.data.list;
-        const line = audit.find((e: { action: string; target: string }) => e.action === 'appeal.reset' && e.target === `appeal#${item.id}`);
+        const line = audit.find((e: { action: string; target: string }) => e.action === '重置申诉账号' && e.target === `appeal:${item.id}`);
         expect(line).toBeTruthy();
         expect(JSON.stringify(line)).not.toContain(temporary);
         expect(JSON.stringify(line)).not.toContain(squatter.idno);

@@ -209,10 +209,15 @@ for (const kind of DATABASES) {
       expect((await get(t, '/api/getUserInfo', bearer(second.body.data.token))).body.errorCode).toBe(ErrorCode.Unauthorized);
 
       const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await adminToken(t)));
+      // Recorded by the audit service like every other action: a label of the table, a `kind:id` target.
       const line = audit.body.data.list.find(
-        (e: { action: string; target: string }) => e.action === 'candidate.deleteAccount' && e.target === `candidate#${me.userInfo.id}`,
+        (e: { action: string; target: string }) => e.action === '注销账号' && e.target === `candidate:${me.userInfo.id}`,
       );
-      expect(line).toBeTruthy();
+      expect(line).toMatchObject({
+        staffName: '考生本人',
+        targetLabel: `考生账号 #${me.userInfo.id}`,
+        detail: '删除报名 1 条及照片、登录会话',
+      });
       expect(JSON.stringify(line)).not.toContain(me.idno);
       expect(JSON.stringify(line)).not.toContain('张小明');
 
@@ -220,6 +225,26 @@ for (const kind of DATABASES) {
       const again = await registered(t, { idno: me.idno });
       expect(again.userInfo.idno).toBe(me.idno);
       expect(t.logs()).not.toContain(me.password);
+    });
+
+    it('shows deletions logged before the audit table in its words (old rows stay as written)', async () => {
+      const office = await t.db.kysely.selectFrom('office').select('id').orderBy('id').executeTakeFirstOrThrow();
+      await t.db.kysely
+        .insertInto('audit_log')
+        .values({
+          office_id: office.id,
+          staff_id: 0,
+          staff_name: '考生本人',
+          action: 'candidate.deleteAccount',
+          target: 'candidate#987654',
+          detail: '注销账号，删除报名 0 条及照片、登录会话',
+          ip: '127.0.0.1',
+          at: new Date(Date.now() + 60_000).toISOString(),
+        })
+        .execute();
+      const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await adminToken(t)));
+      const line = audit.body.data.list.find((e: { target: string }) => e.target === 'candidate#987654');
+      expect(line).toMatchObject({ action: '注销账号', targetLabel: '考生账号 #987654' });
     });
   });
 }

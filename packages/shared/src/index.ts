@@ -2,6 +2,7 @@ export * from './constants';
 export * from './clock';
 export * from './envelope';
 export * from './errors';
+export * from './audit';
 export * from './idno';
 export * from './system';
 export * from './documents';

@@ -1,5 +1,7 @@
 import { APPLICANT_STATUSES } from '@zhikaoyun/shared';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database';
+import type { DB } from '../../db/schema';
 import { withExamAndPosition } from '../applications/repository';
 
 /**
@@ -152,7 +154,12 @@ export function createPersonalDataRepository(db: Db) {
      * application is under review or approved: checked inside the transaction, so a submit racing
      * the deletion cannot slip between. Gives back how many applications went.
      */
-    async deleteCandidate(officeId: number, candidateId: number, audit: { ip: string; at: string }): Promise<number> {
+    /** `record`: the audit line of the deletion, written in its transaction (both kept or neither). */
+    async deleteCandidate(
+      officeId: number,
+      candidateId: number,
+      record: (trx: Kysely<DB>, applications: number) => Promise<void>,
+    ): Promise<number> {
       return k.transaction().execute(async (trx) => {
         const blocking = await trx
           .selectFrom('application')
@@ -180,19 +187,7 @@ export function createPersonalDataRepository(db: Db) {
         await trx.updateTable('candidate').set({ photo_id: null }).where('id', '=', candidateId).execute();
         await trx.deleteFrom('photo').where('office_id', '=', officeId).where('candidate_id', '=', candidateId).execute();
         await trx.deleteFrom('candidate').where('office_id', '=', officeId).where('id', '=', candidateId).execute();
-        await trx
-          .insertInto('audit_log')
-          .values({
-            office_id: officeId,
-            staff_id: 0,
-            staff_name: '考生本人',
-            action: 'candidate.deleteAccount',
-            target: `candidate#${candidateId}`,
-            detail: `注销账号，删除报名 ${appIds.length} 条及照片、登录会话`,
-            ip: audit.ip,
-            at: audit.at,
-          })
-          .execute();
+        await record(trx, appIds.length);
         return appIds.length;
       });
     },

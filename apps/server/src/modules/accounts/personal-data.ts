@@ -1,4 +1,4 @@
-import { DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, fromHundredths, HINT_ANSWER_MASK, type MyData } from '@zhikaoyun/shared';
+import { auditTarget, DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, fromHundredths, HINT_ANSWER_MASK, type MyData } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
@@ -6,6 +6,7 @@ import type { DataCipher } from '../../lib/crypto';
 import { dataUrl } from '../../lib/data-url';
 import { parseJsonColumn } from '../../lib/json';
 import { DeletionBlocked, type PersonalDataRepository } from './personal-data-repository';
+import type { AuditService } from '../audit/service';
 import type { SessionsService } from '../sessions/service';
 import type { Reauth } from './reauth';
 
@@ -14,13 +15,14 @@ export interface PersonalDataDeps {
   cipher: DataCipher;
   reauth: Reauth;
   sessions: SessionsService;
+  audit: AuditService;
 }
 
 /**
  * Data subject rights (PIPL art. 45 and 47): the candidate's own copy of everything we hold about
  * them, and the deletion of the account.
  */
-export function createPersonalDataService({ repo, cipher, reauth, sessions }: PersonalDataDeps) {
+export function createPersonalDataService({ repo, cipher, reauth, sessions, audit }: PersonalDataDeps) {
   return {
     async export(officeId: number, candidateId: number): Promise<MyData> {
       const c = await repo.candidate(officeId, candidateId);
@@ -133,7 +135,16 @@ export function createPersonalDataService({ repo, cipher, reauth, sessions }: Pe
       if (!c) throw new AppError(ErrorCode.Unauthorized);
       await reauth.confirm(officeId, c, sessionId, password, ip, new AppError(ErrorCode.WrongPassword, '密码不正确，账号未注销'));
       try {
-        await repo.deleteCandidate(officeId, candidateId, { ip, at: nowIso() });
+        await repo.deleteCandidate(officeId, candidateId, (trx, applications) =>
+          audit.record(
+            { id: 0, officeId, name: '考生本人' },
+            '注销账号',
+            auditTarget('candidate', candidateId),
+            `删除报名 ${applications} 条及照片、登录会话`,
+            ip,
+            trx,
+          ),
+        );
       } catch (err) {
         if (err instanceof DeletionBlocked) throw new AppError(ErrorCode.Forbidden, DELETE_ACCOUNT_BLOCKED_TEXT);
         throw err;

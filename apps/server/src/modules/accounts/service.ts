@@ -1,4 +1,5 @@
 import {
+  auditTarget,
   birthdayFromIdno,
   ERROR_TEXT,
   ErrorCode,
@@ -213,8 +214,8 @@ export function createAccountsService({ repo, cipher, captcha, sessions, counter
       const fields = changed.map((f) => FIELD_LABEL[f]).join('、');
       await audit.record(
         { id: 0, officeId, name: '考生本人' },
-        'candidate.updateUserInfo',
-        `candidate#${candidateId}`,
+        '修改个人信息',
+        auditTarget('candidate', candidateId),
         `修改${fields}，其他登录已退出`,
         ip,
       );

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { ErrorCode, maskIdno, type AppealItem, type AppealStatus, type ResolveAppealResult } from '@zhikaoyun/shared';
+import { auditTarget, ErrorCode, maskIdno, type AppealItem, type AppealStatus, type ResolveAppealResult } from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
 import type { DataCipher } from '../../lib/crypto';
 import { hashPassword } from '../../lib/password';
@@ -105,7 +105,7 @@ export function createAppealsService({ repo, cipher, sessions, audit }: AppealsD
 
       if (input.decision === 'reject') {
         const done = await repo.reject(officeId, appeal.id, outcome, (trx) =>
-          audit.record(staff, 'appeal.reject', `appeal#${appeal.id}`, `驳回：${input.reason}`, ip, trx),
+          audit.record(staff, '驳回身份申诉', auditTarget('appeal', appeal.id), `驳回：${input.reason}`, ip, trx),
         );
         if (!done) throw new AppError(ErrorCode.Validation, ALREADY_HANDLED);
         return { temporaryPassword: null };
@@ -128,9 +128,9 @@ export function createAppealsService({ repo, cipher, sessions, audit }: AppealsD
       const done = await repo.reset(officeId, appeal.id, outcome, reset, (trx) =>
         audit.record(
           staff,
-          'appeal.reset',
-          `appeal#${appeal.id}`,
-          `重置账号 candidate#${account.id}：作废全部登录会话，设置一次性密码，替换密保与联系方式${input.reason ? `；${input.reason}` : ''}`,
+          '重置申诉账号',
+          auditTarget('appeal', appeal.id),
+          `重置账号 ${auditTarget('candidate', account.id)}：作废全部登录会话，设置一次性密码，替换密保与联系方式${input.reason ? `；${input.reason}` : ''}`,
           ip,
           trx,
         ),

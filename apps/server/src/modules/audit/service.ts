@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@zhikaoyun/shared';
+import { auditActionLabel, type AuditEntry, type AuditTarget } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { nowIso } from '../../lib/clock';
@@ -15,8 +15,10 @@ const NAMED_KINDS = ['exam', 'position', 'notice', 'staff', 'application', 'feeW
 type NamedKind = (typeof NAMED_KINDS)[number];
 
 /**
- * Every staff action: who, what, on what, when and from where. Personal data never goes in: the
- * log keeps the target as `kind:id`, and the console is shown what that is now, by name.
+ * Every staff action (and a candidate's own account changes): who, what, on what, when and from
+ * where. Personal data never goes in: the log keeps the target as `kind:id` (`auditTarget`), and
+ * the console is shown what that is now, by name. Actions are labels of shared AUDIT_ACTIONS;
+ * rows from before keep an English key or a `kind#id` target, and are shown translated.
  */
 export function createAuditService(repo: AuditRepository) {
   async function targetLabels(officeId: number, targets: readonly string[]): Promise<(target: string) => string> {
@@ -45,6 +47,8 @@ export function createAuditService(repo: AuditRepository) {
       if (kind === 'applications') return `${rest} 份报名`;
       if (kind === 'office') return '本机构设置';
       if (kind === 'appeal') return `身份申诉 #${rest}`;
+      // An account is named by number only: its holder may have deleted it (old rows: `candidate#id`).
+      if (kind === 'candidate') return `考生账号 #${rest}`;
       if (kind === 'sms') return `短信 #${rest}`;
       if (kind === 'attachment') return `附件 #${rest}`;
       // Deleted since: say what it was.
@@ -62,7 +66,7 @@ export function createAuditService(repo: AuditRepository) {
 
   return {
     /** `trx`: the transaction of the change being recorded (a change and its record go together). */
-    record(actor: AuditActor, action: string, target: string, detail: string, ip: string, trx?: Kysely<DB>) {
+    record(actor: AuditActor, action: string, target: AuditTarget, detail: string, ip: string, trx?: Kysely<DB>) {
       return repo.insert(
         {
           office_id: actor.officeId,
@@ -78,7 +82,12 @@ export function createAuditService(repo: AuditRepository) {
       );
     },
     /** Several records of one actor in one statement (a bulk decision), in `trx` with the change. */
-    recordMany(actor: AuditActor, entries: readonly { action: string; target: string; detail: string }[], ip: string, trx?: Kysely<DB>) {
+    recordMany(
+      actor: AuditActor,
+      entries: readonly { action: string; target: AuditTarget; detail: string }[],
+      ip: string,
+      trx?: Kysely<DB>,
+    ) {
       const at = nowIso();
       return repo.insertMany(
         entries.map((e) => ({ office_id: actor.officeId, staff_id: actor.id, staff_name: actor.name, ...e, ip, at })),
@@ -96,7 +105,7 @@ export function createAuditService(repo: AuditRepository) {
         list: rows.map((r) => ({
           id: r.id,
           staffName: r.staff_name,
-          action: r.action,
+          action: auditActionLabel(r.action),
           target: r.target,
           targetLabel: label(r.target),
           detail: r.detail,
