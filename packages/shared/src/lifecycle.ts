@@ -44,13 +44,38 @@ export interface ApplicationStateDef {
   applies: boolean;
   /** The end for the candidate: any event of theirs is refused with this (not with the event's own refusal). */
   final?: string;
+  /**
+   * It sits the exam: it has a seat and a ticket, is expected at the door and on the sign-in
+   * sheets, and is told of the exam's later steps (scores, the stages after them).
+   */
+  sits: boolean;
+  /** Past review and bound for a seat (or in one): the candidate may choose the site city. */
+  seatBound: boolean;
+  /** The column of the console's statistics it is counted in (none: counted in no column). */
+  tally?: 'submitted' | 'approved' | 'rejected' | 'confirmed';
 }
 
 export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationStateDef>> = {
-  draft: { label: '草稿', staffSees: false, applies: false },
-  submitted: { label: '待审核', locked: '报名信息已提交待审核，如需修改请先撤回', staffSees: true, applies: true },
-  approved: { label: '审核通过', locked: '报名已审核通过，信息已锁定', staffSees: true, applies: true },
-  rejected: { label: '审核未通过', staffSees: true, applies: false },
+  draft: { label: '草稿', staffSees: false, applies: false, sits: false, seatBound: false },
+  submitted: {
+    label: '待审核',
+    locked: '报名信息已提交待审核，如需修改请先撤回',
+    staffSees: true,
+    applies: true,
+    sits: false,
+    seatBound: false,
+    tally: 'submitted',
+  },
+  approved: {
+    label: '审核通过',
+    locked: '报名已审核通过，信息已锁定',
+    staffSees: true,
+    applies: true,
+    sits: false,
+    seatBound: true,
+    tally: 'approved',
+  },
+  rejected: { label: '审核未通过', staffSees: true, applies: false, sits: false, seatBound: false, tally: 'rejected' },
   // Rejected for good (a condition the candidate cannot meet, a false statement): no event leads
   // away from it, so the form can be neither changed nor resubmitted, nor withdrawn and sent again.
   rejectedFinal: {
@@ -59,13 +84,34 @@ export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationS
     staffSees: true,
     applies: false,
     final: '报名审核不通过（不得再报），不能修改、撤回或重新提交',
+    sits: false,
+    seatBound: false,
+    tally: 'rejected',
   },
-  confirmed: { label: '已确认', locked: '报名已确认，信息已锁定', staffSees: true, applies: true },
+  confirmed: {
+    label: '已确认',
+    locked: '报名已确认，信息已锁定',
+    staffSees: true,
+    applies: true,
+    sits: true,
+    seatBound: true,
+    tally: 'confirmed',
+  },
   // Not confirmed by the end of the confirmation window: the application no longer counts.
-  expired: { label: '报名无效', locked: '未在确认截止前完成确认，报名无效', staffSees: true, applies: false },
+  expired: {
+    label: '报名无效',
+    locked: '未在确认截止前完成确认，报名无效',
+    staffSees: true,
+    applies: false,
+    sits: false,
+    seatBound: false,
+  },
   // Its position was cancelled (or staff cancelled it) and the fee, if any, goes back.
-  cancelled: { label: '已取消', locked: '报名已取消', staffSees: true, applies: false },
+  cancelled: { label: '已取消', locked: '报名已取消', staffSees: true, applies: false, sits: false, seatBound: false },
 };
+
+// After `confirmed` the application goes on in a second machine (seat → 拟录用), declared the same way.
+export * from './later-stages-lifecycle';
 
 /** The status a new application starts in (the first save of the form creates it). */
 export const INITIAL_STATUS: ApplicationStatus = 'draft';
@@ -83,6 +129,11 @@ export const CANDIDATE_EDITABLE_STATUSES: readonly ApplicationStatus[] = APPLICA
 export const STAFF_VISIBLE_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].staffSees);
 /** Statuses that count as applying for a position. */
 export const APPLICANT_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].applies);
+
+/** Statuses that sit the exam (seat, ticket, door, sign-in sheet, scores). */
+export const SEATED_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].sits);
+/** Statuses past review and bound for a seat. */
+export const SEAT_BOUND_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].seatBound);
 
 export const isStaffVisible = (status: ApplicationStatus): boolean => APPLICATION_STATES[status].staffSees;
 
@@ -290,6 +341,19 @@ export function transitionOf(event: ApplicationEvent): TransitionDef {
   return APPLICATION_TRANSITIONS[event];
 }
 
+/** The statuses `event` leaves (a sweep or a batch asks the database for exactly these). */
+export function fromStatesOf(event: ApplicationEvent): readonly ApplicationStatus[] {
+  return transitionOf(event).from;
+}
+
+/**
+ * Statuses with a step still ahead: some event leads away from them. The others (rejected for
+ * good, cancelled) are closed, and a changed schedule or a later notice no longer concerns them.
+ */
+export const UNFINISHED_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) =>
+  APPLICATION_EVENTS.some((e) => transitionOf(e).from.includes(s)),
+);
+
 export type Refusal = { ok: false; msg: string; why: 'actor' | 'state' | 'guard' | 'reason' };
 /** `repeat`: the event already happened; `to` is then the status as it is and nothing is to be written. */
 export type Verdict = { ok: true; to: ApplicationStatus; repeat: boolean } | Refusal;
@@ -348,6 +412,25 @@ export function availableEvents(status: ApplicationStatus, actor: LifecycleActor
  */
 export function eventFrom(status: ApplicationStatus, events: readonly [ApplicationEvent, ...ApplicationEvent[]]): ApplicationEvent {
   return events.find((e) => transitionOf(e).from.includes(status)) ?? events[0];
+}
+
+/**
+ * Before the candidate starts what will confirm the application later (a payment, a fee waiver
+ * asked for): a dry run of that event as if it happened now, said in the candidate's words; null
+ * when it may start. The window being open is the caller's check (`confirming` phase).
+ */
+export function confirmingStepRefusal(
+  status: ApplicationStatus,
+  event: 'pay' | 'waive',
+  ctx: Pick<LifecycleContext, 'at' | 'deadline'>,
+  words: { done: string; notYet: string },
+): string | null {
+  const t = transitionOf(event);
+  const v = canFire(status, event, t.by[0] ?? 'system', ctx);
+  if (v.ok) return v.repeat ? words.done : null;
+  // Too late is what `expire` makes of the application: say it as its status says it.
+  if (v.why === 'guard') return APPLICATION_STATES[transitionOf('expire').to].locked ?? v.msg;
+  return words.notYet;
 }
 
 /** Whether the candidate may change the form (or start one, `status` null) now. */

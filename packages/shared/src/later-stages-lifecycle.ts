@@ -1,0 +1,188 @@
+/**
+ * What happens to an application after it is confirmed, declared once in the style of
+ * lifecycle.ts: every state from the seat to 拟录用, every event that moves it, who fires it and
+ * from where, and a pure `canFire`. lifecycle.ts ends at `confirmed`; this machine starts there.
+ *
+ * Today the server stores the results of each stage (stage_result: 资格复审 and 体检 pass / fail /
+ * 放弃, the interview score / 缺考 / 违纪) and ranks from them; `laterStateOf` reads those stored
+ * results into one state of this machine, so the server's checks and both UIs ask the machine
+ * (`LATER_STATES[state].interviews`, `canFireLater`) instead of comparing outcomes themselves.
+ *
+ * 递补: one who fails or gives up at 体检 leaves `medical`; the next by final rank is then called
+ * (`callToMedical` from `interviewed`), as `medicalEntrants` in stages.ts decides.
+ */
+import type { StaffRole } from './staff';
+
+export const LATER_STATUSES = [
+  'seated',
+  'scored',
+  'reviewing',
+  'interviewing',
+  'interviewed',
+  'medical',
+  'hired',
+  'out',
+  'gaveUp',
+] as const;
+export type LaterStatus = (typeof LATER_STATUSES)[number];
+
+export interface LaterStateDef {
+  label: string;
+  /** Still in the running: may be interviewed, ranked and called to 体检 (资格复审 not failed or given up). */
+  inRunning: boolean;
+  /** On the interview list and not out of it: sits the interview (its score may be imported). */
+  interviews: boolean;
+  /** The end: no event leads away from it. */
+  final: boolean;
+}
+
+export const LATER_STATES: Readonly<Record<LaterStatus, LaterStateDef>> = {
+  seated: { label: '待考试', inRunning: true, interviews: false, final: false },
+  scored: { label: '已出成绩', inRunning: true, interviews: false, final: false },
+  // On the interview list (进入资格复审): 资格复审 and the interview may come in either order.
+  reviewing: { label: '资格复审中', inRunning: true, interviews: true, final: false },
+  interviewing: { label: '资格复审合格，待面试', inRunning: true, interviews: true, final: false },
+  interviewed: { label: '已面试', inRunning: true, interviews: true, final: false },
+  medical: { label: '体检中', inRunning: true, interviews: false, final: false },
+  hired: { label: '拟录用', inRunning: true, interviews: false, final: false },
+  out: { label: '未通过', inRunning: false, interviews: false, final: true },
+  gaveUp: { label: '放弃', inRunning: false, interviews: false, final: true },
+};
+
+export const LATER_STATUS_LABEL: Readonly<Record<LaterStatus, string>> = Object.fromEntries(
+  LATER_STATUSES.map((s) => [s, LATER_STATES[s].label]),
+) as Record<LaterStatus, string>;
+
+/** Who fires a later event: staff by role, or the server itself (publishing, ranking). */
+export type LaterActor = StaffRole | 'system';
+
+export interface LaterTransitionDef {
+  label: string;
+  from: readonly LaterStatus[];
+  to: LaterStatus;
+  by: readonly LaterActor[];
+  /** The refusal when the application is in none of `from`. */
+  refused: string;
+}
+
+const STAFF: readonly LaterActor[] = ['admin', 'reviewer'];
+/** Every state before the end: 放弃 and a failed 资格复审 can come at any of them. */
+const UNDER_WAY: readonly LaterStatus[] = ['reviewing', 'interviewing', 'interviewed', 'medical'];
+
+export const LATER_TRANSITIONS = {
+  score: {
+    label: '公布笔试成绩',
+    from: ['seated'],
+    to: 'scored',
+    by: ['system'],
+    refused: '只有参加考试的考生有笔试成绩',
+  },
+  shortlist: {
+    label: '进入面试名单',
+    from: ['scored'],
+    to: 'reviewing',
+    by: ['system'],
+    refused: '只有已出成绩的考生可以进入面试名单',
+  },
+  passQualification: {
+    label: '资格复审合格',
+    from: ['reviewing'],
+    to: 'interviewing',
+    by: STAFF,
+    refused: '只有面试名单中待资格复审的考生可以记录复审合格',
+  },
+  failQualification: {
+    label: '资格复审不合格',
+    from: ['reviewing', 'interviewing', 'interviewed'],
+    to: 'out',
+    by: STAFF,
+    refused: '只有面试名单中的考生可以记录资格复审结果',
+  },
+  recordInterview: {
+    label: '记录面试成绩',
+    from: ['reviewing', 'interviewing'],
+    to: 'interviewed',
+    by: STAFF,
+    refused: '只有面试名单中资格复审未被淘汰的考生可以记录面试成绩',
+  },
+  missInterview: {
+    label: '面试缺考或违纪',
+    from: ['reviewing', 'interviewing'],
+    to: 'out',
+    by: STAFF,
+    refused: '只有面试名单中资格复审未被淘汰的考生可以记录面试结果',
+  },
+  callToMedical: {
+    label: '进入体检（含递补）',
+    from: ['interviewed'],
+    to: 'medical',
+    by: ['system'],
+    refused: '只有已面试并排名的考生可以进入体检',
+  },
+  passMedical: {
+    label: '体检合格',
+    from: ['medical'],
+    to: 'hired',
+    by: STAFF,
+    refused: '只有进入体检的考生可以记录体检结果',
+  },
+  failMedical: {
+    label: '体检不合格',
+    from: ['medical'],
+    to: 'out',
+    by: STAFF,
+    refused: '只有进入体检的考生可以记录体检结果',
+  },
+  giveUp: {
+    label: '放弃',
+    from: [...UNDER_WAY, 'hired'],
+    to: 'gaveUp',
+    by: STAFF,
+    refused: '该考生已不在后续环节中，不能记录放弃',
+  },
+} as const satisfies Record<string, LaterTransitionDef>;
+
+export type LaterEvent = keyof typeof LATER_TRANSITIONS;
+export const LATER_EVENTS = Object.keys(LATER_TRANSITIONS) as LaterEvent[];
+
+export function laterTransitionOf(event: LaterEvent): LaterTransitionDef {
+  return LATER_TRANSITIONS[event];
+}
+
+export type LaterVerdict = { ok: true; to: LaterStatus } | { ok: false; msg: string; why: 'actor' | 'state' };
+
+/** Whether `actor` may fire `event` on an application in `status`, and where it leads. */
+export function canFireLater(status: LaterStatus, event: LaterEvent, actor: LaterActor): LaterVerdict {
+  const t = laterTransitionOf(event);
+  if (!t.by.includes(actor)) return { ok: false, msg: `没有权限执行「${t.label}」`, why: 'actor' };
+  if (!t.from.includes(status)) return { ok: false, msg: t.refused, why: 'state' };
+  return { ok: true, to: t.to };
+}
+
+/** The events `actor` can fire now (what a console offers for the row). */
+export function availableLaterEvents(status: LaterStatus, actor: LaterActor): LaterEvent[] {
+  return LATER_EVENTS.filter((e) => canFireLater(status, e, actor).ok);
+}
+
+/** The results stored for one application, as stages/service.ts reads them. */
+export interface LaterFacts {
+  /** Its written score is published. */
+  scored: boolean;
+  /** It is on the interview list (an entrant of the stages). */
+  listed: boolean;
+  qualification: 'pass' | 'fail' | 'gaveUp' | null;
+  interview: 'score' | 'absent' | 'void' | null;
+  /** Called to 体检 by final rank (递补 included). */
+  inMedical: boolean;
+  medical: 'pass' | 'fail' | 'gaveUp' | null;
+}
+
+/** The state the stored results put an application in (a confirmed one that sits the exam). */
+export function laterStateOf(f: LaterFacts): LaterStatus {
+  if (f.qualification === 'gaveUp' || f.medical === 'gaveUp') return 'gaveUp';
+  if (f.qualification === 'fail' || f.interview === 'absent' || f.interview === 'void' || f.medical === 'fail') return 'out';
+  if (f.inMedical) return f.medical === 'pass' ? 'hired' : 'medical';
+  if (f.interview === 'score') return 'interviewed';
+  if (f.listed) return f.qualification === 'pass' ? 'interviewing' : 'reviewing';
+  return f.scored ? 'scored' : 'seated';
+}

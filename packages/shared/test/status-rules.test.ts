@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APPLICATION_STATES,
+  APPLICATION_STATUSES,
+  confirmingStepRefusal,
+  fromStatesOf,
+  SEAT_BOUND_STATUSES,
+  SEATED_STATUSES,
+  UNFINISHED_STATUSES,
+  type ApplicationStatus,
+} from '../src/lifecycle';
+import {
+  availableLaterEvents,
+  canFireLater,
+  LATER_EVENTS,
+  LATER_STATES,
+  LATER_STATUSES,
+  LATER_TRANSITIONS,
+  laterStateOf,
+  type LaterActor,
+  type LaterEvent,
+  type LaterFacts,
+  type LaterStatus,
+} from '../src/later-stages-lifecycle';
+
+// The lists the server's SQL and checks read, written out by hand: a change to the machine that
+// moves one of them fails here until this says the same.
+describe('status lists derived from the machine', () => {
+  it('who sits, who is bound for a seat, who still has a step ahead', () => {
+    expect(SEATED_STATUSES).toEqual(['confirmed']);
+    expect(SEAT_BOUND_STATUSES).toEqual(['approved', 'confirmed']);
+    expect(UNFINISHED_STATUSES).toEqual(['draft', 'submitted', 'approved', 'rejected', 'confirmed', 'expired']);
+    expect(fromStatesOf('expire')).toEqual(['approved']);
+    expect(fromStatesOf('closeOut')).toEqual(['confirmed']);
+    expect(fromStatesOf('cancel')).toEqual(['confirmed']);
+  });
+
+  it('the statistics count each staff-visible status in at most one column, rejected for good among the rejected', () => {
+    const tally = Object.fromEntries(APPLICATION_STATUSES.map((s) => [s, APPLICATION_STATES[s].tally ?? null]));
+    expect(tally).toEqual({
+      draft: null,
+      submitted: 'submitted',
+      approved: 'approved',
+      rejected: 'rejected',
+      rejectedFinal: 'rejected',
+      confirmed: 'confirmed',
+      expired: null,
+      cancelled: null,
+    });
+  });
+
+  it('a payment or a waiver asked for is pre-checked by a dry run of its event', () => {
+    const inTime = { at: '2026-12-01T00:00:00.000Z', deadline: '2026-12-02T00:00:00.000Z' };
+    const late = { at: '2026-12-03T00:00:00.000Z', deadline: '2026-12-02T00:00:00.000Z' };
+    const words = { done: '报名已确认，无需再缴费', notYet: '资格审查通过后才能缴费' };
+    const answer = (status: ApplicationStatus, ctx = inTime) => confirmingStepRefusal(status, 'pay', ctx, words);
+    expect(answer('approved')).toBeNull();
+    expect(answer('confirmed')).toBe('报名已确认，无需再缴费');
+    for (const s of ['draft', 'submitted', 'rejected', 'rejectedFinal', 'cancelled'] as const)
+      expect(answer(s)).toBe('资格审查通过后才能缴费');
+    expect(answer('expired', late)).toBe('未在确认截止前完成确认，报名无效');
+    expect(answer('approved', late)).toBe('未在确认截止前完成确认，报名无效');
+    expect(confirmingStepRefusal('confirmed', 'waive', inTime, { done: '报名已确认，无需申请减免', notYet: 'x' })).toBe(
+      '报名已确认，无需申请减免',
+    );
+  });
+});
+
+const STAFF: LaterActor[] = ['admin', 'reviewer'];
+const ACTORS: LaterActor[] = ['admin', 'reviewer', 'system'];
+
+/** Every allowed step after confirmation, written out by hand (not derived from the machine). */
+const ALLOWED: [LaterStatus, LaterEvent, LaterActor[], LaterStatus][] = [
+  ['seated', 'score', ['system'], 'scored'],
+  ['scored', 'shortlist', ['system'], 'reviewing'],
+  ['reviewing', 'passQualification', STAFF, 'interviewing'],
+  ['reviewing', 'failQualification', STAFF, 'out'],
+  ['interviewing', 'failQualification', STAFF, 'out'],
+  ['interviewed', 'failQualification', STAFF, 'out'],
+  ['reviewing', 'recordInterview', STAFF, 'interviewed'],
+  ['interviewing', 'recordInterview', STAFF, 'interviewed'],
+  ['reviewing', 'missInterview', STAFF, 'out'],
+  ['interviewing', 'missInterview', STAFF, 'out'],
+  ['interviewed', 'callToMedical', ['system'], 'medical'],
+  ['medical', 'passMedical', STAFF, 'hired'],
+  ['medical', 'failMedical', STAFF, 'out'],
+  ['reviewing', 'giveUp', STAFF, 'gaveUp'],
+  ['interviewing', 'giveUp', STAFF, 'gaveUp'],
+  ['interviewed', 'giveUp', STAFF, 'gaveUp'],
+  ['medical', 'giveUp', STAFF, 'gaveUp'],
+  ['hired', 'giveUp', STAFF, 'gaveUp'],
+];
+
+describe('the machine after confirmation', () => {
+  it('allows exactly the listed steps, to the listed state, by the listed actors', () => {
+    for (const status of LATER_STATUSES)
+      for (const event of LATER_EVENTS)
+        for (const actor of ACTORS) {
+          const row = ALLOWED.find(([s, e, by]) => s === status && e === event && by.includes(actor));
+          const v = canFireLater(status, event, actor);
+          if (row) expect(v, `${status} ${event} ${actor}`).toEqual({ ok: true, to: row[3] });
+          else expect(v.ok, `${status} ${event} ${actor}`).toBe(false);
+        }
+  });
+
+  it('refuses a wrong actor before a wrong state, each with its own words', () => {
+    expect(canFireLater('seated', 'passMedical', 'system')).toEqual({ ok: false, msg: '没有权限执行「体检合格」', why: 'actor' });
+    expect(canFireLater('seated', 'passMedical', 'admin')).toEqual({
+      ok: false,
+      msg: LATER_TRANSITIONS.passMedical.refused,
+      why: 'state',
+    });
+  });
+
+  it('a final state has no way out and every other state has one', () => {
+    for (const s of LATER_STATUSES) {
+      const out = ACTORS.flatMap((a) => availableLaterEvents(s, a));
+      expect(out.length === 0, s).toBe(LATER_STATES[s].final);
+    }
+    expect(LATER_STATUSES.filter((s) => LATER_STATES[s].final)).toEqual(['out', 'gaveUp']);
+  });
+
+  it('reads the stored results of the stages into one state', () => {
+    const none: LaterFacts = { scored: false, listed: false, qualification: null, interview: null, inMedical: false, medical: null };
+    const cases: [Partial<LaterFacts>, LaterStatus][] = [
+      [{}, 'seated'],
+      [{ scored: true }, 'scored'],
+      [{ scored: true, listed: true }, 'reviewing'],
+      [{ scored: true, listed: true, qualification: 'pass' }, 'interviewing'],
+      [{ scored: true, listed: true, interview: 'score' }, 'interviewed'],
+      [{ scored: true, listed: true, qualification: 'pass', interview: 'score', inMedical: true }, 'medical'],
+      [{ scored: true, listed: true, qualification: 'pass', interview: 'score', inMedical: true, medical: 'pass' }, 'hired'],
+      [{ scored: true, listed: true, qualification: 'fail' }, 'out'],
+      [{ scored: true, listed: true, interview: 'absent' }, 'out'],
+      [{ scored: true, listed: true, interview: 'void' }, 'out'],
+      [{ scored: true, listed: true, interview: 'score', inMedical: true, medical: 'fail' }, 'out'],
+      [{ scored: true, listed: true, qualification: 'gaveUp' }, 'gaveUp'],
+      [{ scored: true, listed: true, interview: 'score', inMedical: true, medical: 'gaveUp' }, 'gaveUp'],
+    ];
+    for (const [facts, state] of cases) expect(laterStateOf({ ...none, ...facts }), JSON.stringify(facts)).toBe(state);
+    // Who sits the interview: on the list and not out of it at 资格复审 (as stages/service.ts's interviewees).
+    expect(LATER_STATUSES.filter((s) => LATER_STATES[s].interviews)).toEqual(['reviewing', 'interviewing', 'interviewed']);
+  });
+});
