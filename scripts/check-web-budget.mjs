@@ -8,7 +8,7 @@
 //     imports), plus the entry's static import closure from the Vite manifest, and
 //   - the route's lazy page chunk and its static import closure (the router loads the page
 //     before it renders anything, so these are on the critical path too), and for a page built on
-//     antd and TanStack Query the providers the router loads with it (src/app/providers.tsx).
+//     antd and TanStack Query the providers the router loads with it (src/lib/providers.tsx).
 // Each file is counted once, at its gzip size (level 9, as the server's precompressed .gz).
 // Chunks loaded later (dynamic imports inside a page, other pages) are not counted.
 //
@@ -38,10 +38,10 @@ export const BUDGET_ROUTES = {
 
 /**
  * Routes measured and printed, not held to the budget: the personal center (rendered as a shell
- * too; it reads through TanStack Query, whose small provider chunk (app/query-scope.tsx) the
+ * too; it reads through TanStack Query, whose small provider chunk (lib/query-scope.tsx) the
  * router loads with it and is not counted here). A page built on antd and TanStack Query is
  * listed with what the router loads with it (router.tsx `scoped`): [its page module,
- * 'src/app/providers.tsx'].
+ * 'src/lib/providers.tsx'].
  */
 export const MEASURED_ROUTES = {
   '/personal-center': ['src/features/accounts/pages/PersonalCenterPage.tsx'],

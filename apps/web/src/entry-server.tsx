@@ -10,12 +10,12 @@ import { type Captcha, type MenuItem, type SystemSetting } from '@zhikaoyun/shar
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { ServerQueryClient } from './app/query-scope';
-import { createQueryClient } from './app/query-client';
+import { ServerQueryClient } from './lib/query-scope';
+import { createQueryClient } from './lib/query-client';
 import { metaFor, PUBLIC_PATHS } from './app/route-table';
 import { isShellPath } from './app/shell-render';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
-import { setDisplayTimeZone } from './components/format';
+import { setDisplayTimeZone } from './lib/office-time-zone';
 import { ServerRendered } from './lib/hydrated';
 import { NOTICE_PAGE_SIZE, noticePageKey } from './features/notices/api';
 import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/positions/position-query';

@@ -5,7 +5,7 @@ import { navigateOutside } from './app/navigation';
 import { rememberOffice } from './app/office-from-url';
 import { AppRouter, preloadPage } from './app/router';
 import { isShellPath } from './app/shell-render';
-import { setDisplayTimeZone } from './components/format';
+import { setDisplayTimeZone } from './lib/office-time-zone';
 import { Hydrating } from './lib/hydrated';
 import { loadHttp } from './lib/lazy-http';
 import { seedPublicQueries } from './lib/public-query';
@@ -27,7 +27,7 @@ void loadHttp().then(({ setUnauthorizedHandler }) =>
   setUnauthorizedHandler(() => {
     useSysStore.getState().logout();
     // The query client loads with the pages that read through it: none loaded, nothing to clear.
-    void import('./app/query-client').then(({ queryClient }) => queryClient.clear());
+    void import('./lib/query-client').then(({ queryClient }) => queryClient.clear());
     navigateOutside('/login', { replace: true });
   }),
 );

@@ -1,7 +1,7 @@
 import { setChineseZodMessages } from '@zhikaoyun/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Providers } from '../app/providers';
+import { Providers } from '../lib/providers';
 import { ConsoleRouter } from './router';
 import '../styles/admin.css';
 

@@ -6,7 +6,7 @@ import { rememberReturnTo } from '../lib/return-to';
 import { isLoggedIn } from '../lib/store';
 import { ReplayTyped } from '../lib/typed-before-hydration';
 import { guardRedirect } from './guard';
-import { FeedbackHoldersSlot } from './feedback-slot';
+import { FeedbackHoldersSlot } from '../lib/feedback-slot';
 import { bindNavigate } from './navigation';
 import { rememberOffice } from './office-from-url';
 import { HOME_FOR_GUEST, ROUTES, type RouteMeta } from './route-table';
@@ -81,7 +81,7 @@ export function RootLayout() {
           </Suspense>
         </main>
       </div>
-      {meta?.nav && <MobileBottomNav />}
+      {meta?.nav && <MobileBottomNav shell={shell} />}
     </div>
   );
 }

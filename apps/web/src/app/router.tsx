@@ -6,7 +6,7 @@ import { ROUTES, type RoutePath } from './route-table';
 type PageModule = () => Promise<{ default: ComponentType }>;
 
 /**
- * A page built on antd and TanStack Query, with what it needs around it (app/providers.tsx:
+ * A page built on antd and TanStack Query, with what it needs around it (lib/providers.tsx:
  * antd's theme and App, the query client), loaded with it. The pages built without them (the
  * guide page, the notices, the login and registration forms, the public positions, and the exam
  * list a candidate lands on after logging in) load neither.
@@ -14,7 +14,7 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 const scoped =
   (load: PageModule): PageModule =>
   () =>
-    Promise.all([load(), import('./providers')]).then(([{ default: Page }, { AntdScope }]) => ({
+    Promise.all([load(), import('../lib/providers')]).then(([{ default: Page }, { AntdScope }]) => ({
       default: function ScopedPage() {
         return (
           <AntdScope>
@@ -26,12 +26,12 @@ const scoped =
 
 /**
  * A page that reads through TanStack Query but is built without antd's runtime: loaded with the
- * data cache alone (app/query-scope.tsx); its antd-built parts load when first shown.
+ * data cache alone (lib/query-scope.tsx); its antd-built parts load when first shown.
  */
 const queryScoped =
   (load: PageModule): PageModule =>
   () =>
-    Promise.all([load(), import('./query-scope')]).then(([{ default: Page }, { QueryScope }]) => ({
+    Promise.all([load(), import('../lib/query-scope')]).then(([{ default: Page }, { QueryScope }]) => ({
       default: function QueryScopedPage() {
         return (
           <QueryScope>

@@ -2,7 +2,7 @@ import { CameraOutlined, LockOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { PHOTO_RULES, PHOTO_SPEC, type UserInfo } from '@zhikaoyun/shared';
 import { Suspense, useRef, useState } from 'react';
-import { lazyScoped } from '../app/lazy-scoped';
+import { lazyScoped } from '../lib/lazy-scoped';
 import { deferredFeedback } from '../lib/feedback';
 import { decodePhoto, UnreadablePhoto, uploadPhoto } from '../lib/photo';
 import { USER_INFO_KEY } from '../lib/query-keys';

@@ -2,7 +2,6 @@ import { AuditOutlined, FileTextOutlined, HomeOutlined, NotificationOutlined, So
 import { DEFAULT_MENU, type MenuItem } from '@zhikaoyun/shared';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useShellRender } from '../app/shell-render';
 import { isLoggedIn, useSysStore } from '../lib/store';
 
 // The unread count needs TanStack Query, which loads with the logged-in area, not with a guest's page.
@@ -25,11 +24,12 @@ const GUEST_PATH: Record<string, string> = {
   '/current-exam': '/login',
 };
 
-export function MobileBottomNav() {
+/** `shell`: the page is a shell page's server HTML (app/shell-render.ts useShellRender). */
+export function MobileBottomNav({ shell }: { shell: boolean }) {
   const menu = useSysStore((s) => s.sysMenu);
   const token = useSysStore((s) => s.token);
   // A shell page's HTML is only ever hydrated for someone logged in (main.tsx): its links are theirs.
-  const loggedIn = useShellRender() || isLoggedIn({ token });
+  const loggedIn = shell || isLoggedIn({ token });
   const items = menu.length > 0 ? menu : DEFAULT_MENU;
   // Unread messages show on the personal center, where the inbox opens.
   const unread = (part: 'badge' | 'label') =>

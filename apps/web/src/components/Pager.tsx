@@ -1,5 +1,5 @@
 import Pagination, { type PaginationProps } from 'antd/es/pagination';
-import { AntdTheme } from '../app/antd-theme';
+import { AntdTheme } from '../lib/antd-theme';
 
 /**
  * antd's pager under antd's theme, for the lists of the pages built without antd (the notices,

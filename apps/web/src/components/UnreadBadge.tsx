@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { queryClient } from '../app/query-client';
+import { queryClient } from '../lib/query-client';
 import { badgeText, useUnreadCount } from '../lib/unread';
 
 function Badge({ part }: { part: 'badge' | 'label' }) {

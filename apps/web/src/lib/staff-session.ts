@@ -1,6 +1,6 @@
 import type { StaffProfile } from '@zhikaoyun/shared';
 import { create } from 'zustand';
-import { setDisplayTimeZone } from '../components/format';
+import { setDisplayTimeZone } from './office-time-zone';
 import { readStored, removeStored, writeStored } from './storage';
 
 const TOKEN_KEY = 'adminToken';

@@ -1,4 +1,4 @@
-import { setDisplayTimeZone } from '../components/format';
+import { setDisplayTimeZone } from './office-time-zone';
 import type { Captcha, DocumentType, ExamDocument, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
 import { getData } from './lazy-http';
 import { writeStored } from './storage';

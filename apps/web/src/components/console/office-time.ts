@@ -1,6 +1,6 @@
 import { zonedDateTimeSeconds, zonedToInstant } from '@zhikaoyun/shared';
 import dayjs, { type Dayjs } from 'dayjs';
-import { officeTimeZone } from '../format';
+import { officeTimeZone } from '../../lib/office-time-zone';
 
 /*
  * The console's date pickers read and write the office's wall clock (Beijing time by default),

@@ -13,7 +13,7 @@ import { login, startSession } from '../session';
 // loads when first opened: it is not needed to show the login form, which is plain and needs
 // none of antd's runtime, so the page loads light.
 const RecoverPasswordDrawer = lazy(() =>
-  Promise.all([import('../components/RecoverPasswordDrawer'), import('../../../app/providers')]).then(
+  Promise.all([import('../components/RecoverPasswordDrawer'), import('../../../lib/providers')]).then(
     ([{ RecoverPasswordDrawer: Drawer }, { AntdScope }]) => ({
       default: function ScopedRecoverPasswordDrawer(props: { open: boolean; onClose: () => void }) {
         return (

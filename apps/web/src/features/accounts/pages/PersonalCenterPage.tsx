@@ -16,7 +16,7 @@ import { IdPhotoField } from '../../../components/IdPhotoField';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
-import { lazyScoped } from '../../../app/lazy-scoped';
+import { lazyScoped } from '../../../lib/lazy-scoped';
 import { deferredFeedback } from '../../../lib/feedback';
 import { useHydrated } from '../../../lib/hydrated';
 import { useMyApplications } from '../../../lib/journey-api';

@@ -2,7 +2,7 @@ import { DownOutlined, LoadingOutlined } from '@ant-design/icons';
 import { ErrorCode } from '@zhikaoyun/shared';
 import { lazy, startTransition, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { lazyScoped } from '../../../app/lazy-scoped';
+import { lazyScoped } from '../../../lib/lazy-scoped';
 import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { Checkbox, describedBy, FormField, PasswordInput } from '../../../components/plain-field';

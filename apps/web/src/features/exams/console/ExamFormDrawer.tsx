@@ -21,7 +21,7 @@ import { EditorDrawer } from '../../../components/console/EditorDrawer';
 import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import { officeTimeZone } from '../../../components/format';
+import { officeTimeZone } from '../../../lib/office-time-zone';
 import { zodRule } from '../../../lib/form-rules';
 import { previewExamSave, publishMeaning, useSaveExam } from './api';
 

@@ -8,7 +8,8 @@ import {
   type OfficeSettings,
 } from '@zhikaoyun/shared';
 import { App, Button, Card, Form, Input, Select, Space, Tabs } from 'antd';
-import { formatDateTime, setDisplayTimeZone } from '../../../components/format';
+import { formatDateTime } from '../../../components/format';
+import { setDisplayTimeZone } from '../../../lib/office-time-zone';
 import { useEffect } from 'react';
 import { RichTextEditor } from '../../../components/console/RichTextEditor';
 import { enumParam, useUrlParams } from '../../../components/console/url-state';

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { takeHydrationQueries } from '../lib/ssr-data';
-import { RequestError } from '../lib/request-error';
+import { takeHydrationQueries } from './ssr-data';
+import { RequestError } from './request-error';
 
 const QUERY_DEFAULTS = {
   defaultOptions: {

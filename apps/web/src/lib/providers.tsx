@@ -3,7 +3,7 @@ import AppContext from 'antd/es/app/context';
 import useAppStyle from 'antd/es/app/style';
 import { ConfigContext } from 'antd/es/config-provider/context';
 import { useContext, type ReactNode } from 'react';
-import { deferredFeedback } from '../lib/feedback';
+import { deferredFeedback } from './feedback';
 import { AntdTheme } from './antd-theme';
 import { FeedbackHoldersSlot } from './feedback-slot';
 import { queryClient } from './query-client';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { onFeedbackLoadRequest } from '../lib/feedback';
+import { onFeedbackLoadRequest } from './feedback';
 
 const FeedbackLayer = lazy(() => import('./feedback-layer'));
 const FIRST_USE = ['pointerdown', 'keydown', 'focusin'] as const;

@@ -2,7 +2,7 @@ import useMessage from 'antd/es/message/useMessage';
 import useModal from 'antd/es/modal/useModal';
 import useNotification from 'antd/es/notification/useNotification';
 import { useEffect } from 'react';
-import { bindFeedback } from '../lib/feedback';
+import { bindFeedback } from './feedback';
 import { messageConfig, notificationConfig } from './theme';
 
 /** antd App's three holders, with the spec's message and notification configuration. */

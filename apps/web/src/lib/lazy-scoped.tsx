@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 
 /**
  * A part of a plain page (one built without antd's runtime) that is built on antd: it loads when
- * first shown, together with what it needs around it (app/providers AntdScope: antd's theme and
+ * first shown, together with what it needs around it (lib/providers AntdScope: antd's theme and
  * App, the query client), so that it looks and behaves as on any page built on antd.
  */
 export function lazyScoped<P extends object>(load: () => Promise<ComponentType<P>>) {
