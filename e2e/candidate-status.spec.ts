@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { portraitJpeg } from './journey-support';
+import { draftViaApi, openExamId, portraitJpeg } from './journey-support';
 import { apiLogin, demoCandidateToken, registerCandidate, STORAGE_PREFIX } from './support';
 
 /**
@@ -283,5 +283,31 @@ test.describe('the candidate site on a phone', () => {
     } finally {
       await request.post('/api/admin/deleteNotice', { headers, data: { id: saved.data.id } });
     }
+  });
+
+  test('a draft card never asks for the phone the form shows from the account; the step bar says 核对, then goes on', async ({
+    page,
+    request,
+  }) => {
+    const { token } = await registerCandidate(request);
+    const examId = await openExamId(request);
+    await draftViaApi(request, token, examId, '软件开发', { pledge: true, school: '浙江大学' });
+    await signIn(page, token);
+    await page.goto('/exam-list');
+    const card = page.locator('.exam-card').filter({ has: page.getByRole('status', { name: '我的报名状态' }).filter({ hasText: '草稿' }) });
+    const next = card.getByRole('status', { name: '我的报名状态' });
+    await expect(next).toContainText('还需填写');
+    await expect(next).not.toContainText('联系电话');
+    await expect(next).not.toContainText('毕业院校');
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shots('draft-card.png') });
+    await card.getByRole('button', { name: '继续报名' }).click();
+    await expect(page).toHaveURL(/\/fill-info$/);
+    await expect(page.getByRole('textbox', { name: '联系电话' })).toHaveValue('13700001111');
+    const steps = page.getByRole('navigation', { name: /^报名进度/ });
+    await expect(steps).toHaveAttribute('aria-label', '报名进度：第 2 步，共 8 步，信息');
+    await expect(steps.getByText('核对')).toBeVisible();
+    await expect(steps.getByText('准考证')).toBeVisible();
+    await page.screenshot({ path: shots('fill-info-steps.png') });
   });
 });

@@ -3,6 +3,7 @@ import type { ApplyStatus, CreatedPayment, PaymentStatus, Position, WaiverCatego
 import { loadHttp } from '../../lib/lazy-http';
 import { getData, postData } from '../../lib/http';
 import { statusKey } from './api';
+import { MY_APPLICATIONS_KEY } from '../../lib/journey-api';
 
 export const paymentKey = (examId: number) => ['paymentStatus', examId] as const;
 
@@ -21,6 +22,8 @@ function useRefresh(examId: number) {
   return () => {
     void client.invalidateQueries({ queryKey: paymentKey(examId) });
     void client.invalidateQueries({ queryKey: statusKey(examId) });
+    // The status page's headline and step bar read 我的报名 (a switch leaves the cancelled post).
+    void client.invalidateQueries({ queryKey: MY_APPLICATIONS_KEY });
   };
 }
 

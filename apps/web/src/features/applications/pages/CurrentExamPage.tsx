@@ -121,8 +121,10 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
     );
   }
   // A confirmed application whose position close-out cancelled: the choice below is what matters now.
-  const positionCancelled = s.status === 'confirmed' && (position.data?.cancelled === true || mine?.positionCancelled === true);
-  const journey = mine ? journeyOf(exam, mine, hasPhoto) : null;
+  // The position read now decides (我的报名 may be a moment older than a switch just made).
+  const positionCancelled =
+    s.status === 'confirmed' && (position.data ? position.data.cancelled === true : mine?.positionCancelled === true);
+  const journey = mine ? journeyOf(exam, { ...mine, positionCancelled }, hasPhoto) : null;
   const look = positionCancelled
     ? { ...LOOK.confirmed, icon: <ExclamationCircleFilled />, tone: 'rejected', words: POSITION_CANCELLED_WORDS }
     : LOOK[s.status];

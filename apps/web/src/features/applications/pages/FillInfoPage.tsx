@@ -100,6 +100,15 @@ function FillForm({ exam }: { exam: Exam }) {
     if (lost) setReplaced(replacedFields(lost.typed, lost.base, formAsShown(app?.form ?? {}, userInfo)));
   }, [application.isSuccess, editable, app, form, userInfo, rebase]);
 
+  // The account (its mobile) may arrive after the form was first shown: an empty 联系电话 then
+  // takes it once, as the exam card assumes; never again over what the candidate cleared.
+  const phoneFilled = useRef(false);
+  useEffect(() => {
+    if (phoneFilled.current || !editable || !userInfo || !application.isSuccess || shown.current === null) return;
+    phoneFilled.current = true;
+    if (isEmpty(form.getFieldValue('contactPhone'))) form.setFieldsValue({ contactPhone: formAsShown({}, userInfo).contactPhone });
+  }, [editable, userInfo, application.isSuccess, form]);
+
   // This tab was unloaded (reloaded, closed) with a change not yet saved: it comes back into the
   // fields and is saved on top of the server's version, unless a newer form was saved elsewhere
   // meanwhile. Judged against this visit's own read, never a cached copy; after the effect above
