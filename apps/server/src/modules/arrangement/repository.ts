@@ -1,3 +1,4 @@
+import { SEATED_STATUSES } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { deleteInChunks } from '../../db/chunked-delete';
 import { committer } from '../../db/commit-group';
@@ -200,7 +201,7 @@ export function createArrangementRepository(db: Db) {
         .select(sql<number>`count(*)`.as('n'))
         .where('a.office_id', '=', officeId)
         .where('a.exam_id', '=', examId)
-        .where('a.status', '=', 'confirmed')
+        .where('a.status', 'in', SEATED_STATUSES)
         .where('p.cancelled_at', 'is', null)
         .where((eb) =>
           eb.exists(
@@ -228,7 +229,7 @@ export function createArrangementRepository(db: Db) {
         .select(sql<number>`count(*)`.as('n'))
         .where('office_id', '=', officeId)
         .where('exam_id', '=', examId)
-        .where('status', '=', 'confirmed')
+        .where('status', 'in', SEATED_STATUSES)
         .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
@@ -252,7 +253,7 @@ export function createArrangementRepository(db: Db) {
         .select(['a.id', 'a.position_id', 'a.site_city'])
         .where('a.office_id', '=', officeId)
         .where('a.exam_id', '=', examId)
-        .where('a.status', '=', 'confirmed')
+        .where('a.status', 'in', SEATED_STATUSES)
         .where('p.cancelled_at', 'is', null)
         .orderBy('a.id')
         .execute();
@@ -272,7 +273,7 @@ export function createArrangementRepository(db: Db) {
         .select(sql<number>`count(*)`.as('n'))
         .where('a.office_id', '=', officeId)
         .where('a.exam_id', '=', examId)
-        .where('a.status', '=', 'confirmed')
+        .where('a.status', 'in', SEATED_STATUSES)
         .where('p.cancelled_at', 'is not', null)
         .executeTakeFirst();
       return Number(r?.n ?? 0);

@@ -16,9 +16,10 @@ import {
   type ExamSubjectInput,
   type SaveExamRoomInput,
   type SiteImportResult,
+  APPLICATION_STATES,
 } from '@zhikaoyun/shared';
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
@@ -50,7 +51,7 @@ export function createArrangementService(deps: ArrangementDeps) {
 
   async function openExam(officeId: number, examId: number) {
     const exam = await repo.exam(officeId, examId);
-    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+    if (!exam) throw notFound('exam');
     return exam;
   }
   async function unpublished(officeId: number, examId: number) {
@@ -64,7 +65,7 @@ export function createArrangementService(deps: ArrangementDeps) {
 
   async function ownApplication(officeId: number, candidateId: number, examId: number) {
     const app = await repo.ownApplication(candidateId, examId);
-    if (!app || app.office_id !== officeId) throw new AppError(ErrorCode.NotFound, '您尚未报名该考试');
+    if (!app || app.office_id !== officeId) throw notFound('ownApplication');
     return app;
   }
 
@@ -72,7 +73,7 @@ export function createArrangementService(deps: ArrangementDeps) {
     /** The cities of a published exam's sites, for candidates to choose from; refused when the exam does not offer the choice. */
     async siteCities(officeId: number, examId: number): Promise<{ cities: string[] }> {
       const exam = await repo.publishedExam(officeId, examId);
-      if (!exam) throw new AppError(ErrorCode.NotFound, '该考试不存在或尚未发布');
+      if (!exam) throw notFound('publishedExam');
       if (exam.site_city_choice !== 1) throw new AppError(ErrorCode.Validation, CHOICE_OFF);
       return { cities: await repo.siteCities(examId) };
     },
@@ -89,8 +90,7 @@ export function createArrangementService(deps: ArrangementDeps) {
     async chooseCity(officeId: number, candidateId: number, input: ChooseSiteCityInput): Promise<{ city: string }> {
       const app = await ownApplication(officeId, candidateId, input.examId);
       if (app.site_city_choice !== 1) throw new AppError(ErrorCode.Validation, CHOICE_OFF);
-      if (app.status !== 'approved' && app.status !== 'confirmed')
-        throw new AppError(ErrorCode.Validation, '报名审核通过后才能选择考点城市');
+      if (!APPLICATION_STATES[app.status].seatBound) throw new AppError(ErrorCode.Validation, '报名审核通过后才能选择考点城市');
       if (await repo.examSeated(app.exam_id))
         throw new AppError(ErrorCode.Validation, '考场已编排，考点城市不能再修改；如有特殊情况请联系考试机构');
       const cities = await repo.siteCities(app.exam_id);
@@ -151,7 +151,7 @@ export function createArrangementService(deps: ArrangementDeps) {
         });
       } else {
         const s = await repo.subject(staff.officeId, id);
-        if (!s || s.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '科目不存在，请刷新后再试');
+        if (!s || s.exam_id !== input.examId) throw notFound('subject');
         await repo.updateSubject(id, { name: input.name, start_at: input.startAt, end_at: input.endAt, at });
       }
       await audit.record(staff, '保存科目', `exam_subject:${id}`, `${input.name} ${zonedDateTime(input.startAt)}`, ip);
@@ -177,7 +177,7 @@ export function createArrangementService(deps: ArrangementDeps) {
       await unpublished(staff.officeId, input.examId);
       if (input.id !== undefined) {
         const s = await repo.site(staff.officeId, input.id);
-        if (!s || s.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '考点不存在，请刷新后再试');
+        if (!s || s.exam_id !== input.examId) throw notFound('site');
         if ((await repo.countSeated(staff.officeId, input.examId)) > 0)
           throw new AppError(ErrorCode.Validation, '考场已编排，请重新编排前先修改考点；已编排的考点不能改考场数');
       }
@@ -194,7 +194,7 @@ export function createArrangementService(deps: ArrangementDeps) {
     async saveRoom(staff: StaffPrincipal, input: SaveExamRoomInput, ip: string): Promise<{ id: number }> {
       officeAdminScope(staff);
       const room = await repo.room(staff.officeId, input.roomId);
-      if (!room) throw new AppError(ErrorCode.NotFound, '考场不存在，请刷新后再试');
+      if (!room) throw notFound('room');
       await unpublished(staff.officeId, room.exam_id);
       const taken = await repo.highestSeat(room.id);
       if (input.seats < taken)

@@ -1,3 +1,4 @@
+import { fromStatesOf, SEATED_STATUSES } from '@zhikaoyun/shared';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
@@ -15,7 +16,7 @@ export function createCloseoutRepository(db: Db) {
             .selectFrom('application as a')
             .select(sql<number>`count(*)`.as('n'))
             .whereRef('a.position_id', '=', 'p.id')
-            .where('a.status', '=', 'confirmed')
+            .where('a.status', 'in', SEATED_STATUSES)
             .as('confirmed'),
         )
         .where('p.office_id', '=', officeId)
@@ -52,7 +53,7 @@ export function createCloseoutRepository(db: Db) {
         .innerJoin('position as p', 'p.id', 'a.position_id')
         .innerJoin('exam as e', 'e.id', 'a.exam_id')
         .select(['a.id', 'a.office_id', 'a.exam_id', 'a.status'])
-        .where('a.status', '=', 'confirmed')
+        .where('a.status', 'in', fromStatesOf('closeOut'))
         .where('p.cancelled_at', 'is not', null)
         .where('e.switch_end', '<', now)
         .limit(limit)

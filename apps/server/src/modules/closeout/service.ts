@@ -5,10 +5,11 @@ import {
   openingProposal,
   type ApplyOpeningCheck,
   type OpeningCheckItem,
+  fromStatesOf,
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { CandidateRow } from '../accounts/repository';
@@ -92,7 +93,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
       await deps.commit(async (trx) => {
         for (const d of input.decisions) {
           const p = await repo.position(staff.officeId, d.positionId, trx);
-          if (!p || p.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '岗位不存在，请刷新后再试');
+          if (!p || p.exam_id !== input.examId) throw notFound('position');
           if (p.cancelled_at !== null && d.action !== 'cancel') throw new AppError(ErrorCode.Validation, `岗位 ${p.code} 已取消，不能恢复`);
           if (d.action === 'keep') {
             counts.kept += 1;
@@ -113,7 +114,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
               await deps.notifications.stepToAudience(trx, {
                 officeId: staff.officeId,
                 examId: input.examId,
-                audience: { statuses: ['confirmed'], positionId: p.id, paid },
+                audience: { statuses: fromStatesOf('closeOut'), positionId: p.id, paid },
                 kind: 'position_cancelled',
                 detail: `${p.code} ${p.name}`,
                 note: paid ? '已缴报名费将原路退还' : undefined,
@@ -134,7 +135,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
     async switchPosition(officeId: number, candidateId: number, examId: number, positionId: number, timeZone: string): Promise<void> {
       const { app, switching } = await switchState(officeId, candidateId, examId);
       const target = await repo.position(officeId, positionId);
-      if (!target || target.exam_id !== examId) throw new AppError(ErrorCode.NotFound, '所选岗位不存在，请重新选择');
+      if (!target || target.exam_id !== examId) throw notFound('position');
       if (target.cancelled_at !== null) throw new AppError(ErrorCode.Validation, '该岗位已取消，请选择其他岗位');
       if (target.id === app.position_id) throw new AppError(ErrorCode.Validation, '请选择其他岗位');
       const candidate = await deps.findCandidate(officeId, candidateId);

@@ -1,9 +1,9 @@
 import {
-  APPLICATION_STATUSES,
   DEFAULT_TIME_ZONE,
   ErrorCode,
   fenToYuan,
   scheduleChanges,
+  UNFINISHED_STATUSES,
   zonedDateTime,
   type AdminExam,
   type ExamConfig,
@@ -12,7 +12,7 @@ import {
   type ScheduleWindows,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import type { ConsoleDeps } from '../audit/console-deps';
 import type { AuditActor, AuditService } from '../audit/service';
@@ -48,7 +48,7 @@ export interface ExamsAdminDeps {
  * Whom a changed window concerns: every application of the exam that still has a step ahead
  * (drafts too: their deadline moved as well), not one the office has closed for good.
  */
-const TOLD_OF_CHANGES = APPLICATION_STATUSES.filter((s) => s !== 'rejectedFinal' && s !== 'cancelled');
+const TOLD_OF_CHANGES = UNFINISHED_STATUSES;
 
 type ScheduleRow = Pick<
   NonNullable<Awaited<ReturnType<ExamsRepository['find']>>>,
@@ -76,7 +76,7 @@ const scheduleOf = (r: ScheduleRow): ScheduleWindows => ({
 export function createExamsAdminService({ repo, audit, changed, notifications }: ExamsAdminDeps) {
   async function find(officeId: number, examId: number) {
     const row = await repo.find(officeId, examId);
-    if (!row) throw new AppError(ErrorCode.NotFound, '该考试不存在');
+    if (!row) throw notFound('exam');
     return row;
   }
 

@@ -1,4 +1,4 @@
-import type { ApplicationStatus } from '@zhikaoyun/shared';
+import { STAFF_VISIBLE_STATUSES, type ApplicationStatus } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { commitGroupFor } from '../../db/commit-group';
 import type { Db } from '../../db/database';
@@ -89,7 +89,7 @@ export function createExamsRepository(db: Db) {
             .selectFrom('application')
             .select(sql<number>`count(*)`.as('n'))
             .whereRef('application.exam_id', '=', 'exam.id')
-            .where('application.status', '!=', 'draft')
+            .where('application.status', 'in', STAFF_VISIBLE_STATUSES)
             .as('applications'),
         ])
         .where('office_id', '=', officeId)

@@ -11,9 +11,10 @@ import {
   type PaymentList,
   type PaymentProviderName,
   type Reconciliation,
+  fromStatesOf,
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { Lifecycle } from '../applications/lifecycle';
@@ -116,7 +117,7 @@ export function createPaymentsAdminService({ repo, payments, lifecycle, audit, p
     async refund(staff: StaffPrincipal, orderNo: string, reason: string, ip: string): Promise<void> {
       officeAdminScope(staff);
       const order = await repo.byOrderNo(orderNo);
-      if (!order || order.office_id !== staff.officeId) throw new AppError(ErrorCode.NotFound, '订单不存在');
+      if (!order || order.office_id !== staff.officeId) throw notFound('order');
       if (order.status === 'refunding' || order.status === 'refunded') {
         await payments.processRefund(order.id);
         return;
@@ -124,13 +125,13 @@ export function createPaymentsAdminService({ repo, payments, lifecycle, audit, p
       if (order.status !== 'paid') throw new AppError(ErrorCode.Validation, '只有已支付的订单可以退费');
       const actor = { kind: 'staff' as const, id: staff.id, officeId: staff.officeId, name: staff.name, role: staff.role, ip };
       const application = await repo.commit((trx) => repo.applicationIn(trx, order.application_id));
-      if (!application) throw new AppError(ErrorCode.NotFound, '该报名不存在');
+      if (!application) throw notFound('application');
       const decide = async (trx: Parameters<Parameters<PaymentsRepository['commit']>[0]>[0]) => {
         const id = await payments.refundIn(trx, order.application_id, reason);
         if (id === null) throw new AppError(ErrorCode.Validation, '该订单已在退费中，请刷新后再试');
         await audit.record(staff, '退费', `payment:${orderNo}`, `${fenToYuan(order.amount)} 元：${reason}`, ip, trx);
       };
-      if (application.status === 'confirmed') {
+      if (fromStatesOf('cancel').includes(application.status)) {
         // The fee is what confirmed the application: refunding it cancels the application too.
         await lifecycle.fire({
           officeId: staff.officeId,
@@ -218,7 +219,7 @@ export function createPaymentsAdminService({ repo, payments, lifecycle, audit, p
     async applyStatementLine(staff: StaffPrincipal, provider: PaymentProviderName, orderNo: string, ip: string): Promise<void> {
       officeAdminScope(staff);
       const order = await repo.byOrderNo(orderNo);
-      if (!order || order.office_id !== staff.officeId || order.provider !== provider) throw new AppError(ErrorCode.NotFound, '订单不存在');
+      if (!order || order.office_id !== staff.officeId || order.provider !== provider) throw notFound('order');
       if (order.status !== 'unpaid' && order.status !== 'closed') throw new AppError(ErrorCode.Validation, '该订单已入账，无需补记');
       const p = providers.get(provider);
       if (!p) throw new AppError(ErrorCode.Validation, '支付渠道未配置');

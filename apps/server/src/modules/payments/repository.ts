@@ -1,4 +1,4 @@
-import type { OrderStatus, PaymentProviderName } from '@zhikaoyun/shared';
+import { fromStatesOf, type OrderStatus, type PaymentProviderName } from '@zhikaoyun/shared';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { commitGroupFor, committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
@@ -273,7 +273,7 @@ export function createPaymentsRepository(db: Db) {
         .selectFrom('application as a')
         .innerJoin('exam as e', 'e.id', 'a.exam_id')
         .select(['a.id', 'a.office_id', 'a.exam_id', 'a.status', 'e.confirmation_end'])
-        .where('a.status', '=', 'approved')
+        .where('a.status', 'in', fromStatesOf('expire'))
         .where('e.confirmation_end', '<', now)
         .limit(limit)
         .execute();

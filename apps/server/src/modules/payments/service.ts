@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  confirmingStepRefusal,
   ErrorCode,
   formatFen,
   type CreatedPayment,
@@ -231,9 +232,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async create(officeId: number, candidateId: number, examId: number, client: { mobile: boolean; ip: string }): Promise<CreatedPayment> {
       const { exam, app } = await candidateApplication(officeId, candidateId, examId);
       if (!app) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
-      if (app.status === 'confirmed') throw new AppError(ErrorCode.Validation, '报名已确认，无需再缴费');
-      if (app.status === 'expired') throw new AppError(ErrorCode.Validation, '未在确认截止前完成确认，报名无效');
-      if (app.status !== 'approved') throw new AppError(ErrorCode.Validation, '资格审查通过后才能缴费');
+      const refusal = confirmingStepRefusal(
+        app.status,
+        'pay',
+        { at: clock.nowIso(), deadline: exam.confirmationEnd },
+        { done: '报名已确认，无需再缴费', notYet: '资格审查通过后才能缴费' },
+      );
+      if (refusal) throw new AppError(ErrorCode.Validation, refusal);
       if (exam.phase !== 'confirming')
         throw new AppError(ErrorCode.Validation, exam.phase === 'closed' ? '报名确认已截止，不能缴费' : '报名确认尚未开始，暂不能缴费');
       if (exam.fee <= 0) throw new AppError(ErrorCode.Validation, '本考试无需缴费，请直接确认报名');

@@ -1,5 +1,6 @@
 import {
   APPLICANT_STATUSES,
+  APPLICATION_STATES,
   byStatus,
   DEFAULT_REJECTION_REASONS,
   rejectionReasonsSchema,
@@ -18,7 +19,7 @@ import {
   type QueueEdgeInput,
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import { parseJsonColumn } from '../../lib/json';
 import type { DataCipher } from '../../lib/crypto';
@@ -57,7 +58,6 @@ export interface ReviewDeps {
 }
 
 const NOT_IN_SCOPE = '该报名不属于您负责审核的单位';
-const NOT_FOUND = '该报名不存在';
 
 /** The console's side of applications: every read and decision within the staff member's scope. */
 export function createReviewService({ repo, findPhoto, lifecycle, applicationsRepo, cipher, audit, exportFile }: ReviewDeps) {
@@ -89,7 +89,7 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
   /** A record staff may read: their office and units, and never a draft the candidate has not submitted. */
   async function readable(scope: ApplicationScope, id: number): Promise<ReviewRecord> {
     const row = await repo.record(scope.officeId, id);
-    if (!row || !isStaffVisible(row.status)) throw new AppError(ErrorCode.NotFound, NOT_FOUND);
+    if (!row || !isStaffVisible(row.status)) throw notFound('application');
     if (!inScope(scope, row.unit)) throw new AppError(ErrorCode.Forbidden, NOT_IN_SCOPE);
     return row;
   }
@@ -134,7 +134,7 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
       const row = await repo.record(scope.officeId, id);
       // Another unit's record answers as a missing one (security review 3, N5): a 403 here told a
       // reviewer which ids exist. The same as a fee waiver's proof.
-      if (!row || !isStaffVisible(row.status) || !inScope(scope, row.unit)) throw new AppError(ErrorCode.NotFound, NOT_FOUND);
+      if (!row || !isStaffVisible(row.status) || !inScope(scope, row.unit)) throw notFound('application');
       await audit.record(staff, '查看完整身份信息', `application:${row.id}`, '', ip);
       return { idno: cipher.decrypt(row.idno_enc), mobile: row.mobile };
     },
@@ -150,7 +150,7 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
     ): Promise<void> {
       const scope = applicationScope(staff);
       const row = await repo.decisionRow(scope.officeId, id);
-      if (!row) throw new AppError(ErrorCode.NotFound, NOT_FOUND);
+      if (!row) throw notFound('application');
       if (!inScope(scope, row.unit)) throw new AppError(ErrorCode.Forbidden, NOT_IN_SCOPE);
       // A draft is refused by the lifecycle like any status that is not under review: the
       // reviewer hears that it was withdrawn, not that it vanished.
@@ -218,10 +218,8 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
           ratio: 0,
         };
         const n = Number(c.n ?? 0);
-        if (c.status === 'submitted') p.submitted += n;
-        if (c.status === 'approved') p.approved += n;
-        if (c.status === 'rejected' || c.status === 'rejectedFinal') p.rejected += n;
-        if (c.status === 'confirmed') p.confirmed += n;
+        const tally = c.status === null ? undefined : APPLICATION_STATES[c.status].tally;
+        if (tally) p[tally] += n;
         if (c.status !== null && APPLICANT_STATUSES.includes(c.status)) p.applied += n;
         byPosition.set(c.id, p);
       }

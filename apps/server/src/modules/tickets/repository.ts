@@ -1,3 +1,4 @@
+import { SEATED_STATUSES } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import { committer } from '../../db/commit-group';
 import type { Db } from '../../db/database';
@@ -44,7 +45,7 @@ export function createTicketsRepository(db: Db) {
         .select(['s.application_id', 's.sitting', 's.site_id', 's.room_id', 's.seat', 'si.code as site_code', 'r.code as room_code'])
         .where('s.office_id', '=', officeId)
         .where('s.exam_id', '=', examId)
-        .where('a.status', '=', 'confirmed')
+        .where('a.status', 'in', SEATED_STATUSES)
         .where('p.cancelled_at', 'is', null)
         .orderBy('s.application_id')
         .orderBy('s.sitting')
@@ -163,36 +164,38 @@ export function createTicketsRepository(db: Db) {
         .where('s.exam_id', '=', examId)
         .where('s.site_id', '=', siteId)
         // Who is expected at the door: confirmed, on a position close-out kept.
-        .where('a.status', '=', 'confirmed')
+        .where('a.status', 'in', SEATED_STATUSES)
         .where('p.cancelled_at', 'is', null);
       if (roomId !== undefined) q = q.where('s.room_id', '=', roomId);
       return q.orderBy('r.code').orderBy('s.sitting').orderBy('s.seat').execute();
     },
     /** Every seat of an exam with its candidate, position and ticket number, for the export. */
     arrangementRows(officeId: number, examId: number) {
-      return seatRows(k)
-        .select([
-          'si.code as site_code',
-          'si.name as site',
-          'r.code as room',
-          's.seat',
-          't.ticket_no',
-          'c.name',
-          'p.code as position_code',
-          'p.name as position',
-          'j.name as subject',
-          'j.start_at',
-        ])
-        .where('s.office_id', '=', officeId)
-        .where('s.exam_id', '=', examId)
-        // As the sign-in sheets: only who is expected at the door.
-        .where('a.status', '=', 'confirmed')
-        .where('p.cancelled_at', 'is', null)
-        .orderBy('si.code')
-        .orderBy('s.sitting')
-        .orderBy('r.code')
-        .orderBy('s.seat')
-        .execute();
+      return (
+        seatRows(k)
+          .select([
+            'si.code as site_code',
+            'si.name as site',
+            'r.code as room',
+            's.seat',
+            't.ticket_no',
+            'c.name',
+            'p.code as position_code',
+            'p.name as position',
+            'j.name as subject',
+            'j.start_at',
+          ])
+          .where('s.office_id', '=', officeId)
+          .where('s.exam_id', '=', examId)
+          // As the sign-in sheets: only who is expected at the door.
+          .where('a.status', 'in', SEATED_STATUSES)
+          .where('p.cancelled_at', 'is', null)
+          .orderBy('si.code')
+          .orderBy('s.sitting')
+          .orderBy('r.code')
+          .orderBy('s.seat')
+          .execute()
+      );
     },
     /**
      * A door check's record for one ticket and paper: the first check inserts it, every later one

@@ -6,11 +6,12 @@ import {
   zonedDay,
   type DoorCheckExam,
   type MoveSeatInput,
+  APPLICATION_STATES,
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { isUniqueViolation } from '../../db/errors';
 import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { DataCipher } from '../../lib/crypto';
 import type { StaffPrincipal } from '../../plugins/auth';
@@ -76,7 +77,7 @@ export function createTicketsService(deps: TicketsDeps) {
 
   async function publishedTicket(officeId: number, candidateId: number, examId: number) {
     const exam = await repo.examWithTicketSettings(officeId, examId);
-    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在');
+    if (!exam) throw notFound('exam');
     if (exam.tickets_published_at === null || exam.print_start === null)
       throw new AppError(ErrorCode.Validation, '准考证尚未发布，请留意考试公告');
     if (clock.nowIso() < exam.print_start)
@@ -87,7 +88,8 @@ export function createTicketsService(deps: TicketsDeps) {
         `准考证打印已于 ${zonedDateTime(exam.print_end, DEFAULT_TIME_ZONE)} 结束，如需补打请联系考试机构`,
       );
     const t = await repo.ticketByApplication(officeId, examId, candidateId);
-    if (!t || t.status !== 'confirmed') throw new AppError(ErrorCode.NotFound, '您在该考试没有准考证（仅确认报名的考生有准考证）');
+    if (!t || !APPLICATION_STATES[t.status].sits)
+      throw notFound('ownTicket');
     return { exam, t };
   }
 
@@ -99,7 +101,7 @@ export function createTicketsService(deps: TicketsDeps) {
       const at = clock.nowIso();
       return repo.commit(async (trx) => {
         const exam = await repo.examWithTicketSettings(staff.officeId, input.examId, trx);
-        if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+        if (!exam) throw notFound('exam');
         let issued = 0;
         if (exam.tickets_published_at === null) {
           issued = await issueTickets(repo, trx, staff.officeId, input.examId, exam, at);
@@ -180,12 +182,12 @@ export function createTicketsService(deps: TicketsDeps) {
     async moveSeat(staff: StaffPrincipal, input: MoveSeatInput, ip: string): Promise<{ ticketNo: string | null }> {
       officeAdminScope(staff);
       const exam = await repo.examWithTicketSettings(staff.officeId, input.examId);
-      if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+      if (!exam) throw notFound('exam');
       const seats = await repo.seatsOf(staff.officeId, input.examId, input.applicationId);
       if (seats.length === 0) throw new AppError(ErrorCode.Validation, '该考生还没有座位（仅已编排的确认考生可调动）');
       const targets = seats;
       const room = await deps.findRoom(staff.officeId, input.roomId);
-      if (!room || room.exam_id !== input.examId) throw new AppError(ErrorCode.NotFound, '考场不存在，请刷新后再试');
+      if (!room || room.exam_id !== input.examId) throw notFound('room');
       if (input.seatNo > room.seats) throw new AppError(ErrorCode.Validation, `第 ${room.code} 考场只有 ${room.seats} 个座位`);
       const at = clock.nowIso();
       const ticketNo = await repo.commit(async (trx) => {
@@ -234,9 +236,9 @@ export function createTicketsService(deps: TicketsDeps) {
     ): Promise<Buffer> {
       officeAdminScope(staff);
       const exam = await repo.examWithTicketSettings(staff.officeId, q.examId);
-      if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+      if (!exam) throw notFound('exam');
       const site = await repo.site(staff.officeId, q.examId, q.siteId);
-      if (!site) throw new AppError(ErrorCode.NotFound, '考点不存在，请刷新后再试');
+      if (!site) throw notFound('site');
       const rows = await repo.roomSeats(staff.officeId, q.examId, q.siteId, q.roomId);
       if (rows.length === 0) throw new AppError(ErrorCode.Validation, '该考点（考场）还没有编排考生');
       const photoIds = [...new Set(rows.map((r) => r.photo_id).filter((id): id is number => id !== null))];
@@ -273,7 +275,7 @@ export function createTicketsService(deps: TicketsDeps) {
     async exportArrangement(staff: StaffPrincipal, examId: number, timeZone: string, ip: string): Promise<Buffer> {
       officeAdminScope(staff);
       const exam = await repo.examWithTicketSettings(staff.officeId, examId);
-      if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
+      if (!exam) throw notFound('exam');
       const rows = await repo.arrangementRows(staff.officeId, examId);
       const book = new ExcelJS.Workbook();
       const sheet = book.addWorksheet('考场编排');
@@ -346,7 +348,7 @@ export function createTicketsService(deps: TicketsDeps) {
       );
     }
     const t = await repo.ticketByNo(staff.officeId, claim.ticketNo);
-    if (!t || t.exam_id !== claim.examId || t.status !== 'confirmed')
+    if (!t || t.exam_id !== claim.examId || !APPLICATION_STATES[t.status].sits)
       throw new AppError(ErrorCode.Validation, '准考证无效：查无此证或考生资格已取消');
     if (!inScope(scope, t.unit)) throw new AppError(ErrorCode.Forbidden, '该考生不在您的负责范围内，请由管理员核验');
     const photo = t.photo_id === null ? undefined : await deps.findPhoto(staff.officeId, t.photo_id);

@@ -1,6 +1,13 @@
-import { ErrorCode, WAIVER_CATEGORY_LABEL, type WaiverCategory, type WaiverItem, type WaiverStatus } from '@zhikaoyun/shared';
+import {
+  confirmingStepRefusal,
+  ErrorCode,
+  WAIVER_CATEGORY_LABEL,
+  type WaiverCategory,
+  type WaiverItem,
+  type WaiverStatus,
+} from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { Lifecycle } from '../applications/lifecycle';
@@ -35,8 +42,13 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
       const exam = await exams.get(officeId, examId);
       const app = await applications.findByCandidate(officeId, examId, candidateId);
       if (!app) throw new AppError(ErrorCode.Validation, '您还没有报名该考试');
-      if (app.status === 'confirmed') throw new AppError(ErrorCode.Validation, '报名已确认，无需申请减免');
-      if (app.status !== 'approved') throw new AppError(ErrorCode.Validation, '资格审查通过后才能申请减免');
+      const refusal = confirmingStepRefusal(
+        app.status,
+        'waive',
+        { at: clock.nowIso(), deadline: exam.confirmationEnd },
+        { done: '报名已确认，无需申请减免', notYet: '资格审查通过后才能申请减免' },
+      );
+      if (refusal) throw new AppError(ErrorCode.Validation, refusal);
       if (exam.phase !== 'confirming')
         throw new AppError(
           ErrorCode.Validation,
@@ -86,9 +98,9 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
 
     async proof(staff: StaffPrincipal, id: number, ip: string): Promise<{ mime: string; data: Buffer }> {
       const w = await repo.find(staff.officeId, id);
-      if (!w || !inScope(applicationScope(staff), w.unit)) throw new AppError(ErrorCode.NotFound, '减免申请不存在');
+      if (!w || !inScope(applicationScope(staff), w.unit)) throw notFound('feeWaiver');
       const row = await repo.proof(staff.officeId, id);
-      if (!row) throw new AppError(ErrorCode.NotFound, '减免申请不存在');
+      if (!row) throw notFound('feeWaiver');
       await audit.record(staff, '查看减免证明', `feeWaiver:${id}`, '', ip);
       return { mime: row.proof_mime, data: row.proof };
     },
@@ -96,7 +108,7 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
     /** Approve (confirms the application in the same transaction) or reject with a reason; each decided once. */
     async review(staff: StaffPrincipal, id: number, decision: 'approve' | 'reject', reason: string, ip: string): Promise<void> {
       const w = await repo.find(staff.officeId, id);
-      if (!w || !inScope(applicationScope(staff), w.unit)) throw new AppError(ErrorCode.NotFound, '减免申请不存在');
+      if (!w || !inScope(applicationScope(staff), w.unit)) throw notFound('feeWaiver');
       if (w.status !== 'pending') throw new AppError(ErrorCode.Validation, '该减免申请已审核，请刷新后再试');
       const label = WAIVER_CATEGORY_LABEL[w.category];
       const actor = { kind: 'staff' as const, id: staff.id, officeId: staff.officeId, name: staff.name, role: staff.role, ip };
@@ -121,7 +133,7 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
           }
           const application = await payments.applicationIn(trx, w.application_id);
           const deadline = await payments.deadlineOf(w.exam_id, trx);
-          if (!application || !deadline) throw new AppError(ErrorCode.NotFound, '该报名不存在');
+          if (!application || !deadline) throw notFound('application');
           const step = await lifecycle.fireIn(trx, {
             officeId: staff.officeId,
             application,
