@@ -15,7 +15,7 @@ import { GroupTitle } from '../../../components/GroupTitle';
 import { IdPhotoField } from '../../../components/IdPhotoField';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
 import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
-import { DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
+import { APPLICATION_STATES, DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
 import { lazyScoped } from '../../../lib/lazy-scoped';
 import { deferredFeedback } from '../../../lib/feedback';
 import { useHydrated } from '../../../lib/hydrated';
@@ -143,7 +143,7 @@ export default function PersonalCenterPage() {
   // 准考证打印: the exam whose ticket can be printed now, else the latest with a ticket; its status
   // page leads with the ticket (or says when printing opens).
   const now = new Date().toISOString();
-  const ticketed = (mine.data ?? []).filter((a) => a.status === 'confirmed' && a.ticketPrint !== null && !a.positionCancelled);
+  const ticketed = (mine.data ?? []).filter((a) => APPLICATION_STATES[a.status].sits && a.ticketPrint !== null && !a.positionCancelled);
   const printable = ticketed.find(
     (a) => a.ticketPrint && a.ticketPrint.start <= now && (a.ticketPrint.end === null || now <= a.ticketPrint.end),
   );
