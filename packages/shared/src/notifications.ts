@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { mobileSchema, captchaFieldsSchema } from './accounts';
-import type { ApplicationEvent, ApplicationStatus } from './lifecycle';
+import { SEATED_STATUSES, type ApplicationEvent, type ApplicationStatus } from './lifecycle';
 
 /**
  * Messages to candidates: what each step of the lifecycle tells the candidate (in the inbox and,
@@ -257,7 +257,7 @@ export const AUDIENCE_RULES: Readonly<
   submitted: { statuses: ['submitted'], ticket: false },
   approved: { statuses: ['approved'], ticket: false },
   confirmed: { statuses: ['confirmed'], ticket: false },
-  ticketed: { statuses: ['confirmed'], ticket: true },
+  ticketed: { statuses: SEATED_STATUSES, ticket: true },
 };
 
 export const ANNOUNCEMENT_TITLE_MAX = 40;
