@@ -22,6 +22,7 @@ import { createDocumentsAdminService } from './modules/documents/admin-service';
 import { createDocumentsRepository } from './modules/documents/repository';
 import { createDocumentsService } from './modules/documents/service';
 import { createExamsAdminService } from './modules/exams/admin-service';
+import { createExamLookup } from './modules/exams/lookup';
 import { createExamsRepository } from './modules/exams/repository';
 import { createExamsService } from './modules/exams/service';
 import { createHealthRepository } from './modules/health/repository';
@@ -130,6 +131,8 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   };
 
   const audit = createAuditService(repos.audit);
+  // One lookup of an exam for every service: the same row, the same answer when it is missing.
+  const examLookup = createExamLookup(db);
   // At most two exports (of either kind) at once, each on its own thread; a third waits its turn.
   const exportWorkers = createWorkerStreams(options.exports.script, {
     resourceLimits: EXPORT_WORKER_LIMITS,
@@ -160,7 +163,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   });
   // After the queueing transaction committed (a moment later), not before: the worker would find nothing.
   const queued = () => setTimeout(() => smsWorker.wake(), 20).unref();
-  const notifications = createNotificationsService({ repo: repos.notifications, sms: repos.sms, audit, queued });
+  const notifications = createNotificationsService({ repo: repos.notifications, sms: repos.sms, audit, queued, exams: examLookup });
   const smsCodes = createSmsCodes({
     codes: repos.smsCodes,
     sms: repos.sms,
@@ -304,13 +307,14 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       notifications,
     }),
     closeout,
-    arrangement: createArrangementService({ repo: repos.arrangement, audit, heavy }),
+    arrangement: createArrangementService({ repo: repos.arrangement, audit, exams: examLookup, heavy }),
     scores,
     stages: createStagesService({ repo: repos.stages, scores, audit, importLock, changed, notifications, heavy }),
     tickets: createTicketsService({
       repo: repos.tickets,
       cipher,
       audit,
+      exams: examLookup,
       notifications,
       findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
       findRoom: (officeId, id) => repos.arrangement.room(officeId, id),

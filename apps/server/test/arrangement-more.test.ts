@@ -1,3 +1,4 @@
+import { NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -410,7 +411,7 @@ for (const kind of DATABASES) {
 
       const missing = await get(t, `/api/admin/getRoomSheetsPdf?examId=${examId}&siteId=999999`, bearer(admin));
       expect(missing.body.success).toBe(false);
-      expect(missing.body.msg).toBe('考点不存在，请刷新后再试');
+      expect(missing.body.msg).toBe(NOT_FOUND_TEXT.site);
     });
 
     it('exports the arrangement to .xlsx and shows the overview', async () => {

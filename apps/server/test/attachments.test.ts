@@ -1,4 +1,4 @@
-import { ErrorCode } from '@zhikaoyun/shared';
+import { ErrorCode, NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../src/lib/clock';
 import { addStaff, adminToken, draftExam, STAFF_PASSWORD, staffToken } from './helpers/actors';
@@ -84,7 +84,7 @@ for (const kind of DATABASES) {
 
       // The finding: a draft's file by its id, anonymously.
       const draft = await anonymous(file.url);
-      expect(draft.json()).toMatchObject({ success: false, errorCode: ErrorCode.NotFound, msg: '该附件不存在或已删除' });
+      expect(draft.json()).toMatchObject({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.attachment });
       expect(draft.body).not.toContain('DRAFT-ONLY');
       // Nor by counting row numbers (links written before random ids).
       const row = await rowOf(file.id);

@@ -1,3 +1,4 @@
+import { NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
 import { createLifecycle } from '../src/modules/applications/lifecycle';
@@ -108,7 +109,7 @@ for (const kind of DATABASES) {
       const again = await post(t, '/api/readMessage', { id: box.list[0].id }, bearer(c.token));
       expect(again.body.data.unread).toBe(1);
       const foreign = await post(t, '/api/readMessage', { id: box.list[1].id }, bearer(other.token));
-      expect(foreign.body).toMatchObject({ success: false, msg: '该消息不存在' });
+      expect(foreign.body).toMatchObject({ success: false, msg: NOT_FOUND_TEXT.message });
       expect((await post(t, '/api/readMessage', { all: true }, bearer(c.token))).body.data.unread).toBe(0);
       expect((await get(t, '/api/getUnreadCount', bearer(c.token))).body.data.unread).toBe(0);
       expect((await post(t, '/api/readMessage', {}, bearer(c.token))).body.success).toBe(false);

@@ -1,4 +1,4 @@
-import { ERROR_TEXT, ErrorCode, maskIdno, maskMobile } from '@zhikaoyun/shared';
+import { ERROR_TEXT, ErrorCode, maskIdno, maskMobile, NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVEAL_LIMIT } from '../src/modules/review/routes';
@@ -206,7 +206,7 @@ for (const kind of DATABASES) {
       // The reveal answers another unit's record exactly as one that does not exist (security review 3, N5).
       const reveal = await post(t, '/api/admin/revealApplication', { id: app.id }, bearer(tokens.limitedReviewer));
       const missing = await post(t, '/api/admin/revealApplication', { id: 99999999 }, bearer(tokens.limitedReviewer));
-      expect(reveal.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: '该报名不存在' });
+      expect(reveal.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.application });
       expect(reveal.body).toEqual(missing.body);
       expect(reveal.res.statusCode).toBe(missing.res.statusCode);
       const decide = await post(
@@ -283,7 +283,7 @@ for (const kind of DATABASES) {
         const d = await get(t, `/api/admin/getApplicationDetail?id=${id}`, bearer(emptyReviewer));
         expect(d.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
         const r = await post(t, '/api/admin/revealApplication', { id }, bearer(emptyReviewer));
-        expect(r.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: '该报名不存在' });
+        expect(r.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.application });
       }
       const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(emptyReviewer))).body.data;
       expect(stats).toEqual({

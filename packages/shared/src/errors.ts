@@ -60,3 +60,35 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.WrongPassword]: '原密码不正确',
   [ErrorCode.PhotoInvalid]: '照片不符合要求，请上传 JPG 或 PNG 格式的证件照',
 };
+
+/**
+ * What the user is told when a thing looked up is not there: one text per noun, the same from
+ * every service that looks it up (answered with ErrorCode.NotFound through the server's
+ * `notFound(thing)`; apps/server/test/messages.test.ts fails on a text written inline instead).
+ * A candidate is not shown what staff have not published yet: `publishedExam`, `publishedNotice`.
+ */
+export const NOT_FOUND_TEXT = {
+  exam: '该考试不存在或已删除，请刷新后再试',
+  publishedExam: '该考试不存在或尚未发布',
+  position: '该岗位不存在或已删除，请刷新后再试',
+  application: '该报名不存在或已删除，请刷新后再试',
+  notice: '该公告不存在或已删除，请刷新后再试',
+  publishedNotice: '该公告不存在或已撤下',
+  subject: '该科目不存在或已删除，请刷新后再试',
+  site: '该考点不存在或已删除，请刷新后再试',
+  room: '该考场不存在或已删除，请刷新后再试',
+  order: '该订单不存在，请刷新后再试',
+  feeWaiver: '该减免申请不存在或已删除，请刷新后再试',
+  staff: '该人员不存在或已删除，请刷新后再试',
+  appeal: '该申诉不存在，请刷新后再试',
+  attachment: '该附件不存在或已删除，请刷新后再试',
+  message: '该消息不存在或已删除，请刷新后再试',
+  sms: '该短信不存在，请刷新后再试',
+  scoreReview: '该成绩复核申请不存在，请刷新后再试',
+  /** The candidate's own things at an exam, with why there may be none. */
+  ownApplication: '您尚未报名该考试',
+  ownTicket: '您在该考试没有准考证（仅确认报名的考生有准考证）',
+  ownScore: '未查到您在该考试的成绩（仅参加笔试的考生有成绩）',
+  scoreOfTicketNo: '未找到该准考证号的成绩，请核对准考证号',
+} as const;
+export type MissingThing = keyof typeof NOT_FOUND_TEXT;

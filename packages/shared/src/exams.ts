@@ -3,6 +3,7 @@ import { FORM_FIELD_LABEL, type FormField } from './applications';
 import { MAX_FEE_FEN, WAIVER_CATEGORIES } from './payments';
 import { examCodeSchema, ticketTemplateSchema } from './arrangement';
 import { zonedDateTime } from './clock';
+import { NOT_FOUND_TEXT } from './errors';
 
 /** Every field an exam may ask for, in the form's order. */
 export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
@@ -164,7 +165,7 @@ export const examPublishSchema = z.object({
  * What a candidate is told for an exam that does not exist or is not (or no longer) published:
  * the same for the exam itself, its documents and its positions, so none of them tells more.
  */
-export const EXAM_NOT_PUBLISHED = '该考试不存在或尚未发布';
+export const EXAM_NOT_PUBLISHED = NOT_FOUND_TEXT.publishedExam;
 
 /** The windows an exam's candidates plan by, as the console edits them (switch: null until set). */
 export type ScheduleWindows = ExamWindows & { switchStart: string | null; switchEnd: string | null };

@@ -1,4 +1,4 @@
-import { ERROR_TEXT, type ErrorCode } from '@zhikaoyun/shared';
+import { ERROR_TEXT, ErrorCode, NOT_FOUND_TEXT, type MissingThing } from '@zhikaoyun/shared';
 
 /** A business or validation failure: answered as HTTP 200 with success:false (a business answer is not a transport failure, so proxies and monitors see 200). */
 export class AppError extends Error {
@@ -12,4 +12,9 @@ export class AppError extends Error {
     this.errorCode = errorCode;
     this.httpStatus = httpStatus;
   }
+}
+
+/** The answer to a lookup that found nothing: the catalogue's one text for that thing. */
+export function notFound(thing: MissingThing): AppError {
+  return new AppError(ErrorCode.NotFound, NOT_FOUND_TEXT[thing]);
 }

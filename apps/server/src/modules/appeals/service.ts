@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { auditTarget, ErrorCode, maskIdno, type AppealItem, type AppealStatus, type ResolveAppealResult } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import type { DataCipher } from '../../lib/crypto';
 import { hashPassword } from '../../lib/password';
 import { isoIn, nowIso } from '../../lib/clock';
@@ -99,7 +99,7 @@ export function createAppealsService({ repo, cipher, sessions, audit }: AppealsD
     ): Promise<ResolveAppealResult> {
       const { officeId } = officeAdminScope(staff);
       const appeal = await repo.find(officeId, input.id);
-      if (!appeal) throw new AppError(ErrorCode.NotFound, '申诉不存在');
+      if (!appeal) throw notFound('appeal');
       if (appeal.status !== 'pending') throw new AppError(ErrorCode.Validation, ALREADY_HANDLED);
       const outcome = { reason: input.reason, handledBy: staff.id, at: nowIso() };
 

@@ -358,16 +358,6 @@ export function createArrangementRepository(db: Db) {
         .execute();
       return rows.map((r) => r.city);
     },
-    /** A published exam's city-choice setting (any office: the public site lists it by id). */
-    publishedExam(officeId: number, examId: number) {
-      return k
-        .selectFrom('exam')
-        .select(['id', 'site_city_choice'])
-        .where('office_id', '=', officeId)
-        .where('id', '=', examId)
-        .where('published', '=', 1)
-        .executeTakeFirst();
-    },
     /** A candidate's own application to an exam with what the city choice depends on. */
     ownApplication(candidateId: number, examId: number) {
       return k

@@ -23,6 +23,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
+import type { ExamLookup } from '../exams/lookup';
 import { officeAdminScope } from '../review/scope';
 import { arrangePacked, seatLate, type PackedArrangeInput, type PackedArrangeResult, type PackedSeats } from './arrange';
 import type { ArrangementRepository, SeatRow } from './repository';
@@ -34,6 +35,7 @@ import type { DB } from '../../db/schema';
 export interface ArrangementDeps {
   repo: ArrangementRepository;
   audit: AuditService;
+  exams: ExamLookup;
   /** Off the event loop (a worker thread, decision 014): the site sheet read and the seats computed. */
   heavy: {
     readSites(examId: number, file: Buffer): ReturnType<typeof readSiteSheet>;
@@ -47,11 +49,10 @@ export interface ArrangementDeps {
  * be re-run until tickets are published.
  */
 export function createArrangementService(deps: ArrangementDeps) {
-  const { repo, audit } = deps;
+  const { repo, audit, exams } = deps;
 
   async function openExam(officeId: number, examId: number) {
-    const exam = await repo.exam(officeId, examId);
-    if (!exam) throw notFound('exam');
+    const exam = await exams.require(officeId, examId);
     return exam;
   }
   async function unpublished(officeId: number, examId: number) {
@@ -72,8 +73,7 @@ export function createArrangementService(deps: ArrangementDeps) {
   return {
     /** The cities of a published exam's sites, for candidates to choose from; refused when the exam does not offer the choice. */
     async siteCities(officeId: number, examId: number): Promise<{ cities: string[] }> {
-      const exam = await repo.publishedExam(officeId, examId);
-      if (!exam) throw notFound('publishedExam');
+      const exam = await exams.requirePublished(officeId, examId);
       if (exam.site_city_choice !== 1) throw new AppError(ErrorCode.Validation, CHOICE_OFF);
       return { cities: await repo.siteCities(examId) };
     },

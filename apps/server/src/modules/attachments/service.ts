@@ -9,7 +9,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock, nowIso } from '../../lib/clock';
 import type { AuditActor, AuditService } from '../audit/service';
 import { attachmentType } from './file-type';
@@ -20,7 +20,6 @@ export type { AttachmentOwner } from './repository';
 /** An upload nothing has linked to for this long is deleted (the editor links it when the notice is saved). */
 export const UNLINKED_TTL_MS = 24 * 60 * 60 * 1000;
 
-const notFound = () => new AppError(ErrorCode.NotFound, '该附件不存在或已删除');
 const keyOf = (id: string): AttachmentKey => (ATTACHMENT_ID_PATTERN.test(id) ? { publicId: id } : { id: Number(id) });
 
 /**
@@ -31,9 +30,9 @@ const keyOf = (id: string): AttachmentKey => (ATTACHMENT_ID_PATTERN.test(id) ? {
  */
 export function createAttachmentsService({ repo, audit }: { repo: AttachmentsRepository; audit: AuditService }) {
   async function withData<T extends { id: number }>(row: T | undefined) {
-    if (!row) throw notFound();
+    if (!row) throw notFound('attachment');
     const data = await repo.data(row.id);
-    if (!data) throw notFound();
+    if (!data) throw notFound('attachment');
     return { ...row, data };
   }
 
@@ -41,12 +40,12 @@ export function createAttachmentsService({ repo, audit }: { repo: AttachmentsRep
     /** For anyone: only a file something published links to (without its bytes: a revalidation needs none). */
     async findPublished(officeId: number, id: string) {
       const row = await repo.findPublished(officeId, keyOf(id));
-      if (!row) throw notFound();
+      if (!row) throw notFound('attachment');
       return row;
     },
     async findForStaff(officeId: number, id: string) {
       const row = await repo.find(officeId, keyOf(id));
-      if (!row) throw notFound();
+      if (!row) throw notFound('attachment');
       return row;
     },
     withData,

@@ -1,5 +1,5 @@
-import { documentTypeSchema, ErrorCode, EXAM_NOT_PUBLISHED, type DocumentType, type ExamDocument } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
+import { documentTypeSchema, type DocumentType, type ExamDocument } from '@zhikaoyun/shared';
+import { notFound } from '../../lib/app-error';
 import type { DocumentsRepository } from './repository';
 
 type DocumentRow = Awaited<ReturnType<DocumentsRepository['listByExam']>>[number];
@@ -20,7 +20,7 @@ export function createDocumentsService(repo: DocumentsRepository) {
     /** The documents of a published exam of the office, of one type or all. */
     async getExamDocuments(officeId: number, examId: number, type: DocumentType | undefined): Promise<ExamDocument[]> {
       const exam = await repo.findPublishedExam(officeId, examId);
-      if (!exam) throw new AppError(ErrorCode.NotFound, EXAM_NOT_PUBLISHED);
+      if (!exam) throw notFound('publishedExam');
       const rows = await repo.listByExam(officeId, examId, type);
       return rows.map(toDocument);
     },

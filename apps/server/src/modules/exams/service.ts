@@ -1,6 +1,6 @@
-import { ErrorCode, EXAM_NOT_PUBLISHED, examConfigSchema, examPhase, WAIVER_CATEGORIES, type Exam } from '@zhikaoyun/shared';
+import { examConfigSchema, examPhase, WAIVER_CATEGORIES, type Exam } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { notFound } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { nowIso } from '../../lib/clock';
 import type { ExamRow, ExamsRepository } from './repository';
@@ -46,7 +46,7 @@ export function createExamsService(repo: ExamsRepository) {
     },
     async get(officeId: number, examId: number): Promise<Exam> {
       const row = await repo.findPublished(officeId, examId);
-      if (!row) throw new AppError(ErrorCode.NotFound, EXAM_NOT_PUBLISHED);
+      if (!row) throw notFound('publishedExam');
       return toExam(row);
     },
   };

@@ -162,10 +162,6 @@ export function createNotificationsRepository(db: Db) {
         .execute();
     },
 
-    examName(officeId: number, examId: number) {
-      return k.selectFrom('exam').select('name').where('office_id', '=', officeId).where('id', '=', examId).executeTakeFirst();
-    },
-
     async countAudience(f: AudienceFilter): Promise<{ recipients: number; withMobile: number }> {
       const r = await audienceQuery(k, f)
         .innerJoin('candidate as c', 'c.id', 'a.candidate_id')

@@ -27,12 +27,13 @@ import {
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import { parseJsonColumn } from '../../lib/json';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { TransitionHook } from '../applications/lifecycle';
 import type { AuditActor, AuditService } from '../audit/service';
+import type { ExamLookup } from '../exams/lookup';
 import { officeAdminScope } from '../review/scope';
 import type { SmsRepository } from '../sms/repository';
 import type { AudienceFilter, NotificationsRepository } from './repository';
@@ -91,6 +92,7 @@ export interface NotificationsDeps {
   repo: NotificationsRepository;
   sms: SmsRepository;
   audit: AuditService;
+  exams: ExamLookup;
   /** Something was queued for SMS: the worker of this process may look at once. */
   queued: () => void;
 }
@@ -99,7 +101,7 @@ export interface NotificationsDeps {
  * The candidate's inbox and what feeds it: the step of the lifecycle (through `onTransition`,
  * inside the step's transaction), staff announcements, and the SMS that go with them.
  */
-export function createNotificationsService({ repo, sms, audit, queued }: NotificationsDeps) {
+export function createNotificationsService({ repo, sms, audit, queued, exams }: NotificationsDeps) {
   /** Writes one message (and its SMS when the office sends this kind by SMS) in `trx`. */
   async function notify(
     trx: Kysely<DB>,
@@ -197,9 +199,7 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
   }
 
   async function examName(officeId: number, examId: number): Promise<string> {
-    const exam = await repo.examName(officeId, examId);
-    if (!exam) throw new AppError(ErrorCode.NotFound, '该考试不存在');
-    return exam.name;
+    return (await exams.require(officeId, examId)).name;
   }
 
   return {
@@ -227,7 +227,7 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
       m: StepMessage & { examId: number; audience: Omit<AudienceFilter, 'officeId' | 'examId'> },
     ): Promise<{ recipients: number; sms: number }> {
       const ctx = await repo.examContext(trx, m.officeId, m.examId);
-      if (!ctx) throw new AppError(ErrorCode.NotFound, '该考试不存在');
+      if (!ctx) throw notFound('exam');
       const until = untilText(m.until, timeZoneOf(ctx.office_settings));
       const params: MessageParams = {
         exam: ctx.exam_name,
@@ -263,7 +263,7 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
       const changed = await repo.markRead(officeId, candidateId, id, nowIso());
       // Someone else's message (or none) is not found, whatever its id; reading one twice is fine.
       if (typeof id === 'number' && changed === 0 && !(await repo.messageExists(officeId, candidateId, id))) {
-        throw new AppError(ErrorCode.NotFound, '该消息不存在');
+        throw notFound('message');
       }
       return { unread: await repo.unread(officeId, candidateId) };
     },
@@ -365,7 +365,7 @@ export function createNotificationsService({ repo, sms, audit, queued }: Notific
 
     async retry(actor: AuditActor & { ip: string }, id: number): Promise<void> {
       const row = await sms.findForOffice(actor.officeId, id);
-      if (!row) throw new AppError(ErrorCode.NotFound, '该短信不存在');
+      if (!row) throw notFound('sms');
       if (row.status !== 'failed') throw new AppError(ErrorCode.Validation, '只有发送失败的短信可以重新发送');
       if (row.kind === 'verification_code') throw new AppError(ErrorCode.Validation, '验证码短信已过期，请考生重新获取');
       await sms.commit(async (trx) => {

@@ -1,6 +1,6 @@
 import { ErrorCode, type Position, type PositionImportResult } from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import type { OfficeLock } from '../../lib/office-lock';
 import type { ConsoleDeps } from '../audit/console-deps';
@@ -34,7 +34,7 @@ const columns = (p: PositionValues): PositionColumns => ({
 export function createPositionsAdminService({ repo, audit, exams, changed, importLock, heavy }: PositionsAdminDeps) {
   async function find(officeId: number, id: number) {
     const row = await repo.find(officeId, id);
-    if (!row) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
+    if (!row) throw notFound('position');
     return row;
   }
 

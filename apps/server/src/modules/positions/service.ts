@@ -1,9 +1,7 @@
 import {
   OPEN_REQUIREMENTS,
   checkEligibility,
-  ErrorCode,
   EDUCATION_LEVELS,
-  EXAM_NOT_PUBLISHED,
   positionMatches,
   positionRequirementsSchema,
   type Education,
@@ -11,7 +9,7 @@ import {
   type Position,
   type PositionRequirements,
 } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
+import { notFound } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import type { ExamsService } from '../exams/service';
 import type { PositionsRepository } from './repository';
@@ -103,8 +101,8 @@ export function createPositionsService(repo: PositionsRepository, exams: Pick<Ex
     /** A position as everyone sees it; a candidate's eligibility is added by the route, on the office's today. */
     async detail(officeId: number, positionId: number): Promise<Position> {
       const r = await repo.detail(officeId, positionId);
-      if (!r) throw new AppError(ErrorCode.NotFound, '该岗位不存在');
-      if (r.exam_published !== 1) throw new AppError(ErrorCode.NotFound, EXAM_NOT_PUBLISHED);
+      if (!r) throw notFound('position');
+      if (r.exam_published !== 1) throw notFound('publishedExam');
       return toPosition(r);
     },
   };

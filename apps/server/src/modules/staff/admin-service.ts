@@ -1,7 +1,7 @@
 import { ErrorCode, STAFF_ROLES, type StaffRole, type StaffUser } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { hashPassword } from '../../lib/password';
 import { nowIso } from '../../lib/clock';
@@ -28,7 +28,7 @@ export interface StaffValues {
 export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDeps) {
   async function find(officeId: number, id: number) {
     const row = await repo.find(officeId, id);
-    if (!row) throw new AppError(ErrorCode.NotFound, '该人员不存在');
+    if (!row) throw notFound('staff');
     return row;
   }
 

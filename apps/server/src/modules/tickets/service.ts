@@ -16,6 +16,7 @@ import { clock } from '../../lib/clock';
 import type { DataCipher } from '../../lib/crypto';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
+import type { ExamLookup } from '../exams/lookup';
 import type { ArrangementRepository } from '../arrangement/repository';
 import type { NotificationsService } from '../notifications/service';
 import { applicationScope, inScope, officeAdminScope } from '../review/scope';
@@ -29,6 +30,7 @@ export interface TicketsDeps {
   repo: TicketsRepository;
   cipher: DataCipher;
   audit: AuditService;
+  exams: ExamLookup;
   /** Tickets open: every ticketed candidate's message, written with the publishing. */
   notifications: Pick<NotificationsService, 'stepToAudience'>;
   findPhoto(officeId: number, photoId: number): Promise<{ mime: string; data: Buffer } | undefined>;
@@ -49,7 +51,7 @@ const PDF_CACHE_BYTES = 64 * 1024 * 1024;
  * one of another exam, is refused.
  */
 export function createTicketsService(deps: TicketsDeps) {
-  const { repo, cipher, audit } = deps;
+  const { repo, cipher, audit, exams } = deps;
   const pdfCache = createPdfCache(PDF_CACHE_BYTES);
 
   function mac(
@@ -76,8 +78,7 @@ export function createTicketsService(deps: TicketsDeps) {
   }
 
   async function publishedTicket(officeId: number, candidateId: number, examId: number) {
-    const exam = await repo.examWithTicketSettings(officeId, examId);
-    if (!exam) throw notFound('exam');
+    const exam = await exams.require(officeId, examId);
     if (exam.tickets_published_at === null || exam.print_start === null)
       throw new AppError(ErrorCode.Validation, '准考证尚未发布，请留意考试公告');
     if (clock.nowIso() < exam.print_start)
@@ -100,8 +101,7 @@ export function createTicketsService(deps: TicketsDeps) {
       officeAdminScope(staff);
       const at = clock.nowIso();
       return repo.commit(async (trx) => {
-        const exam = await repo.examWithTicketSettings(staff.officeId, input.examId, trx);
-        if (!exam) throw notFound('exam');
+        const exam = await exams.require(staff.officeId, input.examId, trx);
         let issued = 0;
         if (exam.tickets_published_at === null) {
           issued = await issueTickets(repo, trx, staff.officeId, input.examId, exam, at);
@@ -181,8 +181,7 @@ export function createTicketsService(deps: TicketsDeps) {
      */
     async moveSeat(staff: StaffPrincipal, input: MoveSeatInput, ip: string): Promise<{ ticketNo: string | null }> {
       officeAdminScope(staff);
-      const exam = await repo.examWithTicketSettings(staff.officeId, input.examId);
-      if (!exam) throw notFound('exam');
+      await exams.require(staff.officeId, input.examId);
       const seats = await repo.seatsOf(staff.officeId, input.examId, input.applicationId);
       if (seats.length === 0) throw new AppError(ErrorCode.Validation, '该考生还没有座位（仅已编排的确认考生可调动）');
       const targets = seats;
@@ -235,8 +234,7 @@ export function createTicketsService(deps: TicketsDeps) {
       ip: string,
     ): Promise<Buffer> {
       officeAdminScope(staff);
-      const exam = await repo.examWithTicketSettings(staff.officeId, q.examId);
-      if (!exam) throw notFound('exam');
+      const exam = await exams.require(staff.officeId, q.examId);
       const site = await repo.site(staff.officeId, q.examId, q.siteId);
       if (!site) throw notFound('site');
       const rows = await repo.roomSeats(staff.officeId, q.examId, q.siteId, q.roomId);
@@ -274,8 +272,7 @@ export function createTicketsService(deps: TicketsDeps) {
     /** The arrangement as a workbook: one row per seat. */
     async exportArrangement(staff: StaffPrincipal, examId: number, timeZone: string, ip: string): Promise<Buffer> {
       officeAdminScope(staff);
-      const exam = await repo.examWithTicketSettings(staff.officeId, examId);
-      if (!exam) throw notFound('exam');
+      await exams.require(staff.officeId, examId);
       const rows = await repo.arrangementRows(staff.officeId, examId);
       const book = new ExcelJS.Workbook();
       const sheet = book.addWorksheet('考场编排');

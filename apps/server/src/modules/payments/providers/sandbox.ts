@@ -1,6 +1,6 @@
 import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { ErrorCode, fenToYuan, zonedDateTimeSeconds } from '@zhikaoyun/shared';
-import { AppError } from '../../../lib/app-error';
+import { AppError, notFound } from '../../../lib/app-error';
 import { clock } from '../../../lib/clock';
 import type { SandboxRepository, SandboxTrade } from '../sandbox-repository';
 import { signWechatNotify, verifyWechatNotify, wechatAck } from './wechat-notify';
@@ -108,7 +108,7 @@ export function createSandbox({ repo, keys, deliver }: { repo: SandboxRepository
     /** What the cashier page shows. */
     async cashier(orderNo: string) {
       const row = await repo.trade(orderNo);
-      if (!row) throw new AppError(ErrorCode.NotFound, '订单不存在');
+      if (!row) throw notFound('order');
       return { ...asTrade(row), orderNo, subject: row.subject, amount: row.amount, expiresAt: row.expires_at, returnUrl: row.return_url };
     },
 
@@ -117,7 +117,7 @@ export function createSandbox({ repo, keys, deliver }: { repo: SandboxRepository
       const now = clock.nowIso();
       const moved = await repo.pay(orderNo, now);
       const row = await repo.trade(orderNo);
-      if (!row) throw new AppError(ErrorCode.NotFound, '订单不存在');
+      if (!row) throw notFound('order');
       if (row.status !== 'paid') throw new AppError(ErrorCode.Validation, '订单已关闭或已超过支付期限，请返回重新发起支付');
       if (moved) setImmediate(() => void deliverOne(orderNo).catch(() => undefined));
       return { returnUrl: row.return_url };
