@@ -89,8 +89,7 @@ export function createTicketsService(deps: TicketsDeps) {
         `准考证打印已于 ${zonedDateTime(exam.print_end, DEFAULT_TIME_ZONE)} 结束，如需补打请联系考试机构`,
       );
     const t = await repo.ticketByApplication(officeId, examId, candidateId);
-    if (!t || !APPLICATION_STATES[t.status].sits)
-      throw notFound('ownTicket');
+    if (!t || !APPLICATION_STATES[t.status].sits) throw notFound('ownTicket');
     return { exam, t };
   }
 
