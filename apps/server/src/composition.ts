@@ -259,7 +259,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     applications,
     attachments,
     importLock,
-    documents: createDocumentsService(repos.documents),
+    documents: createDocumentsService(repos.documents, examLookup),
     documentsAdmin: createDocumentsAdminService({ repo: repos.documents, exams: examsAdmin, attachments, audit, changed }),
     exams,
     examsAdmin,

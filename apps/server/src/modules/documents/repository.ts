@@ -13,15 +13,6 @@ export interface DocumentValues {
 
 export function createDocumentsRepository(db: Db) {
   return {
-    findPublishedExam(officeId: number, examId: number) {
-      return db.kysely
-        .selectFrom('exam')
-        .select(['id'])
-        .where('office_id', '=', officeId)
-        .where('id', '=', examId)
-        .where('published', '=', 1)
-        .executeTakeFirst();
-    },
     listByExam(officeId: number, examId: number, type: DocumentType | undefined) {
       let q = db.kysely
         .selectFrom('exam_document')

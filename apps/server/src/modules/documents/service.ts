@@ -1,5 +1,5 @@
 import { documentTypeSchema, type DocumentType, type ExamDocument } from '@zhikaoyun/shared';
-import { notFound } from '../../lib/app-error';
+import type { ExamLookup } from '../exams/lookup';
 import type { DocumentsRepository } from './repository';
 
 type DocumentRow = Awaited<ReturnType<DocumentsRepository['listByExam']>>[number];
@@ -15,12 +15,11 @@ export function toDocument(r: DocumentRow): ExamDocument {
   };
 }
 
-export function createDocumentsService(repo: DocumentsRepository) {
+export function createDocumentsService(repo: DocumentsRepository, exams: ExamLookup) {
   return {
     /** The documents of a published exam of the office, of one type or all. */
     async getExamDocuments(officeId: number, examId: number, type: DocumentType | undefined): Promise<ExamDocument[]> {
-      const exam = await repo.findPublishedExam(officeId, examId);
-      if (!exam) throw notFound('publishedExam');
+      await exams.requirePublished(officeId, examId);
       const rows = await repo.listByExam(officeId, examId, type);
       return rows.map(toDocument);
     },
