@@ -23,6 +23,7 @@ import { createDocumentsRepository } from './modules/documents/repository';
 import { createDocumentsService } from './modules/documents/service';
 import { createExamsAdminService } from './modules/exams/admin-service';
 import { createExamLookup } from './modules/exams/lookup';
+import { createPositionLookup } from './modules/positions/lookup';
 import { createExamsRepository } from './modules/exams/repository';
 import { createExamsService } from './modules/exams/service';
 import { createHealthRepository } from './modules/health/repository';
@@ -133,6 +134,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   const audit = createAuditService(repos.audit);
   // One lookup of an exam for every service: the same row, the same answer when it is missing.
   const examLookup = createExamLookup(db);
+  const positionLookup = createPositionLookup(db);
   // At most two exports (of either kind) at once, each on its own thread; a third waits its turn.
   const exportWorkers = createWorkerStreams(options.exports.script, {
     resourceLimits: EXPORT_WORKER_LIMITS,
@@ -224,6 +226,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     exportFile: (job, failed) => exportWorkers.open({ kind: 'ranking', ...job, database } satisfies ExportJob, failed),
   });
   const closeout = createCloseoutService({
+    positions: positionLookup,
     repo: repos.closeout,
     applications: repos.applications,
     lifecycle,

@@ -9,7 +9,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { AppError, notFound } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { CandidateRow } from '../accounts/repository';
@@ -17,6 +17,7 @@ import type { Lifecycle } from '../applications/lifecycle';
 import type { ApplicationsRepository } from '../applications/repository';
 import { eligibilityProfile } from '../applications/service';
 import type { AuditService } from '../audit/service';
+import type { PositionLookup } from '../positions/lookup';
 import type { ExamsAdminService } from '../exams/admin-service';
 import type { ExamsService } from '../exams/service';
 import type { NotificationsService } from '../notifications/service';
@@ -33,6 +34,7 @@ export interface CloseoutDeps {
   examsAdmin: ExamsAdminService;
   payments: PaymentsService;
   audit: AuditService;
+  positions: PositionLookup;
   /** The messages of a cancelled position's candidates, written with the cancellation. */
   notifications: Pick<NotificationsService, 'stepToAudience'>;
   commit<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
@@ -47,7 +49,7 @@ export interface CloseoutDeps {
  * refund; whoever does neither is refunded when the window closes.
  */
 export function createCloseoutService(deps: CloseoutDeps) {
-  const { repo, applications, lifecycle, exams, examsAdmin, payments, audit } = deps;
+  const { repo, applications, lifecycle, exams, examsAdmin, payments, audit, positions } = deps;
 
   async function switchState(officeId: number, candidateId: number, examId: number) {
     const exam = await exams.get(officeId, examId);
@@ -92,8 +94,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
       const counts = { kept: 0, reduced: 0, cancelled: 0 };
       await deps.commit(async (trx) => {
         for (const d of input.decisions) {
-          const p = await repo.position(staff.officeId, d.positionId, trx);
-          if (!p || p.exam_id !== input.examId) throw notFound('position');
+          const p = await positions.require(staff.officeId, input.examId, d.positionId, trx);
           if (p.cancelled_at !== null && d.action !== 'cancel') throw new AppError(ErrorCode.Validation, `岗位 ${p.code} 已取消，不能恢复`);
           if (d.action === 'keep') {
             counts.kept += 1;
@@ -134,8 +135,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
     /** 改报: to another position of the exam the candidate is eligible for; the payment stays with the application. */
     async switchPosition(officeId: number, candidateId: number, examId: number, positionId: number, timeZone: string): Promise<void> {
       const { app, switching } = await switchState(officeId, candidateId, examId);
-      const target = await repo.position(officeId, positionId);
-      if (!target || target.exam_id !== examId) throw notFound('position');
+      const target = await positions.require(officeId, examId, positionId);
       if (target.cancelled_at !== null) throw new AppError(ErrorCode.Validation, '该岗位已取消，请选择其他岗位');
       if (target.id === app.position_id) throw new AppError(ErrorCode.Validation, '请选择其他岗位');
       const candidate = await deps.findCandidate(officeId, candidateId);
