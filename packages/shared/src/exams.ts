@@ -4,6 +4,7 @@ import { MAX_FEE_FEN, WAIVER_CATEGORIES } from './payments';
 import { examCodeSchema, ticketTemplateSchema } from './arrangement';
 import { zonedDateTime } from './clock';
 import { NOT_FOUND_TEXT } from './errors';
+import { EXAM_PHASES, type ExamPhase } from './phases-and-roles';
 
 /** Every field an exam may ask for, in the form's order. */
 export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
@@ -15,8 +16,6 @@ export const examConfigSchema = z.object({
 });
 export type ExamConfig = z.infer<typeof examConfigSchema>;
 
-export const EXAM_PHASES = ['upcoming', 'registering', 'reviewing', 'confirming', 'closed'] as const;
-export type ExamPhase = (typeof EXAM_PHASES)[number];
 
 export const examSchema = z.object({
   id: z.number().int(),

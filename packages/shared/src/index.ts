@@ -13,6 +13,7 @@ export * from './common-passwords';
 export * from './exams';
 export * from './positions';
 export * from './position-sheet';
+export * from './phases-and-roles';
 export * from './lifecycle';
 export * from './applications';
 export * from './journey';

@@ -9,7 +9,7 @@
  * to and away from it to APPLICATION_TRANSITIONS; the compiler then points at every place that
  * must say how the new status looks (the candidate's status card, the console's tag colours).
  */
-import type { ExamPhase } from './exams';
+import type { ExamPhase, StaffRole } from './phases-and-roles';
 
 /** What each exam phase is called on screen (here, without zod, for the plain pages). */
 export const EXAM_PHASE_LABEL: Readonly<Record<ExamPhase, string>> = {
@@ -19,8 +19,6 @@ export const EXAM_PHASE_LABEL: Readonly<Record<ExamPhase, string>> = {
   confirming: '报名确认中',
   closed: '已结束',
 };
-
-import type { StaffRole } from './staff';
 
 export const APPLICATION_STATUSES = [
   'draft',

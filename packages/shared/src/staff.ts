@@ -3,11 +3,10 @@ import { captchaFieldsSchema, passwordSchema } from './accounts';
 import { applicationDraftSchema, historyEntrySchema } from './applications';
 import { pageQuerySchema } from './envelope';
 import { APPLICATION_STATUSES, isStaffVisible } from './lifecycle';
+import { STAFF_ROLES, type StaffRole } from './phases-and-roles';
 
 /** The office console: staff, review, statistics, audit. */
 
-export const STAFF_ROLES = ['admin', 'reviewer'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
 export const STAFF_ROLE_LABEL: Readonly<Record<StaffRole, string>> = { admin: '管理员', reviewer: '审核员' };
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ExamPhase } from '../src/exams';
+import type { ExamPhase } from '../src/phases-and-roles';
 import {
   APPLICANT_STATUSES,
   APPLICATION_EVENTS,
