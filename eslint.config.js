@@ -23,6 +23,8 @@ export default tseslint.config(
     plugins: { import: importPlugin },
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      // import/no-cycle reads the imported files: with this parser, TypeScript's too.
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -39,6 +41,45 @@ export default tseslint.config(
               from: './apps/server',
               message: 'The web app never imports the server; share through packages/shared.',
             },
+            // The server's layers: the database layer under the modules, the configuration read
+            // by the composition root alone (composition.ts, app.ts and the entry points), which
+            // hands modules, lib and plugins plain typed options. The demo seeds (src/seed/) stand
+            // beside the database layer and may import both it and the modules.
+            {
+              target: './apps/server/src/db',
+              from: ['./apps/server/src/modules', './apps/server/src/seed'],
+              message: 'The database layer imports no module; seeds that need modules live in src/seed/.',
+            },
+            {
+              target: [
+                './apps/server/src/modules',
+                './apps/server/src/lib',
+                './apps/server/src/db',
+                './apps/server/src/plugins',
+                './apps/server/src/seed',
+              ],
+              from: './apps/server/src/config.ts',
+              message:
+                'Only the composition root reads config: take the options you need as a typed parameter (define the type here; config.ts imports it).',
+            },
+            {
+              target: ['./apps/server/src/modules', './apps/server/src/lib', './apps/server/src/db', './apps/server/src/seed'],
+              from: ['./apps/server/src/composition.ts', './apps/server/src/app.ts', './apps/server/src/server.ts'],
+              message: 'The composition root imports the modules, never the other way round.',
+            },
+            // The web app's layers: app/ (router, layout, guard) on top of features, features on
+            // components, components on lib.
+            {
+              target: ['./apps/web/src/features', './apps/web/src/components', './apps/web/src/lib'],
+              from: './apps/web/src/app',
+              message:
+                'Only the shell (main.tsx, entry-server.tsx, admin/) imports app/; move what a feature or component needs to lib/ or pass it in.',
+            },
+            {
+              target: './apps/web/src/lib',
+              from: './apps/web/src/components',
+              message: 'lib/ imports no component; move the shared piece to lib/.',
+            },
             { target: './apps/web/src/lib', from: './apps/web/src/features', message: 'lib/ imports no feature.' },
             { target: './apps/web/src/components', from: './apps/web/src/features', message: 'components/ imports no feature.' },
             ...features.map((name) => ({
@@ -50,6 +91,10 @@ export default tseslint.config(
           ],
         },
       ],
+      // No module reaches itself through its imports, in any package (type-only imports, which
+      // vanish at build, aside). Packages are left to their own lint: following them would walk
+      // the whole dependency graph of every file.
+      'import/no-cycle': ['error', { ignoreExternal: true, disableScc: true }],
     },
   },
   // Type-aware rules on the source and its tests (floating and misused promises, unbound
