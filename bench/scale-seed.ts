@@ -10,6 +10,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { seedDemo } from '../apps/server/src/seed/demo';
+import { COMPLETE_FORM } from '../apps/server/src/seed/fixtures';
 import { createDataCipher } from '../apps/server/src/lib/crypto';
 import { hashPassword } from '../apps/server/src/lib/password';
 
@@ -108,17 +109,8 @@ export async function seedScale(o: SeedOptions): Promise<SeedResult> {
   }));
   const names = Array.from({ length: 64 }, (_, i) => `${SURNAMES[i % SURNAMES.length]}${GIVEN[(i * 7) % GIVEN.length]}`);
   const start = Date.parse('2026-03-01T01:00:00Z');
-  const form = JSON.stringify({
-    education: '本科',
-    degree: '学士',
-    school: '浙江大学',
-    major: '计算机科学与技术',
-    graduationDate: '2020-06',
-    workYears: 3,
-    politicalStatus: '中共党员',
-    contactPhone: '13812345678',
-    address: '杭州市西湖区',
-  });
+  const { pledge: _pledge, ...stored } = COMPLETE_FORM;
+  const form = JSON.stringify(stored);
   const requirements = JSON.stringify(OPEN_REQUIREMENTS);
 
   function candidateRow(i: number) {

@@ -12,6 +12,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { seedDemo } from '../apps/server/src/seed/demo';
+import { insertIdPhoto } from '../apps/server/src/seed/fixtures';
 import { createDataCipher } from '../apps/server/src/lib/crypto';
 import { hashPassword } from '../apps/server/src/lib/password';
 import { idnoCheckChar } from '../packages/shared/src/idno';
@@ -110,27 +111,14 @@ try {
   for (const [i, c] of first.entries()) {
     const idno = idnoFor(i + 1);
     idnos.push(idno);
-    const p = await k
-      .insertInto('photo')
-      .values({
-        office_id: office.id,
-        candidate_id: c.id,
-        mime: 'image/jpeg',
-        width: 295,
-        height: 413,
-        bytes: photo.length,
-        data: photo,
-        created_at: stamp,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const photoId = await insertIdPhoto(k, { officeId: office.id, candidateId: c.id, photo, stamp });
     await k
       .updateTable('candidate')
       .set({
         idno_index: cipher.blindIndex('idno', idno),
         idno_enc: cipher.encrypt(idno),
         password_hash: hash,
-        photo_id: p.id,
+        photo_id: photoId,
         name: `压测考生${i + 1}`,
       })
       .where('id', '=', c.id)

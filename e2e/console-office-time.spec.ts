@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import ExcelJS from 'exceljs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
 import { confirmDialog, withStaffSession } from './support';
+import { draftExamInput } from '../apps/server/src/seed/fixtures';
 import type { ExamWindows } from '@zhikaoyun/shared';
 
 /**
@@ -33,17 +34,7 @@ async function draftExam(request: APIRequestContext, token: string, name: string
   const body = await (
     await request.post('/api/admin/saveExam', {
       headers: { authorization: `Bearer ${token}` },
-      data: {
-        name,
-        registrationStart: '2030-01-01T00:00:00.000Z',
-        registrationEnd: '2030-01-10T00:00:00.000Z',
-        reviewStart: '2030-01-01T00:00:00.000Z',
-        reviewEnd: '2030-01-12T00:00:00.000Z',
-        confirmationStart: '2030-01-13T00:00:00.000Z',
-        confirmationEnd: '2030-01-15T00:00:00.000Z',
-        config: { fields: [], required: [] },
-        published: false,
-      },
+      data: draftExamInput(name),
     })
   ).json();
   if (!body.success) throw new Error(`saveExam: ${body.msg}`);

@@ -2,30 +2,19 @@
 // recomputes the blind indexes, reading old rows with DATA_KEY_PREVIOUS (docs/security.md).
 // The work is done by the server's own modules, bundled here the way the server is.
 import path from 'node:path';
+import { serverBuildOptions } from './build.mjs';
 import { ensureDependencies, mtime, newestMtime, root, run } from './lib.mjs';
 
 ensureDependencies();
 const out = 'apps/server/dist/rotate-data-key.mjs';
 if (mtime(out) < newestMtime(['apps/server/src', 'packages/shared/src', 'scripts/rotate-data-key.mjs'])) {
   const esbuild = await import('esbuild');
+  // The server's bundle options (externals, target), with this CLI as the entry and no source map.
   await esbuild.build({
+    ...serverBuildOptions(),
     entryPoints: [path.join(root, 'apps/server/src/rotate-data-key-cli.ts')],
     outfile: path.join(root, out),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-    plugins: [
-      {
-        name: 'externals',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@zhikaoyun/') ? undefined : { path: args.path, external: true },
-          );
-        },
-      },
-    ],
+    sourcemap: false,
   });
 }
 process.exit(run(process.execPath, [path.join(root, out)]));

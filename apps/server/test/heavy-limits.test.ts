@@ -1,4 +1,5 @@
 import { POSITION_SHEET_COLUMNS } from '@zhikaoyun/shared';
+import { draftExamInput } from '../src/seed/fixtures';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -140,21 +141,7 @@ for (const kind of DATABASES) {
         const login = await api.post('/api/admin/login', { username: 'admin', password: TEST_ADMIN_PASSWORD, ...(await api.captcha()) });
         expect(login.body.success, login.body.msg).toBe(true);
         const token = login.body.data.token as string;
-        const exam = await api.post(
-          '/api/admin/saveExam',
-          {
-            name: '停机导入',
-            registrationStart: '2030-01-01T00:00:00.000Z',
-            registrationEnd: '2030-01-10T00:00:00.000Z',
-            reviewStart: '2030-01-01T00:00:00.000Z',
-            reviewEnd: '2030-01-12T00:00:00.000Z',
-            confirmationStart: '2030-01-13T00:00:00.000Z',
-            confirmationEnd: '2030-01-15T00:00:00.000Z',
-            config: { fields: [], required: [] },
-            published: false,
-          },
-          token,
-        );
+        const exam = await api.post('/api/admin/saveExam', draftExamInput('停机导入'), token);
         expect(exam.body.success, exam.body.msg).toBe(true);
         const examId = exam.body.data.id as number;
 

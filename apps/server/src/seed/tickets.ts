@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Db } from '../db/database';
 import type { DB } from '../db/schema';
 import { DEMO_POSITIONS } from './data';
+import { insertIdPhoto } from './fixtures';
 import { confirmedSteps, demoStage, seatAndPublishDemo, type DemoStageOptions } from './writes';
 
 /** The ticketed demo candidates; the first signs in to see and print a ticket. */
@@ -68,21 +69,8 @@ export async function seedTicketsDemo(db: Db, trx: Kysely<DB>, opts: DemoStageOp
   const photo = await demoPhoto();
   for (const [i, c] of TICKET_DEMO_CANDIDATES.entries()) {
     const candidate = await stage.candidate(c);
-    const stored = await trx
-      .insertInto('photo')
-      .values({
-        office_id: opts.officeId,
-        candidate_id: candidate.id,
-        mime: 'image/jpeg',
-        width: 295,
-        height: 413,
-        bytes: photo.length,
-        data: photo,
-        created_at: stamp,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx.updateTable('candidate').set({ photo_id: stored.id }).where('id', '=', candidate.id).execute();
+    const photoId = await insertIdPhoto(trx, { officeId: opts.officeId, candidateId: candidate.id, photo, stamp });
+    await trx.updateTable('candidate').set({ photo_id: photoId }).where('id', '=', candidate.id).execute();
     const positionId = positions[i % positions.length]!;
     const form = { ...FORM, contactPhone: c.mobile };
     await stage.application({ examId, candidateId: candidate.id, positionId, form, steps: confirmedSteps(at, [-56, -55, -44, -35]) });

@@ -1,4 +1,5 @@
 import { hashPassword } from '../../src/lib/password';
+import { draftExamInput } from '../../src/seed/fixtures';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { testClock } from '../../src/lib/clock';
 import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from './app';
@@ -60,22 +61,7 @@ export async function submittedApplication(t: TestApp, token: string): Promise<{
 
 /** A draft exam in 2030 with no form fields, made by staff through the console's call: its id. */
 export async function draftExam(t: TestApp, adminToken: string, name: string): Promise<number> {
-  const res = await post(
-    t,
-    '/api/admin/saveExam',
-    {
-      name,
-      registrationStart: '2030-01-01T00:00:00.000Z',
-      registrationEnd: '2030-01-10T00:00:00.000Z',
-      reviewStart: '2030-01-01T00:00:00.000Z',
-      reviewEnd: '2030-01-12T00:00:00.000Z',
-      confirmationStart: '2030-01-13T00:00:00.000Z',
-      confirmationEnd: '2030-01-15T00:00:00.000Z',
-      config: { fields: [], required: [] },
-      published: false,
-    },
-    bearer(adminToken),
-  );
+  const res = await post(t, '/api/admin/saveExam', draftExamInput(name), bearer(adminToken));
   if (!res.body.success) throw new Error(`saveExam: ${res.body.msg}`);
   return res.body.data.id as number;
 }

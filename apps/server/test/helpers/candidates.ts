@@ -70,19 +70,7 @@ export async function registered(t: TestApp, overrides: Record<string, unknown> 
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** A form that passes submit for the demo exam on the position open to everyone (行政辅助). */
-export const COMPLETE_FORM = {
-  education: '本科',
-  degree: '学士',
-  school: '浙江大学',
-  major: '计算机科学与技术',
-  graduationDate: '2020-06',
-  workYears: 3,
-  politicalStatus: '中共党员',
-  contactPhone: '13812345678',
-  address: '杭州市西湖区',
-  pledge: true,
-};
+export { COMPLETE_FORM } from '../../src/seed/fixtures';
 
 /** A plain portrait JPEG the photo rules accept, made once. */
 let photoBytes: Promise<Buffer> | null = null;
