@@ -47,7 +47,7 @@ export default defineConfig({
   projects: [
     {
       name: 'site',
-      testIgnore: /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|phone-verification)\.spec\.ts/,
+      testIgnore: /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification)\.spec\.ts/,
     },
     // console-live-changes publishes an exam open for registration too (and takes it back at its end).
     { name: 'console-journey', testMatch: /(console-journey|console-live-changes)\.spec\.ts/, dependencies: ['site'] },
@@ -56,8 +56,11 @@ export default defineConfig({
     // the suites that look for "the exam open for registration".
     // The door check's exam has a paper under way now: the door check of no other suite looks for one.
     { name: 'arrangement', testMatch: /(arrangement-console|door-check)\.spec\.ts/, dependencies: ['journey-two-exams'] },
+    // A whole exam driven in the browser: open for registration for a while, and its candidates
+    // register without an SMS code; before phone verification is turned on.
+    { name: 'whole-exam', testMatch: /whole-exam\.spec\.ts/, dependencies: ['arrangement'] },
     // Turns phone verification on for the office (registration then needs an SMS code): last.
-    { name: 'phone-verification', testMatch: /phone-verification\.spec\.ts/, dependencies: ['arrangement'] },
+    { name: 'phone-verification', testMatch: /phone-verification\.spec\.ts/, dependencies: ['whole-exam'] },
   ],
   webServer: {
     // The server's log lines also go to the test log folder, scanned after the whole suite.
