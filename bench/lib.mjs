@@ -13,19 +13,8 @@ export const CAPTCHA = 'bench-captcha';
 export const PASSWORD = 'bench password 1';
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
-/** A form that passes submit for the demo exam, with the 行政辅助 position (open to everyone). */
-export const COMPLETE_FORM = {
-  education: '本科',
-  degree: '学士',
-  school: '浙江大学',
-  major: '计算机科学与技术',
-  graduationDate: '2020-06',
-  workYears: 3,
-  politicalStatus: '中共党员',
-  contactPhone: '13812345678',
-  address: '杭州市西湖区',
-  pledge: true,
-};
+/** A form that passes submit for the demo exam, with the 行政辅助 position (open to everyone): the tests' and the seed's (apps/server/src/seed/fixtures.ts). */
+export const COMPLETE_FORM = JSON.parse(readFileSync(path.join(root, 'apps/server/src/seed/complete-form.json'), 'utf8'));
 
 /** How docs/deploy.md runs the server: fewer malloc arenas, a 1 GiB ceiling for the main heap. */
 export const DEPLOYED_ENV = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=1024' };
