@@ -1,3 +1,4 @@
+import { transitionOf } from '@zhikaoyun/shared';
 import type { TransitionHook } from './lifecycle';
 import { assignApplicationNo } from './repository';
 
@@ -6,5 +7,5 @@ import { assignApplicationNo } from './repository';
  * keeps it). Listed last among the hooks: its counter row is then held only for the commit.
  */
 export const numberOnSubmit: TransitionHook = async (trx, fact) => {
-  if (fact.to === 'submitted') await assignApplicationNo(trx, fact.application.id);
+  if (fact.to === transitionOf('submit').to) await assignApplicationNo(trx, fact.application.id);
 };

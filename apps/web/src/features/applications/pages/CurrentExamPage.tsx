@@ -7,6 +7,7 @@ import {
   NotificationOutlined,
 } from '@ant-design/icons';
 import {
+  APPLICATION_STATES,
   APPLICATION_STATUS_LABEL,
   DIALOG_WIDTH,
   historyWords,
@@ -123,13 +124,14 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
   // A confirmed application whose position close-out cancelled: the choice below is what matters now.
   // The position read now decides (我的报名 may be a moment older than a switch just made).
   const positionCancelled =
-    s.status === 'confirmed' && (position.data ? position.data.cancelled === true : mine?.positionCancelled === true);
+    APPLICATION_STATES[s.status].sits && (position.data ? position.data.cancelled === true : mine?.positionCancelled === true);
   const journey = mine ? journeyOf(exam, { ...mine, positionCancelled }, hasPhoto) : null;
   const look = positionCancelled
     ? { ...LOOK.confirmed, icon: <ExclamationCircleFilled />, tone: 'rejected', words: POSITION_CANCELLED_WORDS }
     : LOOK[s.status];
   // During the print window the ticket is what the candidate comes for: it leads the page.
-  const printing = s.status === 'confirmed' && !positionCancelled && journey?.step === STEP.ticket && journey.stepStatus === 'process';
+  const printing =
+    APPLICATION_STATES[s.status].sits && !positionCancelled && journey?.step === STEP.ticket && journey.stepStatus === 'process';
   // The confirmation step below shows its own deadline (确认截止, 改报截止): not twice.
   const deadline = journey?.deadline && !OWN_DEADLINES.has(journey.deadline.label) ? journey.deadline : null;
   const words = historyWords(s.history);
@@ -159,9 +161,9 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
           {deadline && <DeadlineCountdown deadline={deadline} />}
         </div>
         <ConfirmationStep exam={exam} status={s.status} positionId={s.positionId} applicationNo={s.applicationNo} />
-        {(s.status === 'approved' || s.status === 'confirmed') && !positionCancelled && <SiteCityCard examId={exam.id} />}
-        {s.status === 'confirmed' && !positionCancelled && !printing && <AdmissionTicketCard exam={exam} />}
-        {s.status === 'confirmed' && !positionCancelled && <ScoreLinkCard examId={exam.id} />}
+        {APPLICATION_STATES[s.status].seatBound && !positionCancelled && <SiteCityCard examId={exam.id} />}
+        {APPLICATION_STATES[s.status].sits && !positionCancelled && !printing && <AdmissionTicketCard exam={exam} />}
+        {APPLICATION_STATES[s.status].sits && !positionCancelled && <ScoreLinkCard examId={exam.id} />}
         <p className="status-links">
           <Link to={`/notice-list?examId=${exam.id}`}>
             <NotificationOutlined aria-hidden /> 本次考试公告（招考公告及通知）
@@ -206,12 +208,8 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
             .map((h, i) => ({ h, word: words[i] ?? APPLICATION_STATUS_LABEL[h.status] }))
             .reverse()
             .map(({ h, word }) => ({
-              color:
-                h.status === 'approved' || h.status === 'confirmed'
-                  ? 'green'
-                  : h.status === 'rejected' || h.status === 'expired' || h.status === 'cancelled'
-                    ? 'red'
-                    : 'blue',
+              // The colour of the status's own look: a step forward green, an end red, the rest blue.
+              color: LOOK[h.status].tone === 'approved' ? 'green' : LOOK[h.status].tone === 'rejected' ? 'red' : 'blue',
               content: (
                 <div className="history-item">
                   <span className="history-item__status">

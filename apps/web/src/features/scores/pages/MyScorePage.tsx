@@ -1,4 +1,4 @@
-import { SCORE_MARK_TEXT, formatPoints, type MyScore } from '@zhikaoyun/shared';
+import { APPLICATION_STATES, SCORE_MARK_TEXT, formatPoints, type MyScore } from '@zhikaoyun/shared';
 import { Button, Skeleton, Tag } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
@@ -100,7 +100,7 @@ export default function MyScorePage() {
   const asked = examIdOf(params.get('examId'));
   const mine = useMyApplications(asked === undefined);
   // Without an exam in the address: the exam of the candidate's one confirmed application.
-  const confirmed = (mine.data ?? []).filter((a) => a.status === 'confirmed');
+  const confirmed = (mine.data ?? []).filter((a) => APPLICATION_STATES[a.status].sits);
   const examId = asked ?? (confirmed.length === 1 ? confirmed[0]!.exam.id : undefined);
   const score = useMyScore(examId);
 
