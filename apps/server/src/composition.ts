@@ -218,6 +218,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   const scores = createScoresService({
     repo: repos.scores,
     audit,
+    exams: examLookup,
     notifications,
     importLock,
     changed,
@@ -270,7 +271,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     notifications,
     smsCodes,
     smsWorker,
-    noticesAdmin: createNoticesAdminService({ repo: repos.notices, attachments, audit, changed }),
+    noticesAdmin: createNoticesAdminService({ repo: repos.notices, attachments, audit, changed, exams: examLookup }),
     positions: createPositionsService(repos.positions, exams),
     positionsAdmin: createPositionsAdminService({ repo: repos.positions, audit, changed, exams: examsAdmin, importLock, heavy }),
     review: createReviewService({
@@ -312,7 +313,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     closeout,
     arrangement: createArrangementService({ repo: repos.arrangement, audit, exams: examLookup, heavy }),
     scores,
-    stages: createStagesService({ repo: repos.stages, scores, audit, importLock, changed, notifications, heavy }),
+    stages: createStagesService({ repo: repos.stages, scores, audit, exams: examLookup, importLock, changed, notifications, heavy }),
     tickets: createTicketsService({
       repo: repos.tickets,
       cipher,

@@ -1,3 +1,4 @@
+import { NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, submittedApplication } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
@@ -105,7 +106,7 @@ for (const kind of DATABASES) {
         expect(general.body.success).toBe(true);
         expect((await save({ title: '无效考试', examId: 999_999 })).body).toMatchObject({
           success: false,
-          msg: '所属考试不存在，请重新选择',
+          msg: NOT_FOUND_TEXT.exam,
         });
         const examName = ((await get(t, '/api/getExamList')).body.data as { id: number; name: string }[]).find(
           (e) => e.id === examId,

@@ -18,7 +18,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { nowIso } from '../../lib/clock';
 import type { AuditService } from '../audit/service';
 import type { ApplicationsRepository } from './repository';
@@ -124,7 +124,7 @@ export function createLifecycle({ repo, audit, onTransition = [], onApplicantsCh
 
   async function phaseOf(officeId: number, examId: number): Promise<ExamPhase> {
     const w = await repo.examWindows(officeId, examId);
-    if (!w) throw new AppError(ErrorCode.NotFound, '该考试不存在');
+    if (!w) throw notFound('exam');
     return examPhase(
       {
         registrationStart: w.registration_start,
@@ -225,7 +225,7 @@ export function createLifecycle({ repo, audit, onTransition = [], onApplicantsCh
         }
         // Another request moved it first: judge the step again against the status it has now.
         const current = await repo.findById(officeId, id);
-        if (!current) throw new AppError(ErrorCode.NotFound, '该报名不存在');
+        if (!current) throw notFound('application');
         if (input.version && current.status === from && current.version !== input.version.expected) {
           throw new AppError(ErrorCode.Conflict, input.version.conflict);
         }

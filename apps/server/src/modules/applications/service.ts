@@ -28,7 +28,7 @@ import {
   profileOf,
 } from '@zhikaoyun/shared';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { clock, nowIso } from '../../lib/clock';
 import type { CandidateRow } from '../accounts/repository';
@@ -123,7 +123,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
 
   async function position(officeId: number, examId: number, positionId: number) {
     const p = await positions.find(officeId, positionId);
-    if (!p || p.exam_id !== examId) throw new AppError(ErrorCode.NotFound, '所选岗位不存在，请重新选择');
+    if (!p || p.exam_id !== examId) throw notFound('position');
     return p;
   }
 

@@ -1,12 +1,13 @@
 import { attachmentSchema, ErrorCode, type AdminNotice } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { plainText, sanitizeRichText } from '../../lib/rich-text';
 import { nowIso } from '../../lib/clock';
 import type { AttachmentsService } from '../attachments/service';
 import type { ConsoleDeps } from '../audit/console-deps';
 import type { AuditActor, AuditService } from '../audit/service';
+import type { ExamLookup } from '../exams/lookup';
 import type { AdminNoticeRow, NoticesRepository } from './repository';
 
 export interface NoticeValues {
@@ -27,6 +28,7 @@ export interface NoticesAdminDeps {
   attachments: Pick<AttachmentsService, 'link' | 'unlink'>;
   audit: AuditService;
   changed: ConsoleDeps['changed'];
+  exams: ExamLookup;
 }
 
 const toNotice = (r: AdminNoticeRow): AdminNotice => ({
@@ -49,10 +51,10 @@ const toNotice = (r: AdminNoticeRow): AdminNotice => ({
  * The attachments a notice links to (its list and its text) are recorded with it, and a file
  * it no longer links to, that nothing else links to, is deleted with the change.
  */
-export function createNoticesAdminService({ repo, attachments, audit, changed }: NoticesAdminDeps) {
+export function createNoticesAdminService({ repo, attachments, audit, changed, exams }: NoticesAdminDeps) {
   async function row(officeId: number, id: number) {
     const r = await repo.findAny(officeId, id);
-    if (!r) throw new AppError(ErrorCode.NotFound, '该公告不存在或已删除');
+    if (!r) throw notFound('notice');
     return r;
   }
 
@@ -69,8 +71,8 @@ export function createNoticesAdminService({ repo, attachments, audit, changed }:
     async save(actor: AuditActor, input: NoticeValues, ip: string): Promise<{ id: number }> {
       const content = sanitizeRichText(input.content);
       if (!plainText(content).length && !/<img/i.test(content)) throw new AppError(ErrorCode.Validation, '公告正文不能为空');
-      if (input.examId !== null && !(await repo.examOfOffice(actor.officeId, input.examId)))
-        throw new AppError(ErrorCode.Validation, '所属考试不存在，请重新选择');
+      // Any exam of the office: a notice may be linked to a draft exam too.
+      if (input.examId !== null) await exams.require(actor.officeId, input.examId);
       const now = nowIso();
       const values = {
         exam_id: input.examId,

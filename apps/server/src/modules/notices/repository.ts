@@ -68,16 +68,6 @@ export function createNoticesRepository(db: Db) {
       if (examId !== undefined) q = q.where('e.id', '=', examId);
       return q.orderBy('e.registration_start', 'desc').orderBy('e.id', 'desc').limit(50).execute();
     },
-    /** Whether the exam is the office's (a notice may be linked to a draft exam too). */
-    async examOfOffice(officeId: number, examId: number): Promise<boolean> {
-      const r = await db.kysely
-        .selectFrom('exam')
-        .select('id')
-        .where('office_id', '=', officeId)
-        .where('id', '=', examId)
-        .executeTakeFirst();
-      return r !== undefined;
-    },
     find(officeId: number, id: number) {
       return published(officeId)
         .leftJoin('exam as e', (j) => j.onRef('e.id', '=', 'notice.exam_id').on('e.published', '=', 1))

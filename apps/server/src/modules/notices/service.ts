@@ -1,6 +1,6 @@
-import { attachmentSchema, ErrorCode, type Notice, type NoticePage, type NoticeSummary } from '@zhikaoyun/shared';
+import { attachmentSchema, type Notice, type NoticePage, type NoticeSummary } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { notFound } from '../../lib/app-error';
 import { parseJsonColumn } from '../../lib/json';
 import { sanitizeRichText } from '../../lib/rich-text';
 import type { NoticesRepository } from './repository';
@@ -28,7 +28,7 @@ export function createNoticesService(repo: NoticesRepository) {
     },
     async detail(officeId: number, id: number): Promise<Notice> {
       const r = await repo.find(officeId, id);
-      if (!r) throw new AppError(ErrorCode.NotFound, '该公告不存在或已撤下');
+      if (!r) throw notFound('publishedNotice');
       return {
         id: r.id,
         title: r.title,

@@ -20,11 +20,12 @@ import {
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { clock } from '../../lib/clock';
 import type { OfficeLock } from '../../lib/office-lock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
+import type { ExamLookup, ExamRow } from '../exams/lookup';
 import type { NotificationsService } from '../notifications/service';
 import { officeAdminScope } from '../review/scope';
 import { renderInterviewListPdf } from './interview-pdf';
@@ -41,6 +42,7 @@ import { templateFile } from './template';
 export interface ScoresDeps {
   repo: ScoresRepository;
   audit: AuditService;
+  exams: ExamLookup;
   /** Scores published: every ticket holder's message, written with the publishing. */
   notifications: Pick<NotificationsService, 'stepToAudience' | 'stepToApplication' | 'notify'>;
   /** One Excel import per office at a time (shared with the position import). */
@@ -87,15 +89,9 @@ function reviewOf(r: ReviewRow): ScoreReview {
  * the qualified by total until headcount × ratio places are filled, ties at the cut-off included.
  */
 export function createScoresService(deps: ScoresDeps) {
-  const { repo, audit, changed, importLock } = deps;
+  const { repo, audit, changed, importLock, exams } = deps;
   const myScores = createVersionedCache<MyScore>(deps.version);
-  const gates = createVersionedCache<{ exam: Awaited<ReturnType<typeof examOf>>; rule: RuleRow | undefined }>(deps.version);
-
-  async function examOf(officeId: number, examId: number) {
-    const exam = await repo.exam(officeId, examId);
-    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
-    return exam;
-  }
+  const gates = createVersionedCache<{ exam: ExamRow; rule: RuleRow | undefined }>(deps.version);
 
   /** Per position with entrants: the list by the rules, best first, names masked. */
   async function listOf(officeId: number, examId: number, rule: RuleRow | undefined): Promise<InterviewList['positions']> {
@@ -134,7 +130,7 @@ export function createScoresService(deps: ScoresDeps) {
 
     async rules(staff: StaffPrincipal, examId: number): Promise<ScoreRules> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       const [rule, subjects, imported] = await Promise.all([
         repo.rule(officeId, examId),
         repo.subjects(officeId, examId),
@@ -165,7 +161,7 @@ export function createScoresService(deps: ScoresDeps) {
 
     async saveRules(staff: StaffPrincipal, input: SaveRulesInput, ip: string): Promise<void> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       const names = new Map((await repo.subjects(officeId, input.examId)).map((s) => [s.id, s.name]));
       const unknown = input.subjects.filter((s) => !names.has(s.subjectId));
       if (unknown.length > 0) throw new AppError(ErrorCode.Validation, '科目不属于该考试，请刷新后再试');
@@ -217,7 +213,7 @@ export function createScoresService(deps: ScoresDeps) {
      */
     async importSheet(staff: StaffPrincipal, examId: number, dryRun: boolean, file: Buffer, ip: string): Promise<ScoreImportResult> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       return importLock.run(officeId, async () => {
         const [subjects, tickets, rule] = await Promise.all([
           repo.subjects(officeId, examId),
@@ -263,7 +259,7 @@ export function createScoresService(deps: ScoresDeps) {
 
     async ranking(staff: StaffPrincipal, examId: number, positionId: number | undefined): Promise<ScoreRanking> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       // Ranked and summarised in the heavy worker on its own connection; the list's names and marks read here.
       const { subjects, summaries, rows: mine } = await deps.heavy.rank({ officeId, examId, positionId });
       let list: ScoreRanking['list'] = [];
@@ -300,7 +296,7 @@ export function createScoresService(deps: ScoresDeps) {
       timeZone: string = DEFAULT_TIME_ZONE,
     ): Promise<{ notified: number }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       if ((await repo.countScored(officeId, input.examId)) === 0) throw new AppError(ErrorCode.Validation, '尚未导入成绩，不能发布');
       const at = clock.nowIso();
       const notified = await repo.commit(async (trx) => {
@@ -355,7 +351,7 @@ export function createScoresService(deps: ScoresDeps) {
     async mine(officeId: number, candidateId: number, examId: number, timeZone: string = DEFAULT_TIME_ZONE): Promise<MyScore> {
       // The gate is the same for every candidate of the exam: read once per data version.
       const { exam, rule } = await gates.get(officeId, String(examId), async () => ({
-        exam: await examOf(officeId, examId),
+        exam: await exams.require(officeId, examId),
         rule: await repo.rule(officeId, examId),
       }));
       if (!rule?.published_at || !rule.query_start) throw new AppError(ErrorCode.Validation, NOT_PUBLISHED);
@@ -363,7 +359,7 @@ export function createScoresService(deps: ScoresDeps) {
         throw new AppError(ErrorCode.Validation, `成绩查询将于 ${zonedDateTime(rule.query_start, timeZone)} 开放，请届时再来`);
       return myScores.get(officeId, `${examId}|${candidateId}`, async () => {
         const me = await repo.mine(officeId, examId, candidateId);
-        if (!me) throw new AppError(ErrorCode.NotFound, '未查到您在该考试的成绩（仅参加笔试的考生有成绩）');
+        if (!me) throw notFound('ownScore');
         const [marks, standing, reviews] = await Promise.all([
           repo.myMarks(me.application_id),
           repo.standing(officeId, examId, me.position_id, me.total),
@@ -419,7 +415,7 @@ export function createScoresService(deps: ScoresDeps) {
       ip: string,
     ): Promise<Uint8Array> {
       const { officeId } = officeAdminScope(staff);
-      const exam = await examOf(officeId, examId);
+      const exam = await exams.require(officeId, examId);
       if ((await repo.countScored(officeId, examId)) === 0) throw new AppError(ErrorCode.Validation, '尚未导入成绩，没有面试名单可导出');
       const positions = await listOf(officeId, examId, await repo.rule(officeId, examId));
       await audit.record(staff, '导出面试名单', `exam:${examId}`, `PDF，${positions.reduce((n, p) => n + p.list.length, 0)} 人`, ip);
@@ -441,11 +437,11 @@ export function createScoresService(deps: ScoresDeps) {
     /** 放弃: a listed candidate gives up; they leave the list and their place may be filled. */
     async recordGiveUp(staff: StaffPrincipal, input: { examId: number; ticketNo: string; reason: string }, ip: string): Promise<void> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       const at = clock.nowIso();
       const done = await repo.commit(async (trx) => {
         const row = await repo.byTicket(officeId, input.examId, input.ticketNo, trx);
-        if (!row) throw new AppError(ErrorCode.NotFound, '未找到该准考证号的成绩');
+        if (!row) throw notFound('scoreOfTicketNo');
         // Recorded already (a doubled click): nothing more to write.
         if (row.gave_up_at !== null) return false;
         const [rule, positions, rows] = await Promise.all([
@@ -477,7 +473,7 @@ export function createScoresService(deps: ScoresDeps) {
      */
     async fillVacancy(staff: StaffPrincipal, input: { examId: number; positionId: number }, ip: string): Promise<{ added: string[] }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       const at = clock.nowIso();
       const added = await repo.commit(async (trx) => {
         const [rule, positions, rows] = await Promise.all([
@@ -486,7 +482,7 @@ export function createScoresService(deps: ScoresDeps) {
           repo.ranked(officeId, input.examId, input.positionId, trx),
         ]);
         const position = positions.find((p) => p.id === input.positionId);
-        if (!position) throw new AppError(ErrorCode.NotFound, '岗位不存在，请刷新后再试');
+        if (!position) throw notFound('position');
         const need = needOf(rule, position);
         const open = need - rows.filter((r) => listed(r, need)).length;
         if (!rows.some((r) => r.gave_up_at !== null) || open <= 0) throw new AppError(ErrorCode.Validation, '该岗位面试名额已满，无需递补');
@@ -531,7 +527,7 @@ export function createScoresService(deps: ScoresDeps) {
       input: { examId: number; subjectId?: number | undefined; reason: string },
       timeZone: string = DEFAULT_TIME_ZONE,
     ): Promise<void> {
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       const rule = await repo.rule(officeId, input.examId);
       const now = clock.nowIso();
       if (!rule?.published_at || !rule.query_start || now < rule.query_start) throw new AppError(ErrorCode.Validation, NOT_PUBLISHED);
@@ -541,7 +537,7 @@ export function createScoresService(deps: ScoresDeps) {
       if (now >= rule.review_end)
         throw new AppError(ErrorCode.Validation, `成绩复核申请已于 ${zonedDateTime(rule.review_end, timeZone)} 截止`);
       const me = await repo.mine(officeId, input.examId, candidateId);
-      if (!me) throw new AppError(ErrorCode.NotFound, '未查到您在该考试的成绩（仅参加笔试的考生有成绩）');
+      if (!me) throw notFound('ownScore');
       if (input.subjectId !== undefined && !(await repo.myMarks(me.application_id)).some((m) => m.subject_id === input.subjectId))
         throw new AppError(ErrorCode.Validation, '该科目不属于您的考试科目，请刷新后再试');
       const added = await repo.commit((trx) =>
@@ -565,7 +561,7 @@ export function createScoresService(deps: ScoresDeps) {
 
     async reviewList(staff: StaffPrincipal, examId: number, status: 'pending' | 'answered' | undefined): Promise<ScoreReview[]> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       return (await repo.reviews(officeId, { examId, status })).map(reviewOf);
     },
 
@@ -587,9 +583,9 @@ export function createScoresService(deps: ScoresDeps) {
     ): Promise<void> {
       const { officeId } = officeAdminScope(staff);
       const [row] = await repo.reviews(officeId, { id: input.reviewId });
-      if (!row) throw new AppError(ErrorCode.NotFound, '复核申请不存在，请刷新后再试');
+      if (!row) throw notFound('scoreReview');
       if (row.status !== 'pending') throw new AppError(ErrorCode.Validation, '该复核申请已答复，请刷新后查看');
-      const exam = await examOf(officeId, row.exam_id);
+      const exam = await exams.require(officeId, row.exam_id);
       let correction: { subjectId: number; name: string; old: number | null; next: number } | null = null;
       if (input.result === 'corrected') {
         const subjectId = row.subject_id === 0 ? input.subjectId : row.subject_id;
@@ -651,7 +647,7 @@ export function createScoresService(deps: ScoresDeps) {
      */
     async scoreTemplate(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       const [subjects, tickets, rule] = await Promise.all([
         repo.subjects(officeId, examId),
         repo.tickets(officeId, examId),
@@ -666,7 +662,7 @@ export function createScoresService(deps: ScoresDeps) {
 
     async exportRanking(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       const rows = await repo.countScored(officeId, examId);
       await audit.record(staff, '导出成绩', `exam:${examId}`, `${rows} 人`, ip);
       return { rows, file: await deps.exportFile({ officeId, examId }, '成绩排名导出失败，请稍后再试') };

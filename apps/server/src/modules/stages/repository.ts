@@ -11,9 +11,6 @@ export function createStagesRepository(db: Db) {
   const k = db.kysely;
   return {
     commit: committer(db),
-    exam(officeId: number, examId: number) {
-      return k.selectFrom('exam').select(['id', 'name']).where('office_id', '=', officeId).where('id', '=', examId).executeTakeFirst();
-    },
     /** The interview's share in percent, or undefined before the exam has score rules. */
     async interviewWeight(officeId: number, examId: number): Promise<number | undefined> {
       const row = await k

@@ -26,6 +26,7 @@ import { clock } from '../../lib/clock';
 import type { OfficeLock } from '../../lib/office-lock';
 import type { StaffPrincipal } from '../../plugins/auth';
 import type { AuditService } from '../audit/service';
+import type { ExamLookup } from '../exams/lookup';
 import type { NotificationsService } from '../notifications/service';
 import { officeAdminScope } from '../review/scope';
 import type { HeavyTasks } from '../../heavy-tasks';
@@ -40,6 +41,7 @@ export interface StagesDeps {
   /** Where the later stages start: the interview list's entrants. */
   scores: Pick<ScoresService, 'entrants'>;
   audit: AuditService;
+  exams: ExamLookup;
   /** One Excel import per office at a time (shared with the other imports). */
   importLock: OfficeLock;
   /** A stage published the first time: each candidate it concerns is told, with the publishing. */
@@ -64,13 +66,7 @@ const staffOutcome = (r: Result | undefined) =>
  * lists by the shared rules (packages/shared/src/stages.ts), and publishing each stage.
  */
 export function createStagesService(deps: StagesDeps) {
-  const { repo, audit, changed, importLock } = deps;
-
-  async function examOf(officeId: number, examId: number) {
-    const exam = await repo.exam(officeId, examId);
-    if (!exam) throw new AppError(ErrorCode.NotFound, '考试不存在，请刷新后再试');
-    return exam;
-  }
+  const { repo, audit, changed, importLock, exams } = deps;
 
   /** Every entrant of every position through the stages, by the results recorded so far. */
   async function compute(officeId: number, examId: number): Promise<{ positions: Computed; weight: number }> {
@@ -194,14 +190,14 @@ export function createStagesService(deps: StagesDeps) {
   return {
     async board(staff: StaffPrincipal, examId: number): Promise<StageBoard> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       const [{ positions, weight }, pub] = await Promise.all([compute(officeId, examId), published(examId)]);
       return { examId, interviewWeight: weight, published: pub, positions: positions.filter((p) => p.rows.length > 0) };
     },
 
     async saveWeight(staff: StaffPrincipal, input: { examId: number; interviewWeight: number }, ip: string): Promise<void> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       await repo.commit(async (trx) => {
         if (!(await repo.saveInterviewWeight(trx, officeId, input.examId, input.interviewWeight, clock.nowIso())))
           throw new AppError(ErrorCode.Validation, '请先保存该考试的成绩规则');
@@ -220,7 +216,7 @@ export function createStagesService(deps: StagesDeps) {
     /** 资格复审 or 体检 results for candidates of that stage; any ticket outside it refuses the batch. */
     async recordResults(staff: StaffPrincipal, input: RecordStageResultsInput, ip: string): Promise<{ saved: number }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       const { positions } = await compute(officeId, input.examId);
       const rows = positions.flatMap((p) => p.rows);
       const inStage = new Map(
@@ -265,7 +261,7 @@ export function createStagesService(deps: StagesDeps) {
      */
     async importInterview(staff: StaffPrincipal, examId: number, dryRun: boolean, file: Buffer, ip: string): Promise<ScoreImportResult> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       return importLock.run(officeId, async () => {
         const eligible = await interviewees(officeId, examId);
         if (eligible.length === 0) throw new AppError(ErrorCode.Validation, NO_INTERVIEWEES);
@@ -324,7 +320,7 @@ export function createStagesService(deps: StagesDeps) {
      */
     async interviewTemplate(staff: StaffPrincipal, examId: number, ip: string): Promise<{ rows: number; file: Readable }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, examId);
+      await exams.require(officeId, examId);
       const eligible = await interviewees(officeId, examId);
       if (eligible.length === 0) throw new AppError(ErrorCode.Validation, NO_INTERVIEWEES);
       await audit.record(staff, '下载面试成绩表模板', `exam:${examId}`, `${eligible.length} 人`, ip);
@@ -337,7 +333,7 @@ export function createStagesService(deps: StagesDeps) {
     /** 公示 a stage: its list opens to anyone and each candidate sees their own result. Again: a new time. */
     async publish(staff: StaffPrincipal, input: { examId: number; stage: LaterStage }, ip: string): Promise<{ listed: number }> {
       const { officeId } = officeAdminScope(staff);
-      await examOf(officeId, input.examId);
+      await exams.require(officeId, input.examId);
       const { positions } = await compute(officeId, input.examId);
       const rows = positions.flatMap((p) => p.rows);
       const ready: Record<LaterStage, [boolean, string]> = {
@@ -377,7 +373,7 @@ export function createStagesService(deps: StagesDeps) {
 
     /** A published stage's list for anyone, names masked; refused before it is published. */
     async list(officeId: number, examId: number, stage: LaterStage): Promise<StageList> {
-      const exam = await examOf(officeId, examId);
+      const exam = await exams.require(officeId, examId);
       const at = (await published(examId))[stage];
       if (!at) throw new AppError(ErrorCode.Validation, `${STAGE_LIST_TEXT[stage]}尚未公布`);
       const { positions } = await compute(officeId, examId);
@@ -386,7 +382,7 @@ export function createStagesService(deps: StagesDeps) {
 
     /** Every published stage's list of the exam, in stage order (none before the first is published). */
     async lists(officeId: number, examId: number): Promise<StageList[]> {
-      const exam = await examOf(officeId, examId);
+      const exam = await exams.require(officeId, examId);
       const pub = await published(examId);
       const stages = LATER_STAGES.flatMap((stage) => {
         const at = pub[stage];
