@@ -4,6 +4,7 @@ import {
   availableEvents,
   canEdit,
   canFire,
+  transitionOf,
   checkEligibility,
   DEFAULT_TIME_ZONE,
   DRAFT_CONFLICT_TEXT,
@@ -117,7 +118,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
     });
     // Moved: the row is known without reading it again (but a submit has just been given its
     // 报名号); a repeat: another request moved it first.
-    const known = done.changed && !(row.application_no === null && done.status === 'submitted');
+    const known = done.changed && !(row.application_no === null && done.status === transitionOf('submit').to);
     return statusFor(exam, officeId, candidateId, known ? { ...row, status: done.status, reason: '' } : undefined);
   }
 
@@ -138,7 +139,8 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
     let row = known ?? (await repo.findByCandidate(officeId, exam.id, candidateId));
     // The deadline passed and no sweep has run yet: expire it now, so every call and every
     // process answers the same (the step is idempotent, whoever makes it first).
-    if (row && row.status === 'approved' && exam.phase === 'closed') {
+    const overdue = row ? canFire(row.status, 'expire', 'system', ctx) : null;
+    if (row && overdue?.ok && !overdue.repeat) {
       const done = await lifecycle
         .fire({ officeId, application: { ...row, exam_id: exam.id }, event: 'expire', actor: { kind: 'system' }, phase: exam.phase })
         .catch(() => null);

@@ -5,12 +5,15 @@ import {
   fromHundredths,
   INTERVIEW_COLUMN,
   INTERVIEW_FULL_MARKS,
+  LATER_STATES,
+  laterStateOf,
   LATER_STAGE_TEXT,
   LATER_STAGES,
   maskName,
   medicalEntrants,
   STAGE_LIST_TEXT,
   STAGE_OUTCOME_TEXT,
+  type LaterFacts,
   type LaterStage,
   type MyStages,
   type RecordStageResultsInput,
@@ -57,6 +60,8 @@ type Computed = StageBoard['positions'];
 
 const DEFAULT_INTERVIEW_WEIGHT = 50;
 const NO_INTERVIEWEES = '面试名单中还没有可以参加面试的考生';
+/** An entrant of the stages as the machine after confirmation sees it: scored, on the interview list. */
+const ENTRANT: LaterFacts = { scored: true, listed: true, qualification: null, interview: null, inMedical: false, medical: null };
 const staffOutcome = (r: Result | undefined) =>
   r && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'gaveUp') ? r.outcome : null;
 
@@ -91,7 +96,7 @@ export function createStagesService(deps: StagesDeps) {
             i && (i.outcome === 'score' || i.outcome === 'absent' || i.outcome === 'void')
               ? { outcome: i.outcome, score: i.score === null ? null : fromHundredths(i.score) }
               : null;
-          const eligible = qualification !== 'fail' && qualification !== 'gaveUp';
+          const eligible = LATER_STATES[laterStateOf({ ...ENTRANT, qualification })].inRunning;
           const combined = eligible && i?.outcome === 'score' && i.score !== null ? combinedScore(e.total, i.score, w) : null;
           return {
             applicationId: e.application_id,
@@ -112,12 +117,15 @@ export function createStagesService(deps: StagesDeps) {
       scored.forEach((r, k) => (r.finalRank = ranks[k] ?? null));
       scored.sort((a, b) => (a.finalRank ?? 0) - (b.finalRank ?? 0) || a.ticketNo.localeCompare(b.ticketNo));
       const take = medicalEntrants(
-        scored.map((r) => ({ rank: r.finalRank ?? 0, out: r.medical === 'fail' || r.medical === 'gaveUp' })),
+        scored.map((r) => ({
+          rank: r.finalRank ?? 0,
+          out: !LATER_STATES[laterStateOf({ ...ENTRANT, inMedical: true, medical: r.medical })].inRunning,
+        })),
         p.headcount,
       );
       scored.forEach((r, k) => {
         r.inMedical = take[k] ?? false;
-        r.hired = r.inMedical && r.medical === 'pass';
+        r.hired = laterStateOf({ ...ENTRANT, inMedical: r.inMedical, medical: r.medical }) === 'hired';
       });
       // Best first by the final ranking, then the others by written total.
       const unranked = rows.filter((r) => r.combined === null);
@@ -131,7 +139,7 @@ export function createStagesService(deps: StagesDeps) {
     const { positions } = await compute(officeId, examId);
     return positions
       .flatMap((p) => p.rows.map((r) => ({ r, positionId: p.positionId })))
-      .filter(({ r }) => r.qualification !== 'fail' && r.qualification !== 'gaveUp');
+      .filter(({ r }) => LATER_STATES[laterStateOf({ ...ENTRANT, qualification: r.qualification })].interviews);
   }
 
   async function published(examId: number): Promise<StageBoard['published']> {
