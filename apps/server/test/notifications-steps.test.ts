@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import sharp from 'sharp';
 import { WAIVER_CATEGORY_LABEL, zonedDateTime, type SmsKind } from '@zhikaoyun/shared';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../src/lib/clock';
@@ -13,7 +14,10 @@ import { eventually } from './helpers/eventually';
 
 const DAY = 86_400_000;
 const FEE = 5000;
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+// A real PNG: waiver proofs are decoded and re-encoded, so a header alone is refused.
+const PNG = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#ffffff' } })
+  .png()
+  .toBuffer();
 
 let phones = 0;
 /** A phone of its own for each candidate, so that the outbox rows of one are told from another's. */
