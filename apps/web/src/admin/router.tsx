@@ -8,8 +8,8 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 
 /** Each section's page is its own chunk; a section's detail routes render the same page. */
 const PAGES: Record<ConsoleSection, PageModule> = {
-  review: () => import('../features/review/pages/ReviewPage'),
-  statistics: () => import('../features/review/pages/StatisticsPage'),
+  review: () => import('../features/review/console/ReviewPage'),
+  statistics: () => import('../features/review/console/StatisticsPage'),
   payments: () => import('../features/payments/console/PaymentsPage'),
   waivers: () => import('../features/payments/console/WaiversPage'),
   closeout: () => import('../features/payments/console/CloseoutPage'),
@@ -22,9 +22,9 @@ const PAGES: Record<ConsoleSection, PageModule> = {
   notices: () => import('../features/notices/console/NoticesAdminPage'),
   messages: () => import('../features/notifications/console/MessagesAdminPage'),
   settings: () => import('../features/system/console/SettingsPage'),
-  staff: () => import('../features/staff/pages/StaffManagementPage'),
-  appeals: () => import('../features/appeals/pages/AppealsPage'),
-  audit: () => import('../features/audit/pages/AuditPage'),
+  staff: () => import('../features/staff/console/StaffManagementPage'),
+  appeals: () => import('../features/appeals/console/AppealsPage'),
+  audit: () => import('../features/audit/console/AuditPage'),
 };
 
 const PAGE_COMPONENTS = Object.fromEntries(Object.entries(PAGES).map(([section, load]) => [section, lazy(load)])) as Record<

@@ -8,7 +8,7 @@ import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
 import { zodRule } from '../../../lib/form-rules';
 import { useStaffSession } from '../../../lib/staff-session';
-import { useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from '../api';
+import { useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
 import { FormModal } from '../../../components/console/FormModal';
 
 const shape = staffInputSchema.shape;

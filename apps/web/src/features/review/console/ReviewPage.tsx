@@ -9,10 +9,10 @@ import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker
 import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../components/console/url-state';
 import { formatDateTime } from '../../../components/format';
 import { useIsAdmin, useStaffSession } from '../../../lib/staff-session';
-import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from '../api';
-import { RejectionReasonsModal } from '../components/RejectionReasonsModal';
-import { ReviewDrawer } from '../components/ReviewDrawer';
-import { reviewActions } from '../review-actions';
+import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from './api';
+import { RejectionReasonsModal } from './RejectionReasonsModal';
+import { ReviewDrawer } from './ReviewDrawer';
+import { reviewActions } from './review-actions';
 
 const PAGE_SIZE = 20;
 const STATUS_COLOR: Record<ApplicationStatus, string> = {

@@ -12,7 +12,7 @@ import {
   useUrlParams,
 } from '../../../components/console/url-state';
 import { formatDateTime } from '../../../components/format';
-import { useAppeals, useResolveAppeal } from '../api';
+import { useAppeals, useResolveAppeal } from './api';
 
 const LIST = '/admin/appeals';
 const PAGE_SIZE = 20;

@@ -13,8 +13,8 @@ import { Alert, App, Button, Checkbox, Descriptions, Drawer, Image, Input, Modal
 import { useRef, useState } from 'react';
 import { formatDate, formatDateTime } from '../../../components/format';
 import { useStaffSession } from '../../../lib/staff-session';
-import { useDecision, useRejectionReasons, useReviewDetail, useRevealApplication } from '../api';
-import { reviewActions, type ReviewAction } from '../review-actions';
+import { useDecision, useRejectionReasons, useReviewDetail, useRevealApplication } from './api';
+import { reviewActions, type ReviewAction } from './review-actions';
 
 /**
  * The candidate against the position's conditions, by the very checkEligibility the site shows

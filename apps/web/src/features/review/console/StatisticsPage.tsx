@@ -1,7 +1,7 @@
 import { Card, Col, Row, Statistic, Table } from 'antd';
 import { useExamParam } from '../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { useStatistics } from '../api';
+import { useStatistics } from './api';
 
 /**
  * 报名统计: live counts per exam and position (applied, approved and confirmed apart), competition

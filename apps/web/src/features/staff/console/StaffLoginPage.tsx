@@ -1,7 +1,7 @@
 import { Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
-import { useStaffLogin } from '../api';
+import { useStaffLogin } from './api';
 
 interface Values {
   username: string;
