@@ -45,7 +45,8 @@ function beijing(ms: number): string {
 /** A line in the run's output for each step, so a failure says how far the exam got. */
 const progress = (step: string) => console.log(`» ${step}`);
 
-const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text });
+/** The newest toast with the text: an earlier one (3 s) may still be fading out. */
+const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text }).last();
 
 async function call(request: APIRequestContext, token: string, method: 'GET' | 'POST', url: string, data?: unknown) {
   const headers = { authorization: `Bearer ${token}` };
