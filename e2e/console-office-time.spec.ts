@@ -1,7 +1,7 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
-import { confirmDialog, withStaffSession } from './support';
+import { confirmDialog, typeWindow, withStaffSession } from './support';
 import { draftExamInput } from '../apps/server/src/seed/fixtures';
 import type { ExamWindows } from '@zhikaoyun/shared';
 
@@ -39,20 +39,6 @@ async function draftExam(request: APIRequestContext, token: string, name: string
   ).json();
   if (!body.success) throw new Error(`saveExam: ${body.msg}`);
   return body.data.id as number;
-}
-
-/** Types a window into an antd RangePicker, start then end, each confirmed with Enter. */
-async function typeWindow(page: Page, field: Locator, start: string, end: string) {
-  const [from, to] = [field.getByPlaceholder('开始日期'), field.getByPlaceholder('结束日期')];
-  await from.click();
-  await from.fill(start);
-  await from.press('Enter');
-  await expect(to).toBeFocused();
-  await to.fill(end);
-  await to.press('Enter');
-  await expect(from).toHaveValue(start);
-  await expect(to).toHaveValue(end);
-  await expect(page.locator('.ant-picker-dropdown:visible')).toHaveCount(0);
 }
 
 test('windows typed in the console are Beijing time, whatever the computer’s zone: 09:00 is 01:00Z on the site', async ({

@@ -230,3 +230,17 @@ export async function confirmImport(page: Page, done: Locator): Promise<void> {
     await expect(done).toBeVisible({ timeout: 5_000 });
   }).toPass({ timeout: 60_000 });
 }
+
+/** Types a window into an antd RangePicker, start then end, each confirmed with Enter. */
+export async function typeWindow(page: Page, field: Locator, start: string, end: string) {
+  const [from, to] = [field.getByPlaceholder('开始日期'), field.getByPlaceholder('结束日期')];
+  await from.click();
+  await from.fill(start);
+  await from.press('Enter');
+  await expect(to).toBeFocused();
+  await to.fill(end);
+  await to.press('Enter');
+  await expect(from).toHaveValue(start);
+  await expect(to).toHaveValue(end);
+  await expect(page.locator('.ant-picker-dropdown:visible')).toHaveCount(0);
+}

@@ -1,4 +1,4 @@
-import { devices, expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { devices, expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
 import { draftViaApi, portraitJpeg, uploadIdPhoto } from './journey-support';
@@ -12,6 +12,7 @@ import {
   pickSheet,
   registerCandidate,
   STORAGE_PREFIX,
+  typeWindow,
 } from './support';
 
 /**
@@ -76,20 +77,6 @@ async function staffLogin(page: Page) {
   await page.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
   await page.getByRole('button', { name: '登录' }).click();
   await expect(page.getByRole('heading', { name: '考务管理后台' })).toBeVisible();
-}
-
-/** Types a window into an antd RangePicker, start then end, each confirmed with Enter. */
-async function typeWindow(page: Page, field: Locator, start: string, end: string) {
-  const [from, to] = [field.getByPlaceholder('开始日期'), field.getByPlaceholder('结束日期')];
-  await from.click();
-  await from.fill(start);
-  await from.press('Enter');
-  await expect(to).toBeFocused();
-  await to.fill(end);
-  await to.press('Enter');
-  await expect(from).toHaveValue(start);
-  await expect(to).toHaveValue(end);
-  await expect(page.locator('.ant-picker-dropdown:visible')).toHaveCount(0);
 }
 
 /** The office's position sheet as offices write it: a title row, a note, then the header. */
