@@ -1,8 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
-import { confirmDialog, typeWindow, withStaffSession } from './support';
-import { draftExamInput } from '../apps/server/src/seed/fixtures';
+import { confirmDialog, draftExam, typeWindow, withStaffSession } from './support';
 import type { ExamWindows } from '@zhikaoyun/shared';
 
 /**
@@ -27,18 +26,6 @@ interface Exam extends ExamWindows {
 async function adminExams(request: APIRequestContext, token: string): Promise<Exam[]> {
   const body = await (await request.get('/api/admin/getExamList', { headers: { authorization: `Bearer ${token}` } })).json();
   return body.data as Exam[];
-}
-
-/** A draft exam made through the console's call (windows far ahead): its id. */
-async function draftExam(request: APIRequestContext, token: string, name: string): Promise<number> {
-  const body = await (
-    await request.post('/api/admin/saveExam', {
-      headers: { authorization: `Bearer ${token}` },
-      data: draftExamInput(name),
-    })
-  ).json();
-  if (!body.success) throw new Error(`saveExam: ${body.msg}`);
-  return body.data.id as number;
 }
 
 test('windows typed in the console are Beijing time, whatever the computer’s zone: 09:00 is 01:00Z on the site', async ({

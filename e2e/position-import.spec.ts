@@ -1,9 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { mkdirSync } from 'node:fs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
-import { confirmDialog, pickSheet, withStaffSession } from './support';
-import { draftExamInput } from '../apps/server/src/seed/fixtures';
+import { confirmDialog, draftExam, pickSheet, withStaffSession } from './support';
 
 /**
  * 岗位管理 takes an office's own 岗位表 (finding 6 of exam-walkthrough-2): 下载模板 on an exam with
@@ -15,23 +13,9 @@ test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: fa
 
 const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 const run = Date.now().toString(36);
-const SHOTS = '/tmp/shots-helperC';
-
 const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text });
 
-async function draftExam(request: APIRequestContext, token: string, name: string): Promise<number> {
-  const body = await (
-    await request.post('/api/admin/saveExam', {
-      headers: { authorization: `Bearer ${token}` },
-      data: draftExamInput(name),
-    })
-  ).json();
-  if (!body.success) throw new Error(`saveExam: ${body.msg}`);
-  return body.data.id as number;
-}
-
 test('下载模板 on an empty exam, the filled template and an office sheet with a title row import and list', async ({ page, request }) => {
-  mkdirSync(SHOTS, { recursive: true });
   const { token } = await withStaffSession(page, request, ADMIN.username, ADMIN.password);
   const name = `青川县岗位导入 ${run}`;
   const examId = await draftExam(request, token, name);
@@ -39,7 +23,7 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   await page.goto(`/admin/positions?examId=${examId}`);
   await expect(page.getByText('该考试还没有岗位')).toBeVisible();
   await expect(page.getByText('可直接导入本机构的岗位表')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/positions-empty.png` });
+  await page.screenshot({ path: test.info().outputPath('positions-empty.png') });
 
   // The template, downloaded from the page of an exam with no positions.
   const download = page.waitForEvent('download');
@@ -110,7 +94,7 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   await expect(rowOf('QC04')).toContainText('硕士研究生及以上；专业：临床医学；40周岁以下');
   await expect(rowOf('QC05')).toContainText('博士研究生及以上；35周岁以下');
   await expect(positionRows).toHaveCount(5);
-  await page.screenshot({ path: `${SHOTS}/positions-imported.png` });
+  await page.screenshot({ path: test.info().outputPath('positions-imported.png') });
 
   // A sheet whose header is nowhere near the top is refused with the way out.
   const lost = new ExcelJS.Workbook();
@@ -123,7 +107,7 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   const modal = page.locator('.ant-modal').filter({ hasText: '岗位表有错误，未导入' });
   await expect(modal).toHaveCSS('opacity', '1');
   await expect(modal).toHaveCSS('transform', 'none');
-  await page.screenshot({ path: `${SHOTS}/positions-no-header.png` });
+  await page.screenshot({ path: test.info().outputPath('positions-no-header.png') });
   await confirmDialog(page, '岗位表有错误，未导入', '知道了');
   await expect(positionRows).toHaveCount(5);
 
@@ -135,5 +119,5 @@ test('下载模板 on an empty exam, the filled template and an office sheet wit
   const formModal = page.locator('.ant-modal').filter({ hasText: '编辑岗位 QC03' });
   await expect(formModal).toHaveCSS('opacity', '1');
   await expect(formModal).toHaveCSS('transform', 'none');
-  await page.screenshot({ path: `${SHOTS}/position-form.png` });
+  await page.screenshot({ path: test.info().outputPath('position-form.png') });
 });

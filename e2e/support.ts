@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { draftExamInput } from '../apps/server/src/seed/fixtures';
 import { idnoCheckChar } from '../packages/shared/src/idno';
 
 export const STORAGE_PREFIX = 'zhikaoyun-v1-';
@@ -243,4 +244,16 @@ export async function typeWindow(page: Page, field: Locator, start: string, end:
   await expect(from).toHaveValue(start);
   await expect(to).toHaveValue(end);
   await expect(page.locator('.ant-picker-dropdown:visible')).toHaveCount(0);
+}
+
+/** A draft exam made through the console's call (windows far ahead): its id. */
+export async function draftExam(request: APIRequestContext, token: string, name: string): Promise<number> {
+  const body = await (
+    await request.post('/api/admin/saveExam', {
+      headers: { authorization: `Bearer ${token}` },
+      data: draftExamInput(name),
+    })
+  ).json();
+  if (!body.success) throw new Error(`saveExam: ${body.msg}`);
+  return body.data.id as number;
 }
