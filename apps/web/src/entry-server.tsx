@@ -12,8 +12,7 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { ServerQueryClient } from './lib/query-scope';
 import { createQueryClient } from './lib/query-client';
-import { metaFor, PUBLIC_PATHS } from './app/route-table';
-import { isShellPath } from './app/shell-render';
+import { metaFor, renderAt } from './app/route-table';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { setDisplayTimeZone } from './lib/office-time-zone';
 import { ServerRendered } from './lib/hydrated';
@@ -38,12 +37,12 @@ export interface RenderedPage {
 }
 
 /**
- * Paths rendered on the server: the public pages, the notices anyone may open, and the shells of
- * the personal pages (the same HTML for everyone: no session reaches this render).
+ * Paths rendered on the server (the route table's `render`): the public pages, the notices anyone
+ * may open, and the shells of the personal pages (the same HTML for everyone: no session reaches
+ * this render).
  */
 export function isRenderedPath(pathname: string): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return PUBLIC_PATHS.includes(path) || isShellPath(path) || path === '/notice-list' || /^\/notice-detail\/[1-9]\d{0,9}$/.test(path);
+  return renderAt(pathname) !== 'client';
 }
 
 /** Paths whose HTML carries a fresh captcha (filled in per request by the server). */

@@ -45,7 +45,7 @@ const container = document.getElementById('root')!;
 /**
  * The page came rendered from the server (its data block is there) and this browser would render
  * the same: on the page it was rendered for, a guest on a public page (the server renders those
- * for guests) or a logged-in candidate on a personal page's shell (route-table.ts SHELL_PATHS:
+ * for guests) or a logged-in candidate on a personal page's shell (route-table.ts rows with render 'shell':
  * the candidate's own data is filled in after hydration), and no other office chosen in this tab
  * than the one the HTML shows. A guest sent a shell renders afresh, and the guard sends them on.
  */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { guardRedirect, officeCodeFromUrl } from '../src/app/guard';
-import { metaFor, ROUTES, SHELL_PATHS } from '../src/app/route-table';
+import { metaFor, renderAt, ROUTES } from '../src/app/route-table';
+
+const SHELL_PATHS = ROUTES.filter((r) => r.render === 'shell').map((r) => r.path);
 import { isShellPath } from '../src/app/shell-render';
 
 describe('route guard', () => {
@@ -78,5 +80,31 @@ describe('personal pages rendered as shells', () => {
       expect(guardRedirect(p, false), p).toBe('/');
       expect(guardRedirect(p, true), p).toBeNull();
     }
+  });
+});
+
+describe("paths the server renders (the rows' render)", () => {
+  it('are the public pages, the notices with an id and the shells, with or without a trailing slash', () => {
+    for (const p of [
+      '/',
+      '/login',
+      '/register',
+      '/guide-page',
+      '/job-positions-only-read',
+      '/interview-list',
+      '/notice-list',
+      '/notice-detail/12',
+      '/exam-list',
+      '/personal-center/',
+    ])
+      expect(renderAt(p), p).not.toBe('client');
+    for (const p of ['/test', '/notice-detail/abc', '/notice-detail/0', '/notice-detail', '/current-exam', '/messages', '/nowhere'])
+      expect(renderAt(p), p).toBe('client');
+  });
+
+  it("lets a guest open /notice-detail and /notice-list/… as before (the open rows' prefix)", () => {
+    for (const p of ['/notice-detail', '/notice-list/x']) expect(guardRedirect(p, false), p).toBeNull();
+    expect(guardRedirect('/nowhere', true)).toBeNull();
+    expect(guardRedirect('/nowhere', false)).toBe('/');
   });
 });

@@ -1,9 +1,10 @@
 import { matchPath } from 'react-router';
+import type { RouteRow } from '../lib/route-row';
 
 /**
  * The console's route table: every URL of the office console, its title, the menu item it
- * belongs to and whether only admins may open it. One source for the router, the menu, the
- * titles, the role rule and the tests.
+ * belongs to and who may open it (`access`: any staff member, or admins only). One source for
+ * the router, the menu, the titles, the role rule and the tests.
  */
 export const CONSOLE_SECTIONS = [
   'review',
@@ -26,14 +27,16 @@ export const CONSOLE_SECTIONS = [
 ] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
 
-export interface ConsoleRouteMeta {
-  path: string;
-  /** The page's name; the window title is `${title} - 考务管理后台`. */
-  title: string;
+/**
+ * The shared row (lib/route-row.ts): `title` is the page's name (the window title is
+ * `${title} - 考务管理后台`); `access` 'admin' gives a reviewer the 无权访问 page; the browser
+ * renders every console page.
+ */
+export interface ConsoleRouteMeta extends RouteRow {
+  access: 'staff' | 'admin';
+  render: 'client';
   /** The menu item that is selected, and the page that renders it. */
   section: ConsoleSection;
-  /** Reviewers get the 无权访问 page. */
-  adminOnly: boolean;
 }
 
 export const CONSOLE_BRAND = '考务管理后台';
@@ -46,34 +49,34 @@ export const CONSOLE_HOME = '/admin/review';
  * `:param` is a positive whole number (a record's id).
  */
 export const CONSOLE_ROUTES = [
-  { path: '/admin/review', title: '报名审核', section: 'review', adminOnly: false },
-  { path: '/admin/review/:applicationId', title: '报名详情', section: 'review', adminOnly: false },
-  { path: '/admin/statistics', title: '报名统计', section: 'statistics', adminOnly: false },
-  { path: '/admin/payments', title: '缴费管理', section: 'payments', adminOnly: false },
-  { path: '/admin/waivers', title: '减免审核', section: 'waivers', adminOnly: false },
-  { path: '/admin/closeout', title: '开考核定', section: 'closeout', adminOnly: true },
-  { path: '/admin/arrangement', title: '考场编排', section: 'arrangement', adminOnly: true },
-  { path: '/admin/door-check', title: '验证准考证', section: 'doorCheck', adminOnly: false },
-  { path: '/admin/scores', title: '成绩管理', section: 'scores', adminOnly: true },
-  { path: '/admin/stages', title: '后续环节', section: 'stages', adminOnly: true },
-  { path: '/admin/exams', title: '考试管理', section: 'exams', adminOnly: false },
-  { path: '/admin/exams/new', title: '新建考试', section: 'exams', adminOnly: true },
-  { path: '/admin/exams/:examId', title: '编辑考试', section: 'exams', adminOnly: true },
-  { path: '/admin/exams/:examId/documents', title: '考试文件', section: 'exams', adminOnly: false },
-  { path: '/admin/positions', title: '岗位管理', section: 'positions', adminOnly: false },
-  { path: '/admin/positions/new', title: '新增岗位', section: 'positions', adminOnly: true },
-  { path: '/admin/positions/:positionId', title: '编辑岗位', section: 'positions', adminOnly: true },
-  { path: '/admin/notices', title: '公告管理', section: 'notices', adminOnly: false },
-  { path: '/admin/notices/new', title: '新建公告', section: 'notices', adminOnly: true },
-  { path: '/admin/notices/:noticeId', title: '编辑公告', section: 'notices', adminOnly: true },
-  { path: '/admin/messages', title: '消息通知', section: 'messages', adminOnly: false },
-  { path: '/admin/settings', title: '系统设置', section: 'settings', adminOnly: false },
-  { path: '/admin/staff', title: '人员管理', section: 'staff', adminOnly: true },
-  { path: '/admin/staff/new', title: '添加人员', section: 'staff', adminOnly: true },
-  { path: '/admin/staff/:staffId', title: '编辑人员', section: 'staff', adminOnly: true },
-  { path: '/admin/appeals', title: '身份申诉', section: 'appeals', adminOnly: true },
-  { path: '/admin/appeals/:appealId/reject', title: '驳回申诉', section: 'appeals', adminOnly: true },
-  { path: '/admin/audit', title: '审计日志', section: 'audit', adminOnly: true },
+  { path: '/admin/review', title: '报名审核', section: 'review', access: 'staff', render: 'client' },
+  { path: '/admin/review/:applicationId', title: '报名详情', section: 'review', access: 'staff', render: 'client' },
+  { path: '/admin/statistics', title: '报名统计', section: 'statistics', access: 'staff', render: 'client' },
+  { path: '/admin/payments', title: '缴费管理', section: 'payments', access: 'staff', render: 'client' },
+  { path: '/admin/waivers', title: '减免审核', section: 'waivers', access: 'staff', render: 'client' },
+  { path: '/admin/closeout', title: '开考核定', section: 'closeout', access: 'admin', render: 'client' },
+  { path: '/admin/arrangement', title: '考场编排', section: 'arrangement', access: 'admin', render: 'client' },
+  { path: '/admin/door-check', title: '验证准考证', section: 'doorCheck', access: 'staff', render: 'client' },
+  { path: '/admin/scores', title: '成绩管理', section: 'scores', access: 'admin', render: 'client' },
+  { path: '/admin/stages', title: '后续环节', section: 'stages', access: 'admin', render: 'client' },
+  { path: '/admin/exams', title: '考试管理', section: 'exams', access: 'staff', render: 'client' },
+  { path: '/admin/exams/new', title: '新建考试', section: 'exams', access: 'admin', render: 'client' },
+  { path: '/admin/exams/:examId', title: '编辑考试', section: 'exams', access: 'admin', render: 'client' },
+  { path: '/admin/exams/:examId/documents', title: '考试文件', section: 'exams', access: 'staff', render: 'client' },
+  { path: '/admin/positions', title: '岗位管理', section: 'positions', access: 'staff', render: 'client' },
+  { path: '/admin/positions/new', title: '新增岗位', section: 'positions', access: 'admin', render: 'client' },
+  { path: '/admin/positions/:positionId', title: '编辑岗位', section: 'positions', access: 'admin', render: 'client' },
+  { path: '/admin/notices', title: '公告管理', section: 'notices', access: 'staff', render: 'client' },
+  { path: '/admin/notices/new', title: '新建公告', section: 'notices', access: 'admin', render: 'client' },
+  { path: '/admin/notices/:noticeId', title: '编辑公告', section: 'notices', access: 'admin', render: 'client' },
+  { path: '/admin/messages', title: '消息通知', section: 'messages', access: 'staff', render: 'client' },
+  { path: '/admin/settings', title: '系统设置', section: 'settings', access: 'staff', render: 'client' },
+  { path: '/admin/staff', title: '人员管理', section: 'staff', access: 'admin', render: 'client' },
+  { path: '/admin/staff/new', title: '添加人员', section: 'staff', access: 'admin', render: 'client' },
+  { path: '/admin/staff/:staffId', title: '编辑人员', section: 'staff', access: 'admin', render: 'client' },
+  { path: '/admin/appeals', title: '身份申诉', section: 'appeals', access: 'admin', render: 'client' },
+  { path: '/admin/appeals/:appealId/reject', title: '驳回申诉', section: 'appeals', access: 'admin', render: 'client' },
+  { path: '/admin/audit', title: '审计日志', section: 'audit', access: 'admin', render: 'client' },
 ] as const satisfies readonly ConsoleRouteMeta[];
 
 /**
@@ -104,7 +107,13 @@ const SECTION_SCOPE: Record<ConsoleSection, 'exam' | 'office'> = {
 export const CONSOLE_MENU: readonly { section: ConsoleSection; label: string; path: string; adminOnly: boolean; examScoped: boolean }[] =
   CONSOLE_SECTIONS.map((section) => {
     const list = CONSOLE_ROUTES.find((r) => r.section === section)!;
-    return { section, label: list.title, path: list.path, adminOnly: list.adminOnly, examScoped: SECTION_SCOPE[section] === 'exam' };
+    return {
+      section,
+      label: list.title,
+      path: list.path,
+      adminOnly: list.access === 'admin',
+      examScoped: SECTION_SCOPE[section] === 'exam',
+    };
   });
 
 export const consoleTitle = (title: string) => `${title} - ${CONSOLE_BRAND}`;
@@ -128,7 +137,7 @@ export type ConsoleView = { kind: 'page'; route: ConsoleRouteMeta } | { kind: 'f
 export function consoleView(pathname: string, isAdmin: boolean): ConsoleView {
   const route = consoleRouteFor(pathname);
   if (!route) return { kind: 'notFound' };
-  return route.adminOnly && !isAdmin ? { kind: 'forbidden', route } : { kind: 'page', route };
+  return route.access === 'admin' && !isAdmin ? { kind: 'forbidden', route } : { kind: 'page', route };
 }
 
 export const viewTitle = (view: ConsoleView) =>

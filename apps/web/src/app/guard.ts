@@ -1,16 +1,23 @@
-import { ENTRY_PATHS, HOME_FOR_GUEST, HOME_FOR_USER, OPEN_PREFIXES, PUBLIC_PATHS } from './route-table';
+import { isAnonymousAccess } from '../lib/route-row';
+import { GUIDE_PAGE_ALIAS, HOME_FOR_GUEST, HOME_FOR_USER, normalizePath, ROUTES, type RouteMeta } from './route-table';
 
-function normalize(pathname: string): string {
-  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+/**
+ * The row whose `access` rules a path: a static row at exactly its path, an `open` row also at
+ * every path below its static part (the spec lets anyone open notice-list and notice-detail).
+ */
+function accessRowFor(path: string): RouteMeta | undefined {
+  if (path === GUIDE_PAGE_ALIAS) return ROUTES[0];
+  return ROUTES.find((r) => {
+    const base = r.path.split('/:')[0]!;
+    return r.access === 'open' ? path === base || path.startsWith(`${base}/`) : r.path === path;
+  });
 }
 
 /** Where the guard sends a navigation to `pathname`, or null to let it through. */
 export function guardRedirect(pathname: string, loggedIn: boolean): string | null {
-  const path = normalize(pathname);
-  if (loggedIn) return ENTRY_PATHS.includes(path) ? HOME_FOR_USER : null;
-  if (PUBLIC_PATHS.includes(path)) return null;
-  if (OPEN_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return null;
-  return HOME_FOR_GUEST;
+  const access = accessRowFor(normalizePath(pathname))?.access;
+  if (loggedIn) return access === 'entry' ? HOME_FOR_USER : null;
+  return access !== undefined && isAnonymousAccess(access) ? null : HOME_FOR_GUEST;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { useLocation } from 'react-router';
 import { useHydrated } from '../lib/hydrated';
-import { SHELL_PATHS } from './route-table';
+import { renderAt } from './route-table';
 
-/** A personal page the server renders as its shell (route-table.ts SHELL_PATHS). */
+/** A personal page the server renders as its shell (a route-table.ts row with `render: 'shell'`). */
 export function isShellPath(pathname: string): boolean {
-  return SHELL_PATHS.includes(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+  return renderAt(pathname) === 'shell';
 }
 
 /**
