@@ -51,6 +51,8 @@ export interface ApplicationStateDef {
   seatBound: boolean;
   /** The column of the console's statistics it is counted in (none: counted in no column). */
   tally?: 'submitted' | 'approved' | 'rejected' | 'confirmed';
+  /** Review turned it down: the candidate is shown the reviewer's reason (审核意见) beside it. */
+  reviewOpinion?: true;
 }
 
 export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationStateDef>> = {
@@ -73,7 +75,7 @@ export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationS
     seatBound: true,
     tally: 'approved',
   },
-  rejected: { label: '审核未通过', staffSees: true, applies: false, sits: false, seatBound: false, tally: 'rejected' },
+  rejected: { label: '审核未通过', staffSees: true, applies: false, sits: false, seatBound: false, tally: 'rejected', reviewOpinion: true },
   // Rejected for good (a condition the candidate cannot meet, a false statement): no event leads
   // away from it, so the form can be neither changed nor resubmitted, nor withdrawn and sent again.
   rejectedFinal: {
@@ -85,6 +87,7 @@ export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationS
     sits: false,
     seatBound: false,
     tally: 'rejected',
+    reviewOpinion: true,
   },
   confirmed: {
     label: '已确认',
@@ -132,6 +135,14 @@ export const APPLICANT_STATUSES: readonly ApplicationStatus[] = APPLICATION_STAT
 export const SEATED_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].sits);
 /** Statuses past review and bound for a seat. */
 export const SEAT_BOUND_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].seatBound);
+
+/** Statuses shown with the reviewer's reason (both rejections). */
+export const REVIEW_OPINION_STATUSES: readonly ApplicationStatus[] = APPLICATION_STATUSES.filter(
+  (s) => APPLICATION_STATES[s].reviewOpinion,
+);
+/** Whether the candidate is shown the review opinion with an application in `status`. */
+export const showsReviewOpinion = (status: ApplicationStatus | null | undefined): boolean =>
+  !!status && !!APPLICATION_STATES[status].reviewOpinion;
 
 export const isStaffVisible = (status: ApplicationStatus): boolean => APPLICATION_STATES[status].staffSees;
 

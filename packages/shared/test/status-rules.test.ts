@@ -5,7 +5,10 @@ import {
   confirmingStepRefusal,
   fromStatesOf,
   SEAT_BOUND_STATUSES,
+  REVIEW_OPINION_STATUSES,
   SEATED_STATUSES,
+  showsReviewOpinion,
+  transitionOf,
   UNFINISHED_STATUSES,
   type ApplicationStatus,
 } from '../src/lifecycle';
@@ -33,6 +36,27 @@ describe('status lists derived from the machine', () => {
     expect(fromStatesOf('expire')).toEqual(['approved']);
     expect(fromStatesOf('closeOut')).toEqual(['confirmed']);
     expect(fromStatesOf('cancel')).toEqual(['confirmed']);
+  });
+
+  it('both rejections show the review opinion; only a draft and a plain rejection go back to the form', () => {
+    expect(REVIEW_OPINION_STATUSES).toEqual(['rejected', 'rejectedFinal']);
+    expect(showsReviewOpinion('rejectedFinal')).toBe(true);
+    expect(showsReviewOpinion('expired')).toBe(false);
+    expect(showsReviewOpinion(null)).toBe(false);
+    expect(fromStatesOf('submit')).toEqual(['draft']);
+    expect(fromStatesOf('resubmit')).toEqual(['rejected']);
+    expect(fromStatesOf('withdraw')).toEqual(['submitted']);
+    // The confirmation step's states: before paying, paid, and refunded.
+    expect([...fromStatesOf('pay'), transitionOf('pay').to, transitionOf('cancel').to]).toEqual([
+      'approved',
+      'expired',
+      'confirmed',
+      'cancelled',
+    ]);
+    expect(transitionOf('expire').to).toBe('expired');
+    expect(transitionOf('submit').to).toBe('submitted');
+    // A final rejection is the end for the candidate: the exam card offers no registration countdown.
+    expect(APPLICATION_STATUSES.filter((s) => APPLICATION_STATES[s].final)).toEqual(['rejectedFinal']);
   });
 
   it('the statistics count each staff-visible status in at most one column, rejected for good among the rejected', () => {

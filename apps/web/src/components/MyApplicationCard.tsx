@@ -1,4 +1,4 @@
-import { journeyOf, type MyApplication } from '@zhikaoyun/shared';
+import { journeyOf, showsReviewOpinion, type MyApplication } from '@zhikaoyun/shared';
 import { Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { chooseExam } from '../lib/public-exam';
@@ -32,7 +32,7 @@ export function MyApplicationCard({ application: a, hasPhoto }: { application: M
         </p>
       )}
       <JourneySteps current={journey.step} status={journey.stepStatus} exam={a.exam} />
-      {a.status === 'rejected' && a.reason && (
+      {showsReviewOpinion(a.status) && a.reason && (
         <p className="my-application__reason">
           <strong>审核意见：</strong>
           {a.reason}

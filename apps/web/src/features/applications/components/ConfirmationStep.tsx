@@ -1,6 +1,8 @@
 import {
   formatFen,
+  fromStatesOf,
   PAYMENT_PROVIDER_LABEL,
+  transitionOf,
   WAIVER_CATEGORY_LABEL,
   WAIVER_PROOF_HINT,
   WAIVER_PROOF_MAX_BYTES,
@@ -241,6 +243,14 @@ function SwitchChoice({ exam, pay, currentPositionId }: { exam: Exam; pay: Payme
   );
 }
 
+// The step's states, read from the machine: paid (where a payment leads), past the deadline
+// (where the expiry leads) and refunded (where a cancellation leads).
+const PAID = transitionOf('pay').to;
+const EXPIRED = transitionOf('expire').to;
+const REFUNDED = transitionOf('cancel').to;
+/** Before paying (a payment may still confirm it), paid, and refunded: the fee step is shown. */
+const FEE_STEP_STATUSES: readonly ApplicationStatus[] = [...fromStatesOf('pay'), PAID, REFUNDED];
+
 /**
  * 报名确认: the step after approval. The amount and the deadline with a countdown; pay (or
  * continue paying, or 我已支付), ask for a fee waiver, or confirm with one click when there is
@@ -258,7 +268,7 @@ export function ConfirmationStep({
   applicationNo: string | null;
 }) {
   // Expired too: a waiver asked before the deadline may still be decided (and confirm) after it.
-  const relevant = status === 'approved' || status === 'confirmed' || status === 'cancelled' || status === 'expired';
+  const relevant = FEE_STEP_STATUSES.includes(status);
   const pay = usePaymentStatus(exam.id, relevant);
   // A code to scan (WeChat Native pay): shown until the page is left.
   const [payCode, setPayCode] = useState<string | null>(null);
@@ -270,7 +280,7 @@ export function ConfirmationStep({
   if (pay.isLoading || !pay.data) return <Skeleton active paragraph={{ rows: 3 }} />;
   const p = pay.data;
 
-  if (status === 'expired') {
+  if (status === EXPIRED) {
     const w = p.waiver;
     if (!w || w.status === 'approved') return null;
     return (
@@ -284,7 +294,7 @@ export function ConfirmationStep({
     );
   }
 
-  if (status === 'cancelled') {
+  if (status === REFUNDED) {
     return p.status === 'refunded' ? (
       <div className="confirm-step">
         <p className="status-card__words">
@@ -295,7 +305,7 @@ export function ConfirmationStep({
     ) : null;
   }
 
-  if (status === 'confirmed') {
+  if (status === PAID) {
     const switching =
       p.positionCancelled &&
       exam.switchStart !== null &&

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { formLock, type Exam } from '@zhikaoyun/shared';
+import { formLock, fromStatesOf, type Exam } from '@zhikaoyun/shared';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../components/MobileContainerCard';
@@ -24,7 +24,9 @@ function Instructions({ exam }: { exam: Exam }) {
   const guide = docs.data?.find((d) => d.type === 'guide');
   const alreadyPledged = application.data?.form.pledge === true;
   const submitted = formLock(application.data?.status) !== null;
-  const rejected = application.data?.status === 'rejected';
+  // Rejected but may be sent again: the opinion to act on, and the way back to the form.
+  const status = application.data?.status;
+  const rejected = !!status && fromStatesOf('resubmit').includes(status);
 
   async function start() {
     if (!alreadyPledged) {

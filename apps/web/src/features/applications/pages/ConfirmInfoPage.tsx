@@ -1,7 +1,7 @@
 import { Alert, App, Button, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { DIALOG_WIDTH, formLock, type Exam } from '@zhikaoyun/shared';
+import { DIALOG_WIDTH, formLock, showsReviewOpinion, type Exam } from '@zhikaoyun/shared';
 import { ExamTitle } from '../../../components/ExamTitle';
 import { GroupTitle } from '../../../components/GroupTitle';
 import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
@@ -82,9 +82,9 @@ function Confirm({ exam }: { exam: Exam }) {
   return (
     <div className="confirm-page">
       <MobileContainerCard>
-        <JourneySteps current={3} status={app?.status === 'rejected' ? 'error' : 'process'} exam={exam} />
+        <JourneySteps current={3} status={showsReviewOpinion(app?.status) ? 'error' : 'process'} exam={exam} />
         <ExamTitle name={exam.name} subtitle="请核对以下信息，确认无误后提交。" />
-        {app?.status === 'rejected' && <ReviewOpinion reason={app.reason} />}
+        {app && showsReviewOpinion(app.status) && <ReviewOpinion reason={app.reason} />}
       </MobileContainerCard>
       {userInfo && <MobileBaseInfoCard userInfo={userInfo} showTitle={false} mobileLabel="账号手机" />}
       {userInfo && !userInfo.photo && (

@@ -10,8 +10,10 @@ import {
   APPLICATION_STATES,
   APPLICATION_STATUS_LABEL,
   DIALOG_WIDTH,
+  fromStatesOf,
   historyWords,
   journeyOf,
+  showsReviewOpinion,
   STEP,
   type ApplicationStatus,
   type Exam,
@@ -151,13 +153,15 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
             </p>
           )}
           <p className="status-card__words">{look.words}</p>
-          {(s.status === 'rejected' || s.status === 'rejectedFinal') && s.reason && (
+          {showsReviewOpinion(s.status) && s.reason && (
             <p className="status-card__reason">
               <strong>审核意见：</strong>
               {s.reason}
             </p>
           )}
-          {s.status === 'submitted' && !s.canWithdraw && <p className="status-card__words">报名已截止，请耐心等待审核结果。</p>}
+          {fromStatesOf('withdraw').includes(s.status) && !s.canWithdraw && (
+            <p className="status-card__words">报名已截止，请耐心等待审核结果。</p>
+          )}
           {deadline && <DeadlineCountdown deadline={deadline} />}
         </div>
         <ConfirmationStep exam={exam} status={s.status} positionId={s.positionId} applicationNo={s.applicationNo} />
@@ -177,7 +181,7 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
         <div className="status-actions">
           {s.canEdit && (
             <Button type="primary" size="large" block onClick={() => void navigate('/fill-info')}>
-              {s.status === 'rejected' ? '修改并重新提交' : '继续填写'}
+              {fromStatesOf('resubmit').includes(s.status) ? '修改并重新提交' : '继续填写'}
             </Button>
           )}
           {s.canWithdraw && (

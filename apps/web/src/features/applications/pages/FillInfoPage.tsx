@@ -4,6 +4,7 @@ import {
   formLock,
   photoLockedText,
   PROFILE_FIELDS,
+  showsReviewOpinion,
   type Application,
   type ApplicationDraft,
   type Exam,
@@ -168,10 +169,10 @@ function FillForm({ exam }: { exam: Exam }) {
   return (
     <div className="fill-info-page">
       <MobileContainerCard>
-        <JourneySteps current={1} status={app?.status === 'rejected' ? 'error' : 'process'} exam={exam} />
+        <JourneySteps current={1} status={showsReviewOpinion(app?.status) ? 'error' : 'process'} exam={exam} />
         <ExamTitle name={exam.name} />
         {locked ? <Alert type="info" showIcon title={`${locked}（当前为只读）`} /> : editable && <SaveIndicator state={autosave.state} />}
-        {app?.status === 'rejected' && <ReviewOpinion reason={app.reason} />}
+        {app && showsReviewOpinion(app.status) && <ReviewOpinion reason={app.reason} />}
         {conflict && (
           <Alert
             className="review-opinion"

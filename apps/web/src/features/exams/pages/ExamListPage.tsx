@@ -1,5 +1,14 @@
 import { CalendarOutlined, ClockCircleOutlined } from '@ant-design/icons';
-import { EXAM_PHASE_LABEL, journeyOf, type Exam, type Journey, type MyApplication } from '@zhikaoyun/shared';
+import {
+  APPLICATION_STATES,
+  EXAM_PHASE_LABEL,
+  fromStatesOf,
+  journeyOf,
+  showsReviewOpinion,
+  type Exam,
+  type Journey,
+  type MyApplication,
+} from '@zhikaoyun/shared';
 import { startTransition, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
@@ -24,8 +33,8 @@ function primaryAction(exam: Exam, mine: MyApplication | null, hasPhoto: boolean
   const journey = journeyOf(exam, mine, hasPhoto);
   // Something needs the candidate now (a cancelled post, a ticket to print): its own way there.
   if (journey.headline && journey.action) return journey.action;
-  if (journey.action && mine.status === 'draft') return { label: '继续报名', path: journey.action.path };
-  if (journey.action && mine.status === 'rejected') return { label: '修改并重新提交', path: journey.action.path };
+  if (journey.action && fromStatesOf('submit').includes(mine.status)) return { label: '继续报名', path: journey.action.path };
+  if (journey.action && fromStatesOf('resubmit').includes(mine.status)) return { label: '修改并重新提交', path: journey.action.path };
   return { label: '查看报考状态', path: '/current-exam' };
 }
 
@@ -67,7 +76,11 @@ function ExamCardState({
         <>
           {mine ? <StatusTag status={mine.status} /> : <span className="app-status-tag">未报名</span>}
           <span>
-            {mine ? (mine.status === 'rejected' && mine.reason ? `审核意见：${mine.reason}` : journey?.next) : NOT_APPLIED_HINT[exam.phase]}
+            {mine
+              ? showsReviewOpinion(mine.status) && mine.reason
+                ? `审核意见：${mine.reason}`
+                : journey?.next
+              : NOT_APPLIED_HINT[exam.phase]}
           </span>
         </>
       )}
@@ -99,7 +112,8 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
   };
   const journey = mine ? journeyOf(exam, mine, hasPhoto) : null;
   const action = primaryAction(exam, mine ?? null, hasPhoto);
-  const deadline = journey?.deadline ?? phaseDeadline(exam);
+  // A final rejection ends the candidate's part: no registration countdown for them.
+  const deadline = journey?.deadline ?? (mine && APPLICATION_STATES[mine.status].final ? null : phaseDeadline(exam));
   return (
     <MobileContainerCard className={`exam-card${chosen ? ' is-chosen' : ''}`}>
       <div className="exam-card__head">

@@ -1,5 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { APPLICATION_STATUS_LABEL, STAFF_VISIBLE_STATUSES, type ApplicationStatus, type ReviewItem } from '@zhikaoyun/shared';
+import { APPLICATION_STATUS_LABEL, STAFF_VISIBLE_STATUSES, transitionOf, type ApplicationStatus, type ReviewItem } from '@zhikaoyun/shared';
 import { App, Button, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useLocation, useParams } from 'react-router';
@@ -27,6 +27,8 @@ const STATUS_COLOR: Record<ApplicationStatus, string> = {
 };
 const STATUS_FILTERS = ['all', ...STAFF_VISIBLE_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
+/** The queue opens on what awaits a decision: where a submit leads. */
+const AWAITING_REVIEW: StatusFilter = transitionOf('submit').to;
 
 /**
  * 报名审核: the queue, filtered; open one to decide, or approve several at once. Exam, unit,
@@ -40,7 +42,7 @@ export default function ReviewPage() {
   const { applicationId } = useParams();
   const { examId, exams, chooseExam } = useExamParam(['status']);
   const [params, update] = useUrlParams();
-  const status = enumParam<StatusFilter>(params, 'status', STATUS_FILTERS, 'submitted');
+  const status = enumParam<StatusFilter>(params, 'status', STATUS_FILTERS, AWAITING_REVIEW);
   const unit = params.get('unit') ?? undefined;
   const positionId = intParam(params, 'positionId');
   const page = pageParam(params);
@@ -94,7 +96,7 @@ export default function ReviewPage() {
           aria-label="状态"
           style={{ width: 140 }}
           value={status}
-          onChange={(v) => update({ status: v === 'submitted' ? null : v, page: null })}
+          onChange={(v) => update({ status: v === AWAITING_REVIEW ? null : v, page: null })}
           options={STATUS_FILTERS.map((s) => ({ value: s, label: s === 'all' ? '全部状态' : APPLICATION_STATUS_LABEL[s] }))}
         />
         <Input.Search
