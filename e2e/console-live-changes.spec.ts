@@ -204,6 +204,9 @@ test('publish asks first; a final rejection with a preset reason; changed window
     const card = phone.locator('.exam-card').filter({ hasText: EXAM });
     await expect(card).toContainText('不通过（不得再报）');
     await expect(card.getByRole('button', { name: /重新提交|修改/ })).toHaveCount(0);
+    // Its reason as a plain rejection shows one, and no registration countdown: it is the end for them.
+    await expect(card).toContainText('审核意见：专业不符合岗位要求（法学不在岗位专业目录内）');
+    await expect(card.locator('.deadline')).toHaveCount(0);
     await phone.screenshot({ path: SHOTS ? `${SHOTS}/e-phone-final-list.png` : test.info().outputPath('e-phone-final-list.png') });
 
     // 编辑考试: registration cut to end five days from now; saving asks with the count and the change.
