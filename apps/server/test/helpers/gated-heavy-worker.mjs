@@ -3,7 +3,7 @@
 // task the worker writes `started-<task>`; while `hold` exists it waits (its own thread, not the
 // server's event loop); when `crash` exists it dies with an uncaught error instead of answering.
 // The `started-<task>` file holds the worker's heap limit in bytes (sheets get a smaller one).
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
@@ -12,7 +12,10 @@ const dir = process.env.ZK_TEST_WORKER_GATE ?? '';
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 function gate({ task }) {
-  writeFileSync(path.join(dir, `started-${task}`), String(getHeapStatistics().heap_size_limit));
+  // Written whole, then renamed: a test that sees the file may read it at once.
+  const started = path.join(dir, `started-${task}`);
+  writeFileSync(`${started}.tmp`, String(getHeapStatistics().heap_size_limit));
+  renameSync(`${started}.tmp`, started);
   if (existsSync(path.join(dir, 'crash'))) throw new Error('test: the heavy worker crashes');
   while (existsSync(path.join(dir, 'hold'))) Atomics.wait(nap, 0, 0, 5);
 }
