@@ -175,8 +175,8 @@ test.describe('the candidate site on a phone', () => {
     await expect(page.locator('.deadline').filter({ hasText: '改报截止：' })).toHaveCount(1);
     await expect(page.getByText(/还有/)).toHaveCount(0);
     await page.screenshot({ path: shots('cancelled-status.png'), fullPage: true });
-    // The step bar goes on past 审核, and 核对 is not 确认.
-    await expect(page.locator('.journey-steps').first()).toHaveAttribute('aria-label', /共 8 步，缴费/);
+    // The step bar goes on past 审核 and 缴费 (done: a switch keeps it), and 核对 is not 确认.
+    await expect(page.locator('.journey-steps').first()).toHaveAttribute('aria-label', /共 8 步，准考证/);
   });
 
   test('the waiver proof is a Chinese upload with what each category needs', async ({ page, request }) => {

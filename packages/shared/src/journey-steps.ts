@@ -68,8 +68,9 @@ function confirmedJourney(exam: Exam, application: MyApplication, now: string): 
   const switchOpen = exam.switchEnd === null || now <= exam.switchEnd;
   if (application.positionCancelled && switchOpen) {
     const started = exam.switchStart !== null && now >= exam.switchStart;
+    // 缴费 is done (a switch keeps it): what the cancelled post holds up is the ticket.
     return {
-      step: STEP.confirm,
+      step: STEP.ticket,
       stepStatus: 'error',
       next: started
         ? '所报岗位未达开考比例已取消：请改报本考试其他岗位，或放弃报考'

@@ -126,7 +126,7 @@ describe('the candidate journey', () => {
     const cancelled = app({ exam: closed, position, status: 'confirmed', positionCancelled: true });
     const during = journeyOf(closed, cancelled, true, '2026-12-05T11:00:00.000Z');
     expect(during).toMatchObject({
-      step: 5,
+      step: 6,
       stepStatus: 'error',
       headline: '岗位已取消，请于12月5日 21:40前改报或放弃',
       deadline: { label: '改报截止', at: closed.switchEnd },
