@@ -158,8 +158,17 @@ for (const kind of DATABASES) {
       fetch(`${base}/api/admin/export${what}?examId=${examId}`, { headers: bearer(admin) });
 
     async function sheetRows(res: Response): Promise<string[][]> {
+      const bytes = await res.arrayBuffer();
+      if (!res.headers.get('content-type')?.includes('spreadsheetml'))
+        throw new Error(
+          `not a workbook: ${res.status} ${res.headers.get('content-type')} ${Buffer.from(bytes).toString('utf8', 0, 300)}\n${t.logs().slice(-3000)}`,
+        );
       const book = new ExcelJS.Workbook();
-      await book.xlsx.load(await res.arrayBuffer());
+      try {
+        await book.xlsx.load(bytes);
+      } catch (err) {
+        throw new Error(`a broken workbook of ${bytes.byteLength} bytes (${String(err)})\n${t.logs().slice(-3000)}`);
+      }
       const sheet = book.getWorksheet('成绩排名')!;
       const rows: string[][] = [];
       sheet.eachRow((row) => rows.push(Array.from({ length: sheet.columnCount }, (_, i) => row.getCell(i + 1).text)));

@@ -35,6 +35,9 @@ export const POOL_CLOSED_TEXT = '服务器正在重启，本次操作未执行�
 
 type Request = { task: string; input: unknown };
 type Reply = { ok: true; value: unknown } | { ok: false; appError?: { errorCode: ErrorCode; msg: string }; message: string };
+/** Sent once by a worker whose script has loaded and listens for tasks. */
+type Ready = { ready: true };
+const isReady = (m: unknown): m is Ready => typeof m === 'object' && m !== null && 'ready' in m;
 
 /** A task's answer with the buffers to move (not copy) to the other side. */
 export interface Moved<T> {
@@ -47,6 +50,8 @@ export const buffersOf = (...views: ArrayBufferView[]): ArrayBuffer[] => views.m
 
 interface Slot {
   worker: Worker;
+  /** Settles once the worker's script has loaded: a task's time limit counts from then, not from the start of a thread. */
+  ready: Promise<void>;
   idle: NodeJS.Timeout | null;
 }
 
@@ -64,7 +69,15 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
     const worker = new Worker(script, { workerData: options.workerData, ...(resourceLimits ? { resourceLimits } : {}) });
     // An idle worker never keeps the process alive.
     worker.unref();
-    const slot: Slot = { worker, idle: null };
+    const ready = new Promise<void>((resolve) => {
+      const onReady = (m: unknown) => {
+        if (!isReady(m)) return;
+        worker.off('message', onReady);
+        resolve();
+      };
+      worker.on('message', onReady);
+    });
+    const slot: Slot = { worker, ready, idle: null };
     // However it ends (idle, crashed, closed): its place is free for a fresh one.
     worker.once('exit', () => {
       if (slot.idle) clearTimeout(slot.idle);
@@ -117,7 +130,10 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
       const slot = await take();
       return new Promise<T>((resolve, reject) => {
         const { worker } = slot;
+        let finished = false;
+        let timer: NodeJS.Timeout | null = null;
         const done = () => {
+          finished = true;
           worker.off('message', onMessage);
           worker.off('error', onError);
           worker.off('exit', onExit);
@@ -131,11 +147,14 @@ export function createWorkerPool(script: URL | string, options: WorkerPoolOption
           void worker.terminate();
           reject(new AppError(ErrorCode.Validation, msg));
         };
-        const timer = timeoutMs
-          ? setTimeout(() => end(new Error(`task ran past its limit of ${timeoutMs} ms`), timedOut), timeoutMs)
-          : null;
+        // A fresh worker first loads its script (seconds on a busy machine): that is not the task's time.
+        if (timeoutMs)
+          void slot.ready.then(() => {
+            if (!finished) timer = setTimeout(() => end(new Error(`task ran past its limit of ${timeoutMs} ms`), timedOut), timeoutMs);
+          });
         running.set(slot, () => end(null, POOL_CLOSED_TEXT));
-        const onMessage = (reply: Reply) => {
+        const onMessage = (reply: Reply | Ready) => {
+          if (isReady(reply)) return;
           done();
           give(slot);
           if (reply.ok) resolve(reply.value as T);
@@ -201,4 +220,5 @@ export function serveTasks(handlers: Record<string, (input: never, context: unkn
       }
     })();
   });
+  port.postMessage({ ready: true } satisfies Ready);
 }

@@ -6,16 +6,18 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 
 const dir = process.env.ZK_TEST_WORKER_GATE ?? '';
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 function gate({ task }) {
-  // Written whole, then renamed: a test that sees the file may read it at once.
+  // Written whole, then renamed: a test that sees the file may read it at once. The draft is the
+  // thread's own, so two workers taking the same task at once do not rename each other's away.
   const started = path.join(dir, `started-${task}`);
-  writeFileSync(`${started}.tmp`, String(getHeapStatistics().heap_size_limit));
-  renameSync(`${started}.tmp`, started);
+  const draft = `${started}.${threadId}.tmp`;
+  writeFileSync(draft, String(getHeapStatistics().heap_size_limit));
+  renameSync(draft, started);
   if (existsSync(path.join(dir, 'crash'))) throw new Error('test: the heavy worker crashes');
   while (existsSync(path.join(dir, 'hold'))) Atomics.wait(nap, 0, 0, 5);
 }
