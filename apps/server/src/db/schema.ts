@@ -34,6 +34,50 @@ export interface OfficeTable {
   agreement_updated_at: string;
   created_at: string;
   updated_at: string;
+  /** 1: paused by the platform (暂停服务); its rows are kept. */
+  disabled: Generated<number>;
+  disabled_at: string | null;
+}
+
+/** A host name an office is served on (one office per host). */
+export interface OfficeHostTable {
+  host: string;
+  office_id: number;
+  created_at: string;
+}
+
+/** The platform's operator: signs in apart from every office. */
+export interface PlatformOperatorTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  name: string;
+  /** 1 while the password is a one-time one: only changePassword is allowed. */
+  must_change_password: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PlatformSessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  operator_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** What the platform's operators did (creating offices, their first admins, pausing them). */
+export interface PlatformAuditTable {
+  id: Generated<number>;
+  operator_id: number;
+  operator_name: string;
+  action: string;
+  target: string;
+  detail: string;
+  ip: string;
+  at: string;
 }
 
 export interface ExamTable {
@@ -263,6 +307,8 @@ export interface StaffUserTable {
   /** JSON: the unit names a reviewer may see and review; [] means none (admins see every unit). */
   units: Generated<string>;
   disabled: number;
+  /** 1 while the password is a one-time one (an office's first admin): only changePassword is allowed. */
+  must_change_password: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -645,6 +691,10 @@ export interface StagePublicationTable {
 
 export interface DB {
   office: OfficeTable;
+  office_host: OfficeHostTable;
+  platform_operator: PlatformOperatorTable;
+  platform_session: PlatformSessionTable;
+  platform_audit: PlatformAuditTable;
   exam: ExamTable;
   exam_document: ExamDocumentTable;
   captcha: CaptchaTable;
