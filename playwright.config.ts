@@ -47,7 +47,8 @@ export default defineConfig({
   projects: [
     {
       name: 'site',
-      testIgnore: /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification)\.spec\.ts/,
+      testIgnore:
+        /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification)\.spec\.ts/,
     },
     // console-live-changes publishes an exam open for registration too (and takes it back at its end).
     { name: 'console-journey', testMatch: /(console-journey|console-live-changes)\.spec\.ts/, dependencies: ['site'] },
