@@ -8,9 +8,14 @@ import { readdirSync } from 'node:fs';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const features = readdirSync('apps/web/src/features', { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name);
+// Each feature is features/<stage>/<noun> (the stages of the exam, as in the server's modules).
+const subfolders = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+const features = subfolders('apps/web/src/features').flatMap((stage) =>
+  subfolders(`apps/web/src/features/${stage}`).map((noun) => `${stage}/${noun}`),
+);
 
 export default tseslint.config(
   {

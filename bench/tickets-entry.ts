@@ -15,7 +15,7 @@ import { seedDemo } from '../apps/server/src/seed/demo';
 import { insertIdPhoto } from '../apps/server/src/seed/fixtures';
 import { createDataCipher } from '../apps/server/src/lib/crypto';
 import { hashPassword } from '../apps/server/src/lib/password';
-import { idnoCheckChar } from '../packages/shared/src/idno';
+import { idnoCheckChar } from '../packages/shared/src/access/idno';
 
 const PASSWORD = 'bench password 1';
 /** The i-th downloading candidate's ID number: born 1990-01-01 plus i days. */

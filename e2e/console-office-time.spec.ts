@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/positions';
+import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/content/positions';
 import { confirmDialog, draftExam, typeWindow, withStaffSession } from './support';
 import type { ExamWindows } from '@zhikaoyun/shared';
 

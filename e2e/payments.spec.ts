@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { idnoCheckChar } from '../packages/shared/src/idno';
+import { idnoCheckChar } from '../packages/shared/src/access/idno';
 import { CAPTCHA, STORAGE_PREFIX } from './support';
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { draftExamInput } from '../apps/server/src/seed/fixtures';
-import { idnoCheckChar } from '../packages/shared/src/idno';
+import { idnoCheckChar } from '../packages/shared/src/access/idno';
 
 export const STORAGE_PREFIX = 'zhikaoyun-v1-';
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { idnoCheckChar } from '../packages/shared/src/idno';
+import { idnoCheckChar } from '../packages/shared/src/access/idno';
 import { CAPTCHA, STORAGE_PREFIX } from './support';
 
 /**

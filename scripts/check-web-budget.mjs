@@ -26,14 +26,14 @@ export const BUDGET_KIB = 120;
 
 /** The routes with a budget and the modules the router loads for each before it renders (apps/web/src/app/router.tsx). */
 export const BUDGET_ROUTES = {
-  '/': ['src/features/guide/pages/GuidePage.tsx'],
-  '/notice-list': ['src/features/notices/pages/NoticeListPage.tsx'],
-  '/notice-detail/{id}': ['src/features/notices/pages/NoticeDetailPage.tsx'],
-  '/login': ['src/features/accounts/pages/LoginPage.tsx'],
-  '/job-positions-only-read': ['src/features/positions/pages/JobPositionsReadOnlyPage.tsx'],
-  '/register': ['src/features/accounts/pages/RegisterPage.tsx'],
+  '/': ['src/features/content/guide/pages/GuidePage.tsx'],
+  '/notice-list': ['src/features/content/notices/pages/NoticeListPage.tsx'],
+  '/notice-detail/{id}': ['src/features/content/notices/pages/NoticeDetailPage.tsx'],
+  '/login': ['src/features/access/accounts/pages/LoginPage.tsx'],
+  '/job-positions-only-read': ['src/features/content/positions/pages/JobPositionsReadOnlyPage.tsx'],
+  '/register': ['src/features/access/accounts/pages/RegisterPage.tsx'],
   // Not public, but rendered on the server as a shell and hydrated the same way (#19).
-  '/exam-list': ['src/features/exams/pages/ExamListPage.tsx'],
+  '/exam-list': ['src/features/content/exams/pages/ExamListPage.tsx'],
 };
 
 /**
@@ -44,7 +44,7 @@ export const BUDGET_ROUTES = {
  * 'src/lib/providers.tsx'].
  */
 export const MEASURED_ROUTES = {
-  '/personal-center': ['src/features/accounts/pages/PersonalCenterPage.tsx'],
+  '/personal-center': ['src/features/access/accounts/pages/PersonalCenterPage.tsx'],
 };
 
 /** Source folders whose code belongs to the console alone; none of it may reach a candidate chunk. */

@@ -10,10 +10,10 @@ import { bearer, get, post, registered } from '../test/helpers/candidates';
 import { DATABASES } from '../test/helpers/databases';
 import { saveTwoPapers, seedTicketHolders } from './ticket-holders';
 import { createHeavyTasks } from '../src/heavy-tasks';
-import { createArrangementRepository } from '../src/modules/arrangement/repository';
-import { createScoresRepository } from '../src/modules/scores/repository';
-import { markRows, totalRows } from '../src/modules/scores/score-rows';
-import { packSubjects, packTickets } from '../src/modules/scores/sheet';
+import { createArrangementRepository } from '../src/modules/arrangement/arrangement/repository';
+import { createScoresRepository } from '../src/modules/scores/scores/repository';
+import { markRows, totalRows } from '../src/modules/scores/scores/score-rows';
+import { packSubjects, packTickets } from '../src/modules/scores/scores/sheet';
 
 /**
  * `npm run bench:heavy`: what the console's heavy calls cost the candidates (issue 20, decision

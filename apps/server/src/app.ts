@@ -19,39 +19,39 @@ import securityPlugin from './plugins/security';
 import servicesPlugin from './plugins/services';
 import tenancyPlugin from './plugins/tenancy';
 import webPlugin from './plugins/web';
-import accountsRoutes from './modules/accounts/routes';
-import attachmentsRoutes from './modules/attachments/routes';
-import documentsAdminRoutes from './modules/documents/admin-routes';
-import examsAdminRoutes from './modules/exams/admin-routes';
-import noticesAdminRoutes from './modules/notices/admin-routes';
-import positionsAdminRoutes from './modules/positions/admin-routes';
-import staffAdminRoutes from './modules/staff/admin-routes';
-import systemAdminRoutes from './modules/system/admin-routes';
-import personalDataRoutes from './modules/accounts/personal-data-routes';
-import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/appeals/routes';
-import applicationsRoutes from './modules/applications/routes';
-import captchaRoutes from './modules/captcha/routes';
-import documentsRoutes from './modules/documents/routes';
-import examsRoutes from './modules/exams/routes';
-import healthRoutes from './modules/health/routes';
-import noticesRoutes from './modules/notices/routes';
-import notificationsAdminRoutes from './modules/notifications/admin-routes';
-import notificationsRoutes from './modules/notifications/routes';
-import reviewRoutes from './modules/review/routes';
-import staffRoutes from './modules/staff/routes';
-import positionsRoutes from './modules/positions/routes';
-import systemRoutes from './modules/system/routes';
-import arrangementAdminRoutes, { siteCityRoutes } from './modules/arrangement/routes';
-import closeoutAdminRoutes from './modules/closeout/routes';
-import { ticketsAdminRoutes, ticketsRoutes } from './modules/tickets/routes';
-import { scoresAdminRoutes, scoresRoutes } from './modules/scores/routes';
-import { stagesAdminRoutes, stagesRoutes } from './modules/stages/routes';
-import paymentsAdminRoutes from './modules/payments/admin-routes';
-import type { SandboxKeys } from './modules/payments/providers/sandbox';
-import { paymentsCandidateRoutes, paymentsNotifyRoutes, sandboxRoutes } from './modules/payments/routes';
-import { startConfirmationSweeper } from './modules/payments/sweeper';
-import { sharedSandboxKeys } from './modules/payments/sandbox-keys';
-import { waiversAdminRoutes, waiversCandidateRoutes } from './modules/waivers/routes';
+import accountsRoutes from './modules/access/accounts/routes';
+import attachmentsRoutes from './modules/content/attachments/routes';
+import documentsAdminRoutes from './modules/content/documents/admin-routes';
+import examsAdminRoutes from './modules/content/exams/admin-routes';
+import noticesAdminRoutes from './modules/content/notices/admin-routes';
+import positionsAdminRoutes from './modules/content/positions/admin-routes';
+import staffAdminRoutes from './modules/access/staff/admin-routes';
+import systemAdminRoutes from './modules/platform/system/admin-routes';
+import personalDataRoutes from './modules/access/accounts/personal-data-routes';
+import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/registration/appeals/routes';
+import applicationsRoutes from './modules/registration/applications/routes';
+import captchaRoutes from './modules/access/captcha/routes';
+import documentsRoutes from './modules/content/documents/routes';
+import examsRoutes from './modules/content/exams/routes';
+import healthRoutes from './modules/platform/health/routes';
+import noticesRoutes from './modules/content/notices/routes';
+import notificationsAdminRoutes from './modules/messages/notifications/admin-routes';
+import notificationsRoutes from './modules/messages/notifications/routes';
+import reviewRoutes from './modules/registration/review/routes';
+import staffRoutes from './modules/access/staff/routes';
+import positionsRoutes from './modules/content/positions/routes';
+import systemRoutes from './modules/platform/system/routes';
+import arrangementAdminRoutes, { siteCityRoutes } from './modules/arrangement/arrangement/routes';
+import closeoutAdminRoutes from './modules/confirmation/closeout/routes';
+import { ticketsAdminRoutes, ticketsRoutes } from './modules/arrangement/tickets/routes';
+import { scoresAdminRoutes, scoresRoutes } from './modules/scores/scores/routes';
+import { stagesAdminRoutes, stagesRoutes } from './modules/scores/stages/routes';
+import paymentsAdminRoutes from './modules/confirmation/payments/admin-routes';
+import type { SandboxKeys } from './modules/confirmation/payments/providers/sandbox';
+import { paymentsCandidateRoutes, paymentsNotifyRoutes, sandboxRoutes } from './modules/confirmation/payments/routes';
+import { startConfirmationSweeper } from './modules/confirmation/payments/sweeper';
+import { sharedSandboxKeys } from './modules/confirmation/payments/sandbox-keys';
+import { waiversAdminRoutes, waiversCandidateRoutes } from './modules/confirmation/waivers/routes';
 
 export interface AppDeps {
   db: Db;
@@ -69,7 +69,7 @@ export interface AppDeps {
   exportWorker?: URL | string;
   /** The heavy worker's script (sheets, arrangement, ranking); dist/heavy-worker.js beside the server unless given (tests give the built one). */
   heavyWorker?: URL | string;
-  /** The sandbox payment provider's keys (lib: modules/payments/sandbox-keys.ts); made afresh when absent. */
+  /** The sandbox payment provider's keys (lib: modules/confirmation/payments/sandbox-keys.ts); made afresh when absent. */
   sandboxKeys?: SandboxKeys;
 }
 

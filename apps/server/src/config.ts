@@ -4,8 +4,8 @@ import { SMS_MESSAGE_KINDS, type SmsMessageKind } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import type { DatabaseConfig } from './db/database';
 import { parseKey } from './lib/data-key';
-import type { PaymentsConfig } from './modules/payments/compose';
-import type { SmsConfig } from './modules/sms/providers';
+import type { PaymentsConfig } from './modules/confirmation/payments/compose';
+import type { SmsConfig } from './modules/messages/sms/providers';
 
 /**
  * The only reader of process.env. Everything the server is told from outside is validated here,

@@ -5,8 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from './config';
 import { openDatabase } from './db/database';
 import { portWritable, reportWorkerError } from './lib/worker-stream';
-import { writeApplicationsExport, type ApplicationsExportJob } from './modules/review/export-sheet';
-import { writeRankingExport, type RankingExportJob } from './modules/scores/ranking-sheet';
+import { writeApplicationsExport, type ApplicationsExportJob } from './modules/registration/review/export-sheet';
+import { writeRankingExport, type RankingExportJob } from './modules/scores/scores/ranking-sheet';
 
 export type ExportJob = { database: Database } & (ApplicationsExportJob | RankingExportJob);
 

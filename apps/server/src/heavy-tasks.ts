@@ -2,11 +2,11 @@ import type { Database } from './config';
 import { openDatabase, type Db } from './db/database';
 import type { ResourceLimits, Transferable } from 'node:worker_threads';
 import { buffersOf, createWorkerPool, moved, type Moved, type WorkerPoolOptions } from './lib/worker-pool';
-import { arrangePacked, type PackedArrangeInput, type PackedArrangeResult } from './modules/arrangement/arrange';
-import { readSiteSheet } from './modules/arrangement/sheet';
-import { readPositionSheet } from './modules/positions/sheet';
-import { computeRanking, type RankingInput, type RankingOutput } from './modules/scores/ranking';
-import { readScoreSheetPacked, type PackedScoreSheet, type ReadScoresInput } from './modules/scores/sheet';
+import { arrangePacked, type PackedArrangeInput, type PackedArrangeResult } from './modules/arrangement/arrangement/arrange';
+import { readSiteSheet } from './modules/arrangement/arrangement/sheet';
+import { readPositionSheet } from './modules/content/positions/sheet';
+import { computeRanking, type RankingInput, type RankingOutput } from './modules/scores/scores/ranking';
+import { readScoreSheetPacked, type PackedScoreSheet, type ReadScoresInput } from './modules/scores/scores/sheet';
 
 /**
  * The CPU-bound steps of the console's heavy calls, each a task of the heavy worker thread

@@ -3,7 +3,7 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { createDataCipher } from './lib/crypto';
 import { resolveDataKey } from './lib/data-key';
-import { rotateDataKey } from './modules/accounts/key-rotation';
+import { rotateDataKey } from './modules/access/accounts/key-rotation';
 
 /**
  * `npm run rotate-data-key`: rewrites every ID number and hint answer under DATA_KEY (the new

@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './seed/demo';
 import { createDataCipher } from './lib/crypto';
 import { resolveDataKey } from './lib/data-key';
-import { resolveSandboxKeys } from './modules/payments/sandbox-keys';
+import { resolveSandboxKeys } from './modules/confirmation/payments/sandbox-keys';
 
 /** The built web app sits beside the built server in the repository: apps/web/dist. */
 function defaultWebDist(): string | null {

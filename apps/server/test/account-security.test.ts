@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { buildApp } from '../src/app';
 import { STEP_UP_DELAY_MS } from '../src/lib/failure-guard';
 import { testClock } from '../src/lib/clock';
-import { SESSION_ENDED_TEXT } from '../src/modules/accounts/reauth';
+import { SESSION_ENDED_TEXT } from '../src/modules/access/accounts/reauth';
 import { adminToken } from './helpers/actors';
 import { apiRoutes } from './helpers/routes';
 import { createTestApp, TEST_ADMIN_PASSWORD, TEST_DATA_KEY, type TestApp } from './helpers/app';

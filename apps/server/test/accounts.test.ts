@@ -1,7 +1,7 @@
 import { ErrorCode, HINT_ANSWER_MASK, SECURITY_QUESTIONS } from '@zhikaoyun/shared';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/modules/sessions/service';
+import { hashToken } from '../src/modules/access/sessions/service';
 import { createTestApp, insertOffice, TEST_CAPTCHA, type TestApp } from './helpers/app';
 import { bearer, captcha, get, newIdno, post, registered, registration } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESET_QUESTION, TEMPORARY_PASSWORD_HOURS } from '../src/modules/appeals/service';
+import { RESET_QUESTION, TEMPORARY_PASSWORD_HOURS } from '../src/modules/registration/appeals/service';
 import { addStaff, adminToken, staffToken } from './helpers/actors';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
 import { bearer, captcha, get, newIdno, post, registered } from './helpers/candidates';

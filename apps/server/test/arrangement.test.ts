@@ -1,7 +1,13 @@
 import { ticketNumber, ticketTemplateSchema } from '@zhikaoyun/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrange, spread, type ArrangeCandidate, type ArrangeRoom, type ArrangeSubject } from '../src/modules/arrangement/arrange';
+import {
+  arrange,
+  spread,
+  type ArrangeCandidate,
+  type ArrangeRoom,
+  type ArrangeSubject,
+} from '../src/modules/arrangement/arrangement/arrange';
 
 const subjects: ArrangeSubject[] = [
   { id: 1, startAt: '2027-01-10T01:00:00.000Z' },

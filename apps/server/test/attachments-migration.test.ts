@@ -2,7 +2,7 @@ import { Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { migrateToLatest, migrations } from '../src/db/migrate';
-import { createAttachmentsRepository } from '../src/modules/attachments/repository';
+import { createAttachmentsRepository } from '../src/modules/content/attachments/repository';
 import { insertOfficeRow } from './helpers/app';
 import { DATABASES } from './helpers/databases';
 

@@ -69,7 +69,7 @@ describe('the audit vocabulary', () => {
 
   it('has one writer of the log: the audit repository', () => {
     const writers = files.filter(({ text }) => /insertInto\(\s*'audit_log'\s*\)/.test(text)).map(({ file }) => file);
-    expect(writers).toEqual([path.join('modules', 'audit', 'repository.ts')]);
+    expect(writers).toEqual([path.join('modules', 'platform', 'audit', 'repository.ts')]);
   });
 
   it('labels every action once and translates the keys written before the table', () => {

@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
-import { sweepConfirmation } from '../src/modules/payments/sweeper';
+import { sweepConfirmation } from '../src/modules/confirmation/payments/sweeper';
 import { addStaff, applyOpeningCheck, examSuite, staffToken, submittedApplication } from './helpers/actors';
 import type { TestApp } from './helpers/app';
 import { bearer, get, post, registered } from './helpers/candidates';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { createDataCipher } from '../src/lib/crypto';
-import { rotateDataKey } from '../src/modules/accounts/key-rotation';
+import { rotateDataKey } from '../src/modules/access/accounts/key-rotation';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer, captcha, post, registered } from './helpers/candidates';
 import { DATABASES, sqlite } from './helpers/databases';

@@ -29,7 +29,8 @@ describe('the messages of missing things', () => {
     const inline: string[] = [];
     for (const { file, text } of files)
       for (const line of codeLines(text))
-        if (/AppError\(ErrorCode\.NotFound,\s*['`]/.test(line) || /['`][^'`]*不存在[^'`]*['`]/.test(line)) inline.push(`${file}: ${line.trim()}`);
+        if (/AppError\(ErrorCode\.NotFound,\s*['`]/.test(line) || /['`][^'`]*不存在[^'`]*['`]/.test(line))
+          inline.push(`${file}: ${line.trim()}`);
     expect(inline).toEqual([]);
   });
 

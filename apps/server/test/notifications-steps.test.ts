@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { WAIVER_CATEGORY_LABEL, zonedDateTime, type SmsKind } from '@zhikaoyun/shared';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../src/lib/clock';
-import { signWechatNotify } from '../src/modules/payments/providers/wechat-notify';
+import { signWechatNotify } from '../src/modules/confirmation/payments/providers/wechat-notify';
 import { applyOpeningCheck, examSuite, savedSite, savedSubject, submittedApplication } from './helpers/actors';
 import type { TestApp } from './helpers/app';
 import { bearer, get, post, registered } from './helpers/candidates';

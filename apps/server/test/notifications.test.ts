@@ -1,9 +1,9 @@
 import { NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
-import { createLifecycle } from '../src/modules/applications/lifecycle';
-import type { SmsProvider } from '../src/modules/sms/providers';
-import { createSmsWorker, MAX_ATTEMPTS } from '../src/modules/sms/worker';
+import { createLifecycle } from '../src/modules/registration/applications/lifecycle';
+import type { SmsProvider } from '../src/modules/messages/sms/providers';
+import { createSmsWorker, MAX_ATTEMPTS } from '../src/modules/messages/sms/worker';
 import { addStaff, examSuite, staffToken, submittedApplication } from './helpers/actors';
 import type { TestApp } from './helpers/app';
 import { bearer, captcha, get, newIdno, post, registered, registration } from './helpers/candidates';

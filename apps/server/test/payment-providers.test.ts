@@ -1,10 +1,10 @@
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { openingProposal, yuanToFen, fenToYuan } from '@zhikaoyun/shared';
 import { describe, expect, it } from 'vitest';
-import { createAlipayProvider } from '../src/modules/payments/providers/alipay';
-import { createWechatProvider } from '../src/modules/payments/providers/wechat';
-import { signWechatNotify } from '../src/modules/payments/providers/wechat-notify';
-import { parseStatement } from '../src/modules/payments/statements';
+import { createAlipayProvider } from '../src/modules/confirmation/payments/providers/alipay';
+import { createWechatProvider } from '../src/modules/confirmation/payments/providers/wechat';
+import { signWechatNotify } from '../src/modules/confirmation/payments/providers/wechat-notify';
+import { parseStatement } from '../src/modules/confirmation/payments/statements';
 
 /** Keys made here, for each test: no key material lives in the repository. */
 function rsaPair() {

@@ -1,7 +1,7 @@
 import { ERROR_TEXT, ErrorCode, maskIdno, maskMobile, NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REVEAL_LIMIT } from '../src/modules/review/routes';
+import { REVEAL_LIMIT } from '../src/modules/registration/review/routes';
 import { addStaff, adminToken, staffToken, submittedApplication } from './helpers/actors';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
 import { bearer, captcha, COMPLETE_FORM, get, post, registered, withPhoto } from './helpers/candidates';

@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/app-error';
-import { readProof } from '../src/modules/waivers/proof';
+import { readProof } from '../src/modules/confirmation/waivers/proof';
 import { addStaff, adminToken, STAFF_PASSWORD, staffToken } from './helpers/actors';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
 import { bearer, get, registered } from './helpers/candidates';

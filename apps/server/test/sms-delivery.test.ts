@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedDemo } from '../src/seed/demo';
-import { createSmsRepository } from '../src/modules/sms/repository';
+import { createSmsRepository } from '../src/modules/messages/sms/repository';
 import { TEST_ADMIN_PASSWORD, TEST_LOG_DIR } from './helpers/app';
 import { DATABASES, type TestDatabase } from './helpers/databases';
 import { bundleServer, startServerProcess, type ServerProcess } from './helpers/server-process';

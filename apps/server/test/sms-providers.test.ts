@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmsConfig } from '../src/config';
-import { aliyunProvider, tencentProvider } from '../src/modules/sms/providers';
+import { aliyunProvider, tencentProvider } from '../src/modules/messages/sms/providers';
 
 /** A stand-in for a provider's API on this machine: records each request, answers what the test says. */
 interface Seen {

@@ -16,8 +16,8 @@ import { metaFor, renderAt } from './app/route-table';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { setDisplayTimeZone } from './lib/office-time-zone';
 import { ServerRendered } from './lib/hydrated';
-import { NOTICE_PAGE_SIZE, noticePageKey } from './features/notices/api';
-import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/positions/position-query';
+import { NOTICE_PAGE_SIZE, noticePageKey } from './features/content/notices/api';
+import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/content/positions/position-query';
 import { seedPublicQueries } from './lib/public-query';
 import { setSsrData, SSR_DATA_ID, type SsrData } from './lib/ssr-data';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Button, Form } from 'antd';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { ApplicationFormFields } from '../src/features/applications/components/ApplicationFormFields';
+import { ApplicationFormFields } from '../src/features/registration/applications/components/ApplicationFormFields';
 
 function Harness({ fields, required }: { fields: string[]; required: string[] }) {
   const [form] = Form.useForm();

@@ -11,7 +11,7 @@ class Conflict extends Error {}
 /** What a read of the application answers. */
 let serverNow: { version: number; form: Record<string, unknown> } | null = null;
 
-vi.mock('../src/features/applications/api', () => ({
+vi.mock('../src/features/registration/applications/api', () => ({
   saveApplication: vi.fn(
     async (examId: number, form: Record<string, unknown>, _p: unknown, _s: unknown, version?: number, keepalive?: boolean) => {
       calls.push(version === undefined ? { examId, form } : { examId, form, version });
@@ -32,7 +32,7 @@ vi.mock('../src/features/applications/api', () => ({
   fetchApplication: vi.fn(async () => serverNow),
 }));
 
-const { takeKeptDraft, useAutosave } = await import('../src/features/applications/autosave');
+const { takeKeptDraft, useAutosave } = await import('../src/features/registration/applications/autosave');
 const { useSysStore } = await import('../src/lib/store');
 const { SAMPLE_USER } = await import('../src/lib/sample-user');
 

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Exam, PaymentStatus } from '@zhikaoyun/shared';
-import { ConfirmationStep } from '../src/features/applications/components/ConfirmationStep';
+import { ConfirmationStep } from '../src/features/registration/applications/components/ConfirmationStep';
 import { http } from '../src/lib/http';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { afterSignIn, CONSOLE_MENU, CONSOLE_ROUTES, consoleRouteFor, consoleView, viewTitle } from '../src/admin/route-table';
-import { reviewActions } from '../src/features/review/console/review-actions';
+import { reviewActions } from '../src/features/registration/review/console/review-actions';
 
 describe('console route table', () => {
   it('finds the route of every console address, a static segment before a parameter', () => {

@@ -62,7 +62,9 @@ describe('the guide page’s current exam card', () => {
     expect(recoverable).not.toHaveBeenCalled();
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
-    expect(container.querySelector('.deadline')?.textContent).toMatch(/^ 报名截止：\d{4}-\d{2}-\d{2} \d{2}:\d{2}（剩余 \d+ 天 \d{2}:\d{2}:\d{2}）$/);
+    expect(container.querySelector('.deadline')?.textContent).toMatch(
+      /^ 报名截止：\d{4}-\d{2}-\d{2} \d{2}:\d{2}（剩余 \d+ 天 \d{2}:\d{2}:\d{2}）$/,
+    );
     expect(container.querySelector('.home-current-exam__name')?.textContent).toBe(exam.name);
   });
 

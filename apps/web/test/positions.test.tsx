@@ -2,9 +2,9 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { EDUCATION_LEVELS, type Position } from '@zhikaoyun/shared';
 import { describe, expect, it, vi } from 'vitest';
-import { PositionBrowser } from '../src/features/positions/components/PositionBrowser';
-import { EDUCATION_FILTER_LEVELS } from '../src/features/positions/education-levels';
-import type { PositionFilter } from '../src/features/positions/position-query';
+import { PositionBrowser } from '../src/features/content/positions/components/PositionBrowser';
+import { EDUCATION_FILTER_LEVELS } from '../src/features/content/positions/education-levels';
+import type { PositionFilter } from '../src/features/content/positions/position-query';
 
 const position: Position = {
   id: 1,

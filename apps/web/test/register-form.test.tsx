@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import RegisterPage from '../src/features/accounts/pages/RegisterPage';
+import RegisterPage from '../src/features/access/accounts/pages/RegisterPage';
 
 // No server here: the captcha, the SMS setting and the registration call fail quietly.
 vi.mock('../src/lib/lazy-http', () => ({

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewDetail } from '@zhikaoyun/shared';
-import { ReviewDrawer } from '../src/features/review/console/ReviewDrawer';
+import { ReviewDrawer } from '../src/features/registration/review/console/ReviewDrawer';
 import { consoleHttp } from '../src/lib/console-http';
 import { useStaffSession } from '../src/lib/staff-session';
 

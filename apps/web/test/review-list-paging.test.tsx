@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewItem } from '@zhikaoyun/shared';
-import { useReviewList } from '../src/features/review/console/api';
+import { useReviewList } from '../src/features/registration/review/console/api';
 import { consoleHttp } from '../src/lib/console-http';
 import { useStaffSession } from '../src/lib/staff-session';
 

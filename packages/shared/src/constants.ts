@@ -1,6 +1,6 @@
 /** Constants from the product specification: exact values, checked by the conformance tests. */
 
-import type { MenuItem } from './system';
+import type { MenuItem } from './platform/system';
 
 export const DEFAULT_SITE_NAME = '智考云系统';
 export const DEFAULT_SITE_NAME_EN = 'zhikaoyun exam system';

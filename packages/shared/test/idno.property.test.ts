@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { birthdayFromIdno, idnoProblem, isValidIdno, sexFromIdno } from '../src/idno';
+import { birthdayFromIdno, idnoProblem, isValidIdno, sexFromIdno } from '../src/access/idno';
 
 /**
  * An independent reading of GB 11643-1999, written from the standard and not from our code:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { birthdayFromIdno, idnoCheckChar, idnoProblem, isValidIdno, maskIdno, maskMobile, sexFromIdno } from '../src/idno';
+import { birthdayFromIdno, idnoCheckChar, idnoProblem, isValidIdno, maskIdno, maskMobile, sexFromIdno } from '../src/access/idno';
 
 describe('ID number (GB 11643-1999)', () => {
   it('computes the MOD 11-2 check character of the standard example', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applicationNumber, formAsShown, graduationDateProblem, latestGraduationMonth, profileOf } from '../src/applications';
+import { applicationNumber, formAsShown, graduationDateProblem, latestGraduationMonth, profileOf } from '../src/registration/applications';
 import { countdownText, timeLeft } from '../src/deadline';
-import type { Exam } from '../src/exams';
-import type { MyApplication } from '../src/journey';
-import { historyWords, journeyOf, journeyStepTitles, photoLockOf } from '../src/journey-steps';
-import { OPEN_REQUIREMENTS, positionMatches } from '../src/positions';
+import type { Exam } from '../src/content/exams';
+import type { MyApplication } from '../src/registration/journey';
+import { historyWords, journeyOf, journeyStepTitles, photoLockOf } from '../src/registration/journey-steps';
+import { OPEN_REQUIREMENTS, positionMatches } from '../src/content/positions';
 
 const exam: Exam = {
   id: 1,

@@ -20,8 +20,8 @@ import {
   type ApplicationStatus,
   type LifecycleActor,
   type LifecycleContext,
-} from '../src/lifecycle';
-import { staffUnitScope, unitInScope } from '../src/staff';
+} from '../src/registration/lifecycle';
+import { staffUnitScope, unitInScope } from '../src/access/staff';
 
 const STILL_UNDER_REVIEW = '该报名不在待审核状态（可能已被审核或已撤回），请刷新后再试';
 const ACTORS: LifecycleActor[] = ['candidate', 'admin', 'reviewer', 'system'];
@@ -204,15 +204,22 @@ describe('application lifecycle: the machine', () => {
         });
       }
       expect(availableEvents('rejectedFinal', 'candidate', { phase })).toEqual([]);
-      expect(canEdit('rejectedFinal', { phase: 'registering' })).toEqual({ ok: false, msg: '报名审核不通过（不得再报），不能修改或重新提交' });
+      expect(canEdit('rejectedFinal', { phase: 'registering' })).toEqual({
+        ok: false,
+        msg: '报名审核不通过（不得再报），不能修改或重新提交',
+      });
     }
     // The plain rejection stays the candidate's to fix and resubmit while registration is open.
     expect(canFire('rejected', 'resubmit', 'candidate', { phase: 'registering' })).toEqual({ ok: true, to: 'submitted', repeat: false });
-    expect(canFire('submitted', 'rejectFinal', 'reviewer', { reason: ' ' })).toEqual({ ok: false, msg: '审核不通过时必须填写原因', why: 'reason' });
+    expect(canFire('submitted', 'rejectFinal', 'reviewer', { reason: ' ' })).toEqual({
+      ok: false,
+      msg: '审核不通过时必须填写原因',
+      why: 'reason',
+    });
   });
 
   it('is plain data without zod, so the candidate site’s shell can load it', () => {
-    const source = readFileSync(new URL('../src/lifecycle.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../src/registration/lifecycle.ts', import.meta.url), 'utf8');
     const imports = source.split('\n').filter((l) => l.startsWith('import'));
     expect(imports.every((l) => l.startsWith('import type'))).toBe(true);
     expect(source).not.toMatch(/from 'zod'/);

@@ -13,7 +13,7 @@ import {
   parseWorkYears,
   positionRowInput,
   requirementCells,
-} from '../src/position-sheet';
+} from '../src/content/position-sheet';
 import {
   checkEligibility,
   EDUCATION_LEVELS,
@@ -22,7 +22,7 @@ import {
   OPEN_REQUIREMENTS,
   POSITION_SHEET_COLUMNS,
   type PositionRequirements,
-} from '../src/positions';
+} from '../src/content/positions';
 
 const value = <T>(r: { ok: true; value: T } | { ok: false; msg: string }): T | string => (r.ok ? r.value : `ERROR ${r.msg}`);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { missingRequired } from '../src/applications';
-import { examPhase } from '../src/exams';
-import { ageOn, checkEligibility, OPEN_REQUIREMENTS, type PositionRequirements } from '../src/positions';
+import { missingRequired } from '../src/registration/applications';
+import { examPhase } from '../src/content/exams';
+import { ageOn, checkEligibility, OPEN_REQUIREMENTS, type PositionRequirements } from '../src/content/positions';
 
 const open: PositionRequirements = OPEN_REQUIREMENTS;
 

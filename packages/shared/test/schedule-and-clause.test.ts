@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scheduleChanges, type ScheduleWindows } from '../src/exams';
-import { clause, MESSAGE_TEMPLATES } from '../src/notifications';
+import { scheduleChanges, type ScheduleWindows } from '../src/content/exams';
+import { clause, MESSAGE_TEMPLATES } from '../src/messages/notifications';
 
 const BEFORE: ScheduleWindows = {
   registrationStart: '2026-12-01T01:00:00.000Z',

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { competitionRanks, interviewNeed, maskName, rankPosition, ratioFor, saveScoreRulesSchema, type RankEntry } from '../src/scores';
+import {
+  competitionRanks,
+  interviewNeed,
+  maskName,
+  rankPosition,
+  ratioFor,
+  saveScoreRulesSchema,
+  type RankEntry,
+} from '../src/scores/scores';
 
 /** Rank as the rule says it in words: one more than the number of people strictly above. */
 const referenceRank = (totals: readonly number[], i: number) => 1 + totals.filter((t) => t > totals[i]!).length;

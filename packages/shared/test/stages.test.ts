@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { competitionRanks } from '../src/scores';
-import { combinedScore, medicalEntrants } from '../src/stages';
+import { competitionRanks } from '../src/scores/scores';
+import { combinedScore, medicalEntrants } from '../src/scores/stages';
 
 /** A final ranking with many ties, some out (failed 体检 or gave up), in rank order. */
 const rankingArb = fc

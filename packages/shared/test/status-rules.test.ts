@@ -11,7 +11,7 @@ import {
   transitionOf,
   UNFINISHED_STATUSES,
   type ApplicationStatus,
-} from '../src/lifecycle';
+} from '../src/registration/lifecycle';
 import {
   availableLaterEvents,
   canFireLater,
@@ -24,7 +24,7 @@ import {
   type LaterEvent,
   type LaterFacts,
   type LaterStatus,
-} from '../src/later-stages-lifecycle';
+} from '../src/scores/later-stages-lifecycle';
 
 // The lists the server's SQL and checks read, written out by hand: a change to the machine that
 // moves one of them fails here until this says the same.

@@ -382,7 +382,7 @@ export interface ApplicationTable {
   exam_id: number;
   candidate_id: number;
   position_id: number | null;
-  /** Written only by modules/applications/lifecycle.ts, as the machine in packages/shared allows. */
+  /** Written only by modules/registration/applications/lifecycle.ts, as the machine in packages/shared allows. */
   status: ApplicationStatus;
   /** JSON: ApplicationForm. */
   form: string;
@@ -495,7 +495,7 @@ export interface MessageTable {
   created_at: string;
 }
 
-/** SMS waiting for, in or past delivery (modules/sms/worker.ts is the only one that sends). */
+/** SMS waiting for, in or past delivery (modules/messages/sms/worker.ts is the only one that sends). */
 export interface SmsOutboxTable {
   id: Generated<number>;
   office_id: number;

@@ -5,7 +5,7 @@ import { parseJsonColumn } from '../lib/json';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import type { SessionPrincipal } from '../modules/sessions/service';
+import type { SessionPrincipal } from '../modules/access/sessions/service';
 
 export interface StaffPrincipal {
   id: number;
@@ -14,7 +14,7 @@ export interface StaffPrincipal {
   username: string;
   name: string;
   role: StaffRole;
-  /** Units a reviewer may see and review; empty: none (see review/scope.ts). */
+  /** Units a reviewer may see and review; empty: none (see modules/access/scope.ts). */
   units: string[];
 }
 

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
 import { keepNewest } from '../lib/bounded-map';
 import { answerBeforeRouting, replayableHeaders } from '../lib/raw-answer';
-import { hashToken, type EndedSessions } from '../modules/sessions/service';
+import { hashToken, type EndedSessions } from '../modules/access/sessions/service';
 import { tokenFromHeaders } from './auth';
 
 /**

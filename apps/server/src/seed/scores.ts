@@ -1,6 +1,6 @@
 import { toHundredths, zonedDay } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import { createScoresRepository } from '../modules/scores/repository';
+import { createScoresRepository } from '../modules/scores/scores/repository';
 import type { Db } from '../db/database';
 import type { DB, ScoreMarkKind } from '../db/schema';
 import { DEMO_POSITIONS } from './data';

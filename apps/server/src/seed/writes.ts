@@ -2,11 +2,11 @@ import { birthdayFromIdno, idnoCheckChar, sexFromIdno, zonedToInstant, type Appl
 import type { Insertable, Kysely } from 'kysely';
 import type { DataCipher } from '../lib/crypto';
 import { hashPassword } from '../lib/password';
-import { assignApplicationNo } from '../modules/applications/repository';
-import { createArrangementRepository } from '../modules/arrangement/repository';
-import { seatExam } from '../modules/arrangement/service';
-import { issueTickets } from '../modules/tickets/issue';
-import { createTicketsRepository } from '../modules/tickets/repository';
+import { assignApplicationNo } from '../modules/registration/applications/repository';
+import { createArrangementRepository } from '../modules/arrangement/arrangement/repository';
+import { seatExam } from '../modules/arrangement/arrangement/service';
+import { issueTickets } from '../modules/arrangement/tickets/issue';
+import { createTicketsRepository } from '../modules/arrangement/tickets/repository';
 import type { Db } from '../db/database';
 import type { DB, ExamTable } from '../db/schema';
 import { positionRequirements, type DemoPosition } from './data';

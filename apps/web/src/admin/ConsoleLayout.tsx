@@ -23,7 +23,7 @@ import { Button, Layout, Menu, Spin } from 'antd';
 import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { ConsoleForbidden, ConsoleNotFound } from '../components/console/ConsoleResult';
-import { useStaffLogout } from '../features/staff/console/api';
+import { useStaffLogout } from '../features/access/staff/console/api';
 import { useStaffSession } from '../lib/staff-session';
 import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleView, viewTitle, type ConsoleSection } from './route-table';
 

@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { useStaffSession } from '../lib/staff-session';
 import { afterSignIn, consoleTitle } from './route-table';
 
-const StaffLoginPage = lazy(() => import('../features/staff/console/StaffLoginPage'));
+const StaffLoginPage = lazy(() => import('../features/access/staff/console/StaffLoginPage'));
 
 /**
  * /admin/login: the sign-in form; once signed in (now, or already), on to the page a signed-out

@@ -1,4 +1,4 @@
-import { officeToday } from './clock';
+import { officeToday } from '../clock';
 
 /**
  * Resident ID numbers (GB 11643-1999): 17 digits and a MOD 11-2 check character.

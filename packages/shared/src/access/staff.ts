@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { captchaFieldsSchema, passwordSchema } from './accounts';
-import { applicationDraftSchema, historyEntrySchema } from './applications';
-import { pageQuerySchema } from './envelope';
-import { APPLICATION_STATUSES, isStaffVisible } from './lifecycle';
-import { STAFF_ROLES, type StaffRole } from './phases-and-roles';
+import { applicationDraftSchema, historyEntrySchema } from '../registration/applications';
+import { pageQuerySchema } from '../envelope';
+import { APPLICATION_STATUSES, isStaffVisible } from '../registration/lifecycle';
+import { STAFF_ROLES, type StaffRole } from '../phases-and-roles';
 
 /** The office console: staff, review, statistics, audit. */
 

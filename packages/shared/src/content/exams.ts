@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { FORM_FIELD_LABEL, type FormField } from './applications';
-import { MAX_FEE_FEN, WAIVER_CATEGORIES } from './payments';
-import { examCodeSchema, ticketTemplateSchema } from './arrangement';
-import { zonedDateTime } from './clock';
-import { NOT_FOUND_TEXT } from './errors';
-import { EXAM_PHASES, type ExamPhase } from './phases-and-roles';
+import { FORM_FIELD_LABEL, type FormField } from '../registration/applications';
+import { MAX_FEE_FEN, WAIVER_CATEGORIES } from '../confirmation/payments';
+import { examCodeSchema, ticketTemplateSchema } from '../arrangement/arrangement';
+import { zonedDateTime } from '../clock';
+import { NOT_FOUND_TEXT } from '../errors';
+import { EXAM_PHASES, type ExamPhase } from '../phases-and-roles';
 
 /** Every field an exam may ask for, in the form's order. */
 export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
@@ -15,7 +15,6 @@ export const examConfigSchema = z.object({
   required: z.array(z.string()),
 });
 export type ExamConfig = z.infer<typeof examConfigSchema>;
-
 
 export const examSchema = z.object({
   id: z.number().int(),

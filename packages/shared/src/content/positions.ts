@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema } from './envelope';
+import { pageQuerySchema } from '../envelope';
 
 /** Education levels, lowest first: a requirement is met by its level or a higher one. */
 export const EDUCATION_LEVELS = ['高中（中专）', '大专', '本科', '硕士研究生', '博士研究生'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { mobileSchema, captchaFieldsSchema } from './accounts';
-import { SEATED_STATUSES, type ApplicationEvent, type ApplicationStatus } from './lifecycle';
+import { mobileSchema, captchaFieldsSchema } from '../access/accounts';
+import { SEATED_STATUSES, type ApplicationEvent, type ApplicationStatus } from '../registration/lifecycle';
 
 /**
  * Messages to candidates: what each step of the lifecycle tells the candidate (in the inbox and,

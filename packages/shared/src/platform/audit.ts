@@ -4,9 +4,9 @@
  * call site) and a target made by `auditTarget`; rows written before keep what they have and the
  * reader translates them (`auditActionLabel`, and the server's target labels accept `kind#id`).
  */
-import { APPLICATION_TRANSITIONS } from './lifecycle';
-import { OPENING_ACTION_LABEL } from './payments';
-import { LATER_STAGE_TEXT, STAGE_LIST_TEXT } from './stages';
+import { APPLICATION_TRANSITIONS } from '../registration/lifecycle';
+import { OPENING_ACTION_LABEL } from '../confirmation/payments';
+import { LATER_STAGE_TEXT, STAGE_LIST_TEXT } from '../scores/stages';
 
 /** Every action the log records, as the console shows it. */
 export const AUDIT_ACTIONS: readonly string[] = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_TIME_ZONE, isTimeZone } from './clock';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../clock';
 
 /** The office's own settings (kept as JSON on the office row). The spec names only webname. */
 export const officeSettingsSchema = z.object({

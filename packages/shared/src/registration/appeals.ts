@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { captchaFieldsSchema, idnoSchema, mobileSchema, nameSchema } from './accounts';
+import { captchaFieldsSchema, idnoSchema, mobileSchema, nameSchema } from '../access/accounts';
 
 /**
  * Appeals against identity squatting: a candidate whose ID number is already registered by

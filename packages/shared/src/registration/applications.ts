@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPLICATION_STATUSES, HISTORY_ACTORS } from './lifecycle';
-import { DEGREES, EDUCATION_LEVELS, POLITICAL_STATUSES } from './positions';
+import { DEGREES, EDUCATION_LEVELS, POLITICAL_STATUSES } from '../content/positions';
 
 /** The application form's fields and their labels, in the order the form shows them. */
 export const FORM_FIELD_LABEL = {

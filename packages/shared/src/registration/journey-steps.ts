@@ -1,10 +1,10 @@
-import type { Deadline } from './deadline';
-import type { Exam } from './exams';
+import type { Deadline } from '../deadline';
+import type { Exam } from '../content/exams';
 import type { HistoryEntry } from './applications';
 import type { MyApplication } from './journey';
 import { APPLICATION_STATUS_LABEL, APPLICATION_TRANSITIONS, formLock, type ApplicationEvent, type ApplicationStatus } from './lifecycle';
-import { DEFAULT_TIME_ZONE, zonedDateTime } from './clock';
-import { formatFen } from './money';
+import { DEFAULT_TIME_ZONE, zonedDateTime } from '../clock';
+import { formatFen } from '../money';
 
 /**
  * The candidate's way through an exam, as the site shows it: where each application stands, the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { examSchema } from './exams';
+import { examSchema } from '../content/exams';
 import { APPLICATION_STATUSES } from './lifecycle';
 
 /**

@@ -3,13 +3,13 @@
  * that moves it, who may fire each event, under which conditions, and the Chinese message that
  * explains a refusal. Plain data and pure functions without zod, so that the candidate site's
  * shell, the console and the server all read the very same rules. The server applies a transition
- * only through modules/applications/lifecycle.ts, which asks `canFire` first.
+ * only through modules/registration/applications/lifecycle.ts, which asks `canFire` first.
  *
  * Adding a status: add it to APPLICATION_STATUSES and APPLICATION_STATES, add the events that lead
  * to and away from it to APPLICATION_TRANSITIONS; the compiler then points at every place that
  * must say how the new status looks (the candidate's status card, the console's tag colours).
  */
-import type { ExamPhase, StaffRole } from './phases-and-roles';
+import type { ExamPhase, StaffRole } from '../phases-and-roles';
 
 /** What each exam phase is called on screen (here, without zod, for the plain pages). */
 export const EXAM_PHASE_LABEL: Readonly<Record<ExamPhase, string>> = {
@@ -112,7 +112,7 @@ export const APPLICATION_STATES: Readonly<Record<ApplicationStatus, ApplicationS
 };
 
 // After `confirmed` the application goes on in a second machine (seat → 拟录用), declared the same way.
-export * from './later-stages-lifecycle';
+export * from '../scores/later-stages-lifecycle';
 
 /** The status a new application starts in (the first save of the form creates it). */
 export const INITIAL_STATUS: ApplicationStatus = 'draft';

@@ -11,7 +11,7 @@
  * 递补: one who fails or gives up at 体检 leaves `medical`; the next by final rank is then called
  * (`callToMedical` from `interviewed`), as `medicalEntrants` in stages.ts decides.
  */
-import type { StaffRole } from './phases-and-roles';
+import type { StaffRole } from '../phases-and-roles';
 
 export const LATER_STATUSES = [
   'seated',

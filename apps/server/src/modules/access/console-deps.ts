@@ -1,6 +1,6 @@
 import type { FastifyContextConfig } from 'fastify';
 import type { Db } from '../../db/database';
-import type { AuditService } from './service';
+import type { AuditService } from '../platform/audit/service';
 
 /** What every console write needs: the database, the audit log, and the public cache to refresh. */
 export interface ConsoleDeps {

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/database';
-import { isUniqueViolation } from '../../db/errors';
-import type { DataCipher } from '../../lib/crypto';
+import type { Db } from '../../../db/database';
+import { isUniqueViolation } from '../../../db/errors';
+import type { DataCipher } from '../../../lib/crypto';
 import { createRotationRepository } from './rotation-repository';
 
 /**

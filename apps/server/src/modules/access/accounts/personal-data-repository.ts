@@ -1,8 +1,8 @@
 import { APPLICANT_STATUSES } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
-import { withExamAndPosition } from '../applications/repository';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import { withExamAndPosition } from '../../registration/applications/repository';
 
 /**
  * An application in a state that counts as applied (under review, approved, confirmed and paid) is

@@ -1,12 +1,12 @@
 import { auditTarget, DELETE_ACCOUNT_BLOCKED_TEXT, ErrorCode, fromHundredths, HINT_ANSWER_MASK, type MyData } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import type { DataCipher } from '../../lib/crypto';
-import { dataUrl } from '../../lib/data-url';
-import { parseJsonColumn } from '../../lib/json';
+import { AppError } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import type { DataCipher } from '../../../lib/crypto';
+import { dataUrl } from '../../../lib/data-url';
+import { parseJsonColumn } from '../../../lib/json';
 import { DeletionBlocked, type PersonalDataRepository } from './personal-data-repository';
-import type { AuditService } from '../audit/service';
+import type { AuditService } from '../../platform/audit/service';
 import type { SessionsService } from '../sessions/service';
 import type { Reauth } from './reauth';
 

@@ -1,6 +1,6 @@
 import { ErrorCode, PHOTO_MAX_PIXELS, PHOTO_MIN_HEIGHT, PHOTO_MIN_WIDTH } from '@zhikaoyun/shared';
 import sharp from 'sharp';
-import { AppError } from '../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
 
 /** Stored photos are at most this size: enough for an admission ticket and a review screen. */
 const MAX_WIDTH = 600;

@@ -1,8 +1,8 @@
 import { ErrorCode } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
-import { failureGuard, sessionStrikes } from '../../lib/failure-guard';
-import { verifyPassword } from '../../lib/password';
-import type { CounterStore } from '../../lib/throttle';
+import { AppError } from '../../../lib/app-error';
+import { failureGuard, sessionStrikes } from '../../../lib/failure-guard';
+import { verifyPassword } from '../../../lib/password';
+import type { CounterStore } from '../../../lib/throttle';
 import type { SessionsService } from '../sessions/service';
 
 export const SESSION_ENDED_TEXT = '密码错误次数过多，已退出登录，请重新登录';

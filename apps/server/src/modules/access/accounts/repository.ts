@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { CandidateTable } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { CandidateTable } from '../../../db/schema';
 
 const CANDIDATE_COLUMNS = [
   'id',

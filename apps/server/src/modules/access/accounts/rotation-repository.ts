@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import type { Db } from '../../../db/database';
 
 /**
  * The queries of a data-key rotation: personal data read in batches by id, and written back only

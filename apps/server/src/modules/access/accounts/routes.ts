@@ -20,7 +20,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readUploadedFile } from '../../lib/upload';
+import { readUploadedFile } from '../../../lib/upload';
 
 const done = envelopeSchema(z.null());
 

@@ -13,15 +13,15 @@ import {
 } from '@zhikaoyun/shared';
 import type { z } from 'zod';
 import type { changePasswordSchema, loginSchema, registerSchema, resetPasswordSchema, updateUserInfoSchema } from '@zhikaoyun/shared';
-import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import type { DataCipher } from '../../lib/crypto';
-import { dataUrl } from '../../lib/data-url';
-import { failureGuard, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../lib/failure-guard';
-import { hashPassword, verifyPassword } from '../../lib/password';
-import type { CounterStore } from '../../lib/throttle';
-import type { AuditService } from '../audit/service';
+import { isUniqueViolation } from '../../../db/errors';
+import { AppError } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import type { DataCipher } from '../../../lib/crypto';
+import { dataUrl } from '../../../lib/data-url';
+import { failureGuard, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
+import { hashPassword, verifyPassword } from '../../../lib/password';
+import type { CounterStore } from '../../../lib/throttle';
+import type { AuditService } from '../../platform/audit/service';
 import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
 import { processPhoto } from './photo';
@@ -54,7 +54,7 @@ export interface AccountsDeps {
   counters: CounterStore | null;
   reauth: Reauth;
   audit: AuditService;
-  /** Phone verification codes (modules/sms/codes.ts): checked when the office asks for them. */
+  /** Phone verification codes (modules/messages/sms/codes.ts): checked when the office asks for them. */
   phoneCodes?: {
     required(officeId: number): Promise<boolean>;
     verify(officeId: number, mobile: string, purpose: 'register' | 'reset', code: string | undefined): Promise<void>;

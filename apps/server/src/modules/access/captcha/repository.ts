@@ -1,5 +1,5 @@
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db } from '../../db/database';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
 
 export function createCaptchaRepository(db: Db) {
   const commits = commitGroupFor(db); // one fsync for many writes (db/commit-group.ts)

@@ -1,7 +1,7 @@
 import type { Captcha } from '@zhikaoyun/shared';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
-import { isoIn, nowIso } from '../../lib/clock';
+import { isoIn, nowIso } from '../../../lib/clock';
 import type { CaptchaRepository } from './repository';
 
 export const CAPTCHA_TTL_SECONDS = 300;

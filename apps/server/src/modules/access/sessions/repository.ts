@@ -1,5 +1,5 @@
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db } from '../../db/database';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
 
 export type SessionKind = 'candidate' | 'staff';
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { clock, isoIn, nowIso } from '../../lib/clock';
+import { clock, isoIn, nowIso } from '../../../lib/clock';
 import type { SessionKind, SessionsRepository } from './repository';
 
 /** A session ends after this long without use... */

@@ -1,7 +1,7 @@
 import { envelopeSchema, officeQuerySchema, ok, staffDisableSchema, staffInputSchema, staffUserSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE } from '../console-deps';
 
 /** Console: admins manage the office's staff users. */
 const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {

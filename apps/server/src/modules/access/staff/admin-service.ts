@@ -1,11 +1,11 @@
 import { ErrorCode, STAFF_ROLES, type StaffRole, type StaffUser } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { isUniqueViolation } from '../../db/errors';
-import { AppError, notFound } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
-import { hashPassword } from '../../lib/password';
-import { nowIso } from '../../lib/clock';
-import type { AuditActor, AuditService } from '../audit/service';
+import { isUniqueViolation } from '../../../db/errors';
+import { AppError, notFound } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
+import { hashPassword } from '../../../lib/password';
+import { nowIso } from '../../../lib/clock';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { SessionsService } from '../sessions/service';
 import { normalizeUsername, type StaffRepository } from './repository';
 

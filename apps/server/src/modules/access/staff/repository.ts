@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { StaffUserTable } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { StaffUserTable } from '../../../db/schema';
 
 /**
  * Usernames are compared trimmed and in lower case: `admin`, `ADMIN` and ` admin ` are one

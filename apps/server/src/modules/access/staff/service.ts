@@ -7,12 +7,12 @@ import {
   type StaffProfile,
 } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { failureGuard, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../lib/failure-guard';
-import { parseJsonColumn } from '../../lib/json';
-import { hashPassword, verifyPassword } from '../../lib/password';
-import type { CounterStore } from '../../lib/throttle';
-import type { AuditService } from '../audit/service';
+import { AppError } from '../../../lib/app-error';
+import { failureGuard, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
+import { parseJsonColumn } from '../../../lib/json';
+import { hashPassword, verifyPassword } from '../../../lib/password';
+import type { CounterStore } from '../../../lib/throttle';
+import type { AuditService } from '../../platform/audit/service';
 import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
 import { normalizeUsername, type StaffRepository } from './repository';

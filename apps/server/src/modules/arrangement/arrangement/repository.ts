@@ -1,10 +1,10 @@
 import { SEATED_STATUSES } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { deleteInChunks } from '../../db/chunked-delete';
-import { committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { AdmissionTicketTable, DB, ExamSeatTable } from '../../db/schema';
-import { breathe, type RowSource } from '../../lib/row-source';
+import { deleteInChunks } from '../../../db/chunked-delete';
+import { committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { AdmissionTicketTable, DB, ExamSeatTable } from '../../../db/schema';
+import { breathe, type RowSource } from '../../../lib/row-source';
 import { seatRows } from './seat-rows';
 
 /** A seat as the arrangement writes it: the table's row without its id and scope. */

@@ -23,9 +23,9 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { readUploadedFile } from '../../lib/upload';
-import { ADMIN_ROUTE } from '../audit/console-deps';
+import { AppError } from '../../../lib/app-error';
+import { readUploadedFile } from '../../../lib/upload';
+import { ADMIN_ROUTE } from '../../access/console-deps';
 
 /** A site workbook of a few thousand rows is well under this. */
 const SHEET_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '../../../db/schema';
 
 /**
  * The seats of exams joined to where and what (site `si`, room `r`, paper `j`) and to whom

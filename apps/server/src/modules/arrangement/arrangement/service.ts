@@ -19,18 +19,18 @@ import {
   APPLICATION_STATES,
 } from '@zhikaoyun/shared';
 import { randomBytes } from 'node:crypto';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { AuditService } from '../audit/service';
-import type { ExamLookup } from '../exams/lookup';
-import { officeAdminScope } from '../review/scope';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { AuditService } from '../../platform/audit/service';
+import type { ExamLookup } from '../../content/exams/lookup';
+import { officeAdminScope } from '../../access/scope';
 import { arrangePacked, seatLate, type PackedArrangeInput, type PackedArrangeResult, type PackedSeats } from './arrange';
 import type { ArrangementRepository, SeatRow } from './repository';
 import type { readSiteSheet } from './sheet';
-import type { RowSource } from '../../lib/row-source';
+import type { RowSource } from '../../../lib/row-source';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '../../../db/schema';
 
 export interface ArrangementDeps {
   repo: ArrangementRepository;

@@ -8,7 +8,7 @@ import {
   type SiteImportResult,
 } from '@zhikaoyun/shared';
 import type ExcelJS from 'exceljs';
-import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
+import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../../lib/xlsx';
 
 type Column = (typeof SITE_SHEET_COLUMNS)[number];
 

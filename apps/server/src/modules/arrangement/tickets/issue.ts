@@ -1,7 +1,7 @@
 import { DEFAULT_TIME_ZONE, ErrorCode, ticketNumber, zonedDateTime } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import type { DB } from '../../../db/schema';
+import { AppError } from '../../../lib/app-error';
 import type { TicketsRepository } from './repository';
 
 /**

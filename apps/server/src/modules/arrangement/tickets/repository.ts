@@ -1,8 +1,8 @@
 import { SEATED_STATUSES } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import { committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { AdmissionTicketTable, DB } from '../../db/schema';
+import { committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { AdmissionTicketTable, DB } from '../../../db/schema';
 import { seatRows } from '../arrangement/seat-rows';
 
 const INSERT_CHUNK = 500;

@@ -14,7 +14,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 /** Publishing tickets, moving a seat, room sheets and the door check: under /api/admin. */
 export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {

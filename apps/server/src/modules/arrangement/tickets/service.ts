@@ -9,17 +9,17 @@ import {
   APPLICATION_STATES,
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
-import { isUniqueViolation } from '../../db/errors';
+import { isUniqueViolation } from '../../../db/errors';
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { DataCipher } from '../../lib/crypto';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { AuditService } from '../audit/service';
-import type { ExamLookup } from '../exams/lookup';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { DataCipher } from '../../../lib/crypto';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { AuditService } from '../../platform/audit/service';
+import type { ExamLookup } from '../../content/exams/lookup';
 import type { ArrangementRepository } from '../arrangement/repository';
-import type { NotificationsService } from '../notifications/service';
-import { applicationScope, inScope, officeAdminScope } from '../review/scope';
+import type { NotificationsService } from '../../messages/notifications/service';
+import { applicationScope, inScope, officeAdminScope } from '../../access/scope';
 import { issueTickets } from './issue';
 import { createPdfCache } from './pdf-cache';
 import { renderTicketPdf, type TicketPdfInput } from './pdf';

@@ -1,7 +1,7 @@
 import { fromStatesOf, SEATED_STATUSES } from '@zhikaoyun/shared';
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 
 /** Positions as close-out sees them: headcount, confirmed candidates, cancelled or not. */
 export function createCloseoutRepository(db: Db) {

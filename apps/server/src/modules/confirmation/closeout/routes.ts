@@ -8,7 +8,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE } from '../../access/console-deps';
 
 /** Close-out (开考比例核定), under /api/admin, for the office's admins. */
 const closeoutAdminRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -8,22 +8,22 @@ import {
   fromStatesOf,
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { CandidateRow } from '../accounts/repository';
-import type { Lifecycle } from '../applications/lifecycle';
-import type { ApplicationsRepository } from '../applications/repository';
-import { eligibilityProfile } from '../applications/service';
-import type { AuditService } from '../audit/service';
-import type { PositionLookup } from '../positions/lookup';
-import type { ExamsAdminService } from '../exams/admin-service';
-import type { ExamsService } from '../exams/service';
-import type { NotificationsService } from '../notifications/service';
+import type { DB } from '../../../db/schema';
+import { AppError } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { CandidateRow } from '../../access/accounts/repository';
+import type { Lifecycle } from '../../registration/applications/lifecycle';
+import type { ApplicationsRepository } from '../../registration/applications/repository';
+import { eligibilityProfile } from '../../registration/applications/service';
+import type { AuditService } from '../../platform/audit/service';
+import type { PositionLookup } from '../../content/positions/lookup';
+import type { ExamsAdminService } from '../../content/exams/admin-service';
+import type { ExamsService } from '../../content/exams/service';
+import type { NotificationsService } from '../../messages/notifications/service';
 import type { PaymentsService } from '../payments/service';
-import { parseRequirements } from '../positions/service';
-import { officeAdminScope } from '../review/scope';
+import { parseRequirements } from '../../content/positions/service';
+import { officeAdminScope } from '../../access/scope';
 import type { CloseoutRepository } from './repository';
 
 export interface CloseoutDeps {

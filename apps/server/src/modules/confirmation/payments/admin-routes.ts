@@ -15,8 +15,8 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readUploadedFile } from '../../lib/upload';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { readUploadedFile } from '../../../lib/upload';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 /** A statement of a busy month stays well under this. */
 const STATEMENT_MAX_BYTES = 20 * 1024 * 1024;

@@ -14,12 +14,12 @@ import {
   fromStatesOf,
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { Lifecycle } from '../applications/lifecycle';
-import type { AuditService } from '../audit/service';
-import { applicationScope, officeAdminScope } from '../review/scope';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { Lifecycle } from '../../registration/applications/lifecycle';
+import type { AuditService } from '../../platform/audit/service';
+import { applicationScope, officeAdminScope } from '../../access/scope';
 import type { PaymentProvider } from './providers/types';
 import type { PaymentsRepository } from './repository';
 import type { PaymentsService } from './service';

@@ -1,10 +1,10 @@
 import { fromStatesOf, type OrderStatus, type PaymentProviderName } from '@zhikaoyun/shared';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { commitGroupFor, committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import { param, prepare } from '../../db/prepared';
-import type { DB } from '../../db/schema';
-import type { ApplicationScope } from '../review/scope';
+import { commitGroupFor, committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import { param, prepare } from '../../../db/prepared';
+import type { DB } from '../../../db/schema';
+import type { ApplicationScope } from '../../access/scope';
 
 const ORDER_COLUMNS = [
   'id',

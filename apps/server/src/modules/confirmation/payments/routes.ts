@@ -17,8 +17,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { ADMIN_ROUTE } from '../audit/console-deps';
+import { AppError } from '../../../lib/app-error';
+import { ADMIN_ROUTE } from '../../access/console-deps';
 
 const MOBILE = /Mobile|Android|iPhone|iPad|HarmonyOS/i;
 

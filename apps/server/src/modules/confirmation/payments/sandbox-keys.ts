@@ -2,7 +2,7 @@ import { createPrivateKey, generateKeyPair, generateKeyPairSync, randomBytes } f
 import { promisify } from 'node:util';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DatabaseConfig } from '../../db/database';
+import type { DatabaseConfig } from '../../../db/database';
 import { sandboxKeysFrom, type SandboxKeys } from './providers/sandbox';
 
 /** A fresh key pair and APIv3-style key, for the sandbox (and for tests, which make their own). */

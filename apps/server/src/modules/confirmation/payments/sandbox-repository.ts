@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../db/database';
-import { param, prepare } from '../../db/prepared';
-import type { SandboxTradeTable } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import { param, prepare } from '../../../db/prepared';
+import type { SandboxTradeTable } from '../../../db/schema';
 
 export type SandboxTrade = Selectable<SandboxTradeTable>;
 

@@ -11,13 +11,13 @@ import {
   type WaiverStatus,
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/errors';
-import type { DB } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { Lifecycle } from '../applications/lifecycle';
-import type { ApplicationsRepository } from '../applications/repository';
-import type { ExamsService } from '../exams/service';
+import { isUniqueViolation } from '../../../db/errors';
+import type { DB } from '../../../db/schema';
+import { AppError } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { Lifecycle } from '../../registration/applications/lifecycle';
+import type { ApplicationsRepository } from '../../registration/applications/repository';
+import type { ExamsService } from '../../content/exams/service';
 import type { NotifyAck, NotifyRequest, PaymentProvider } from './providers/types';
 import type { OrderRow, PaymentsRepository } from './repository';
 

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { AppError } from '../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
 
 /**
  * A fee waiver's proof, checked by what it is rather than by its first bytes (security review 3,

@@ -1,9 +1,9 @@
 import type { WaiverCategory, WaiverStatus } from '@zhikaoyun/shared';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { commitGroupFor, committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
-import type { ApplicationScope } from '../review/scope';
+import { commitGroupFor, committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import type { ApplicationScope } from '../../access/scope';
 
 function unitCondition(unit: Expression<string | null>, scope: ApplicationScope): Expression<SqlBool> {
   if (scope.units.all) return sql<SqlBool>`1 = 1`;

@@ -13,8 +13,8 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { STAFF_ROUTE } from '../audit/console-deps';
+import { AppError } from '../../../lib/app-error';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** The candidate's fee-waiver request (multipart: examId, category, file proof). */
 export const waiversCandidateRoutes: FastifyPluginAsyncZod = async (app) => {

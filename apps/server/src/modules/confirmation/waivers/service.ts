@@ -6,17 +6,17 @@ import {
   type WaiverItem,
   type WaiverStatus,
 } from '@zhikaoyun/shared';
-import { isUniqueViolation } from '../../db/errors';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { Lifecycle } from '../applications/lifecycle';
-import type { ApplicationsRepository } from '../applications/repository';
-import type { AuditService } from '../audit/service';
-import type { ExamsService } from '../exams/service';
-import type { NotificationsService } from '../notifications/service';
+import { isUniqueViolation } from '../../../db/errors';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { Lifecycle } from '../../registration/applications/lifecycle';
+import type { ApplicationsRepository } from '../../registration/applications/repository';
+import type { AuditService } from '../../platform/audit/service';
+import type { ExamsService } from '../../content/exams/service';
+import type { NotificationsService } from '../../messages/notifications/service';
 import type { PaymentsRepository } from '../payments/repository';
-import { applicationScope, inScope } from '../review/scope';
+import { applicationScope, inScope } from '../../access/scope';
 import { readProof } from './proof';
 import type { WaiversRepository } from './repository';
 

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 
 /** What may link to an attachment: a notice, an exam document, or the office's agreement. */
 export type AttachmentOwner = { type: 'notice'; id: number } | { type: 'document'; id: number } | { type: 'agreement'; id: number };

@@ -10,9 +10,9 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { readUploadedFile } from '../../lib/upload';
-import { matchesEtag } from '../../plugins/public-cache';
-import { STAFF_ROUTE } from '../audit/console-deps';
+import { readUploadedFile } from '../../../lib/upload';
+import { matchesEtag } from '../../../plugins/public-cache';
+import { STAFF_ROUTE } from '../../access/console-deps';
 import type { AttachmentsService } from './service';
 
 /** How often each process deletes uploads nothing has linked to for a day. */

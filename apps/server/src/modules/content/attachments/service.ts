@@ -8,10 +8,10 @@ import {
   type AttachmentUpload,
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock, nowIso } from '../../lib/clock';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { DB } from '../../../db/schema';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock, nowIso } from '../../../lib/clock';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
 import { attachmentType } from './file-type';
 import type { AttachmentKey, AttachmentOwner, AttachmentsRepository } from './repository';
 

@@ -1,7 +1,7 @@
 import { documentInputSchema, envelopeSchema, examDocumentSchema, examIdQuerySchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: an exam's notice (招考公告), guide and integrity pledge. */
 const documentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,10 +1,10 @@
 import { ErrorCode, type ExamDocument } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
-import { sanitizeRichText } from '../../lib/rich-text';
-import { nowIso } from '../../lib/clock';
+import { AppError } from '../../../lib/app-error';
+import { sanitizeRichText } from '../../../lib/rich-text';
+import { nowIso } from '../../../lib/clock';
 import type { AttachmentsService } from '../attachments/service';
-import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { ConsoleDeps } from '../../access/console-deps';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { ExamsAdminService } from '../exams/admin-service';
 import type { DocumentsRepository } from './repository';
 import { toDocument } from './service';

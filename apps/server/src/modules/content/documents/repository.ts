@@ -1,7 +1,7 @@
 import type { DocumentType } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 
 export interface DocumentValues {
   examId: number;

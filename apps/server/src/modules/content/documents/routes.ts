@@ -1,7 +1,7 @@
 import { envelopeSchema, examDocumentSchema, getDocQuerySchema, officeQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cacheKey } from '../../plugins/public-cache';
+import { cacheKey } from '../../../plugins/public-cache';
 
 const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.documents;

@@ -12,11 +12,11 @@ import {
   type ScheduleWindows,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
-import { AppError, notFound } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor, AuditService } from '../audit/service';
-import type { NotificationsService } from '../notifications/service';
+import { AppError, notFound } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import type { ConsoleDeps } from '../../access/console-deps';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
+import type { NotificationsService } from '../../messages/notifications/service';
 import type { ExamsRepository } from './repository';
 import { toExam } from './service';
 

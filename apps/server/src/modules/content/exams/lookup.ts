@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB, ExamTable } from '../../db/schema';
-import { notFound } from '../../lib/app-error';
+import type { Db } from '../../../db/database';
+import type { DB, ExamTable } from '../../../db/schema';
+import { notFound } from '../../../lib/app-error';
 
 export type ExamRow = Selectable<ExamTable>;
 

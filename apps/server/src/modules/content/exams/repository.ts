@@ -1,8 +1,8 @@
 import { STAFF_VISIBLE_STATUSES, type ApplicationStatus } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { DB, ExamTable } from '../../db/schema';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { DB, ExamTable } from '../../../db/schema';
 
 const COLUMNS = [
   'id',

@@ -1,7 +1,7 @@
 import { envelopeSchema, examSchema, officeQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cacheKey, LIVE_TTL_MS } from '../../plugins/public-cache';
+import { cacheKey, LIVE_TTL_MS } from '../../../plugins/public-cache';
 
 const examsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.exams;

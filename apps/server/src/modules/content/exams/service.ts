@@ -1,8 +1,8 @@
 import { examConfigSchema, examPhase, WAIVER_CATEGORIES, type Exam } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { notFound } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
-import { nowIso } from '../../lib/clock';
+import { notFound } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
+import { nowIso } from '../../../lib/clock';
 import type { ExamRow, ExamsRepository } from './repository';
 
 const waiverCategoriesSchema = z.array(z.enum(WAIVER_CATEGORIES));

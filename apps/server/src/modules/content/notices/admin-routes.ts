@@ -10,7 +10,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: notices (drafts included), publish/withdraw, delete. */
 const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {

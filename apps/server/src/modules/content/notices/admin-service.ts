@@ -1,12 +1,12 @@
 import { attachmentSchema, ErrorCode, type AdminNotice } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { AppError, notFound } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
-import { plainText, sanitizeRichText } from '../../lib/rich-text';
-import { nowIso } from '../../lib/clock';
+import { AppError, notFound } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
+import { plainText, sanitizeRichText } from '../../../lib/rich-text';
+import { nowIso } from '../../../lib/clock';
 import type { AttachmentsService } from '../attachments/service';
-import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor, AuditService } from '../audit/service';
+import type { ConsoleDeps } from '../../access/console-deps';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { ExamLookup } from '../exams/lookup';
 import type { AdminNoticeRow, NoticesRepository } from './repository';
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB, NoticeTable } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { DB, NoticeTable } from '../../../db/schema';
 
 const ADMIN_COLUMNS = [
   'id',

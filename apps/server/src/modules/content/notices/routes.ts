@@ -8,7 +8,7 @@ import {
   pageQuerySchema,
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { cacheKey } from '../../plugins/public-cache';
+import { cacheKey } from '../../../plugins/public-cache';
 
 const noticesRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.notices;

@@ -1,8 +1,8 @@
 import { attachmentSchema, type Notice, type NoticePage, type NoticeSummary } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { notFound } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
-import { sanitizeRichText } from '../../lib/rich-text';
+import { notFound } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
+import { sanitizeRichText } from '../../../lib/rich-text';
 import type { NoticesRepository } from './repository';
 
 export function createNoticesService(repo: NoticesRepository) {

@@ -12,8 +12,8 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readUploadedFile } from '../../lib/upload';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { readUploadedFile } from '../../../lib/upload';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

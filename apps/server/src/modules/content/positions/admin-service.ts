@@ -1,10 +1,10 @@
 import { ErrorCode, type Position, type PositionImportResult } from '@zhikaoyun/shared';
-import { isUniqueViolation } from '../../db/errors';
-import { AppError, notFound } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import type { OfficeLock } from '../../lib/office-lock';
-import type { ConsoleDeps } from '../audit/console-deps';
-import type { AuditActor, AuditService } from '../audit/service';
+import { isUniqueViolation } from '../../../db/errors';
+import { AppError, notFound } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import type { OfficeLock } from '../../../lib/office-lock';
+import type { ConsoleDeps } from '../../access/console-deps';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { ExamsAdminService } from '../exams/admin-service';
 import type { PositionColumns, PositionsRepository } from './repository';
 import { toPosition } from './service';

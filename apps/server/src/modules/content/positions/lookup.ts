@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB, PositionTable } from '../../db/schema';
-import { notFound } from '../../lib/app-error';
+import type { Db } from '../../../db/database';
+import type { DB, PositionTable } from '../../../db/schema';
+import { notFound } from '../../../lib/app-error';
 
 export type PositionRow = Selectable<PositionTable>;
 

@@ -1,8 +1,8 @@
 import { APPLICANT_STATUSES } from '@zhikaoyun/shared';
 import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB, PositionTable } from '../../db/schema';
-import { breathe } from '../../lib/row-source';
+import type { Db } from '../../../db/database';
+import type { DB, PositionTable } from '../../../db/schema';
+import { breathe } from '../../../lib/row-source';
 
 export interface PositionFilter {
   unit?: string | undefined;

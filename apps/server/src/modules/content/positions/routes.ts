@@ -12,9 +12,9 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { clock } from '../../lib/clock';
-import { cacheKey } from '../../plugins/public-cache';
-import { eligibilityProfile } from '../applications/service';
+import { clock } from '../../../lib/clock';
+import { cacheKey } from '../../../plugins/public-cache';
+import { eligibilityProfile } from '../../registration/applications/service';
 
 /**
  * Positions are public: anonymous callers get the office's shared cached answer (applicant counts

@@ -9,8 +9,8 @@ import {
   type Position,
   type PositionRequirements,
 } from '@zhikaoyun/shared';
-import { notFound } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
+import { notFound } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
 import type { ExamsService } from '../exams/service';
 import type { PositionsRepository } from './repository';
 

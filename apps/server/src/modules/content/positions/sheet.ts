@@ -14,7 +14,7 @@ import {
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
-import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
+import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../../lib/xlsx';
 
 /**
  * Twenty thousand positions unpack to about 9 MB in 240,000 cells; anything far beyond is not a

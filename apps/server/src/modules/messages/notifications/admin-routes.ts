@@ -13,7 +13,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: announcements to an exam's candidates, the SMS outbox, the office's message settings. */
 const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,8 +1,8 @@
 import type { ApplicationStatus, NotificationKind } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { AnnouncementTable, DB, MessageTable } from '../../db/schema';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { AnnouncementTable, DB, MessageTable } from '../../../db/schema';
 import { smsKeySql } from '../sms/repository';
 
 export type NewMessage = Omit<Selectable<MessageTable>, 'id' | 'read_at'>;

@@ -26,15 +26,15 @@ import {
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { DB } from '../../db/schema';
-import { AppError, notFound } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import { parseJsonColumn } from '../../lib/json';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { TransitionHook } from '../applications/lifecycle';
-import type { AuditActor, AuditService } from '../audit/service';
-import type { ExamLookup } from '../exams/lookup';
-import { officeAdminScope } from '../review/scope';
+import type { DB } from '../../../db/schema';
+import { AppError, notFound } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import { parseJsonColumn } from '../../../lib/json';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { TransitionHook } from '../../registration/applications/lifecycle';
+import type { AuditActor, AuditService } from '../../platform/audit/service';
+import type { ExamLookup } from '../../content/exams/lookup';
+import { officeAdminScope } from '../../access/scope';
 import type { SmsRepository } from '../sms/repository';
 import type { AudienceFilter, NotificationsRepository } from './repository';
 

@@ -1,8 +1,8 @@
 import type { SmsCodePurpose } from '@zhikaoyun/shared';
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import { param, prepare } from '../../db/prepared';
-import type { DB } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import { param, prepare } from '../../../db/prepared';
+import type { DB } from '../../../db/schema';
 
 export interface NewSmsCode {
   officeId: number;

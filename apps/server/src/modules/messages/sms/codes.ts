@@ -8,10 +8,10 @@ import {
   SMS_CODE_TTL_SECONDS,
   type SmsCodePurpose,
 } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
-import { isoIn, nowIso } from '../../lib/clock';
-import type { DataCipher } from '../../lib/crypto';
-import type { CaptchaService } from '../captcha/service';
+import { AppError } from '../../../lib/app-error';
+import { isoIn, nowIso } from '../../../lib/clock';
+import type { DataCipher } from '../../../lib/crypto';
+import type { CaptchaService } from '../../access/captcha/service';
 import type { SmsCodesRepository } from './codes-repository';
 import type { SmsRepository } from './repository';
 

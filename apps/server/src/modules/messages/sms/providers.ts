@@ -1,6 +1,6 @@
 import { MESSAGE_TEMPLATES, maskMobile, SMS_CODE_TEMPLATE, zonedDay, type MessageParams, type SmsMessageKind } from '@zhikaoyun/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { nowIso } from '../../lib/clock';
+import { nowIso } from '../../../lib/clock';
 import type { SmsRepository } from './repository';
 
 /** The SMS part of the configuration (config.ts reads it from the environment). */

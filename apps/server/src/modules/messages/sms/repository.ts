@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SmsMessageKind, SmsStatus } from '@zhikaoyun/shared';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db, Dialect } from '../../db/database';
-import type { DB, SmsOutboxTable } from '../../db/schema';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db, Dialect } from '../../../db/database';
+import type { DB, SmsOutboxTable } from '../../../db/schema';
 
 /** A fresh idempotency key for a row written by one statement for many (an announcement). */
 export function smsKeySql(dialect: Dialect): RawBuilder<string> {

@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import { maskMobile, SMS_CODE_TTL_SECONDS, SMS_NOTICE_PHONE_LIMITS, type MessageParams } from '@zhikaoyun/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { isoIn, nowIso } from '../../lib/clock';
-import { parseJsonColumn } from '../../lib/json';
+import { isoIn, nowIso } from '../../../lib/clock';
+import { parseJsonColumn } from '../../../lib/json';
 import type { OutgoingSms, SmsProvider } from './providers';
 import type { ClaimedSms, Settlement, SmsRepository } from './repository';
 

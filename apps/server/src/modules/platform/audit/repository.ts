@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import type { AuditLogTable, DB } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { AuditLogTable, DB } from '../../../db/schema';
 
 /** A row to write: the table's columns but the generated id. */
 export type AuditRecord = Insertable<AuditLogTable>;

@@ -1,8 +1,8 @@
 import { auditActionLabel, type AuditEntry, type AuditTarget } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { nowIso } from '../../lib/clock';
-import type { OfficeAdminScope } from '../review/scope';
+import type { DB } from '../../../db/schema';
+import { nowIso } from '../../../lib/clock';
+import type { OfficeAdminScope } from '../../access/scope';
 import type { AuditRepository } from './repository';
 
 export interface AuditActor {

@@ -1,5 +1,5 @@
 import { envelopeSchema, ok } from '@zhikaoyun/shared';
-import { nowIso } from '../../lib/clock';
+import { nowIso } from '../../../lib/clock';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 

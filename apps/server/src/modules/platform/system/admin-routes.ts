@@ -9,7 +9,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../audit/console-deps';
+import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: the office's settings, menu and agreement (admins write, reviewers read). */
 const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -7,12 +7,12 @@ import {
   type OfficeAdmin,
   type OfficeSettings,
 } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
-import { sanitizeRichText } from '../../lib/rich-text';
-import { nowIso } from '../../lib/clock';
-import type { AttachmentsService } from '../attachments/service';
-import type { ConsoleDeps } from '../audit/console-deps';
+import { AppError } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
+import { sanitizeRichText } from '../../../lib/rich-text';
+import { nowIso } from '../../../lib/clock';
+import type { AttachmentsService } from '../../content/attachments/service';
+import type { ConsoleDeps } from '../../access/console-deps';
 import type { AuditActor, AuditService } from '../audit/service';
 import type { OfficeColumns, SystemRepository } from './repository';
 import { EMPTY_SETTINGS } from './service';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 
 /** The office columns the console writes (settings and menu as JSON text). */
 export interface OfficeColumns {

@@ -1,6 +1,6 @@
 import { envelopeSchema, menuSchema, officeQuerySchema, systemSettingSchema, treatyDescSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { cacheKey } from '../../plugins/public-cache';
+import { cacheKey } from '../../../plugins/public-cache';
 
 /** The spec's calls for the office's settings, menu and registration agreement (public, cached). */
 const systemRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -10,8 +10,8 @@ import {
   type SystemSetting,
   type TreatyDesc,
 } from '@zhikaoyun/shared';
-import { AppError } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
+import { AppError } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
 import type { SystemRepository } from './repository';
 
 export const EMPTY_SETTINGS: OfficeSettings = {

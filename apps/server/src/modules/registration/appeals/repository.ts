@@ -1,8 +1,8 @@
 import type { AppealStatus } from '@zhikaoyun/shared';
 import type { Insertable, Kysely } from 'kysely';
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { AppealTable, DB } from '../../db/schema';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { AppealTable, DB } from '../../../db/schema';
 
 /** What a handled appeal records. */
 export interface AppealOutcome {

@@ -11,7 +11,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
 
 /** The candidate's side, under /api: file an appeal (captcha, per-address limit). */
 export const appealsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,13 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { auditTarget, ErrorCode, maskIdno, type AppealItem, type AppealStatus, type ResolveAppealResult } from '@zhikaoyun/shared';
-import { AppError, notFound } from '../../lib/app-error';
-import type { DataCipher } from '../../lib/crypto';
-import { hashPassword } from '../../lib/password';
-import { isoIn, nowIso } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { AuditService } from '../audit/service';
-import { officeAdminScope } from '../review/scope';
-import type { SessionsService } from '../sessions/service';
+import { AppError, notFound } from '../../../lib/app-error';
+import type { DataCipher } from '../../../lib/crypto';
+import { hashPassword } from '../../../lib/password';
+import { isoIn, nowIso } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { AuditService } from '../../platform/audit/service';
+import { officeAdminScope } from '../../access/scope';
+import type { SessionsService } from '../../access/sessions/service';
 import type { AppealsRepository } from './repository';
 
 /** Letters and digits that cannot be misheard or misread over the phone (no 0/O, 1/l/I). */

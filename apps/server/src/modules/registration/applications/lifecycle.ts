@@ -17,10 +17,10 @@ import {
   type Verdict,
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { AppError, notFound } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import type { AuditService } from '../audit/service';
+import type { DB } from '../../../db/schema';
+import { AppError, notFound } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import type { AuditService } from '../../platform/audit/service';
 import type { ApplicationsRepository } from './repository';
 
 /** Who fires an event, with what the history and the audit log need to name them. */

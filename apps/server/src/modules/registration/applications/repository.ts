@@ -7,10 +7,10 @@ import {
   type HistoryActor,
 } from '@zhikaoyun/shared';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { commitGroupFor, committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import { param, prepare } from '../../db/prepared';
-import type { ApplicationHistoryTable, DB } from '../../db/schema';
+import { commitGroupFor, committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import { param, prepare } from '../../../db/prepared';
+import type { ApplicationHistoryTable, DB } from '../../../db/schema';
 
 const COLUMNS = [
   'id',
@@ -33,7 +33,7 @@ export type HistoryEntryRow = Omit<Selectable<ApplicationHistoryTable>, 'id'>;
 
 /**
  * The application's SQL. Status is written here only by `moveStatus` and `insertApplication`,
- * which modules/applications/lifecycle.ts calls after the lifecycle allowed the step.
+ * which modules/registration/applications/lifecycle.ts calls after the lifecycle allowed the step.
  */
 /** Applications with the exam they belong to (`e`) and the position they name, if any (`p`). */
 export const withExamAndPosition = (k: Kysely<DB>) =>

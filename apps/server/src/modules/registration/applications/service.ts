@@ -28,14 +28,14 @@ import {
   photoLockOf,
   profileOf,
 } from '@zhikaoyun/shared';
-import { isUniqueViolation } from '../../db/errors';
-import { AppError, notFound } from '../../lib/app-error';
-import { parseJsonColumn } from '../../lib/json';
-import { clock, nowIso } from '../../lib/clock';
-import type { CandidateRow } from '../accounts/repository';
-import type { ExamsService } from '../exams/service';
-import type { PositionsRepository } from '../positions/repository';
-import { parseRequirements } from '../positions/service';
+import { isUniqueViolation } from '../../../db/errors';
+import { AppError, notFound } from '../../../lib/app-error';
+import { parseJsonColumn } from '../../../lib/json';
+import { clock, nowIso } from '../../../lib/clock';
+import type { CandidateRow } from '../../access/accounts/repository';
+import type { ExamsService } from '../../content/exams/service';
+import type { PositionsRepository } from '../../content/positions/repository';
+import { parseRequirements } from '../../content/positions/service';
 import type { FireInput, Lifecycle } from './lifecycle';
 import type { ApplicationRow, ApplicationsRepository } from './repository';
 

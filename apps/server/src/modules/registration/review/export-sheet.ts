@@ -8,12 +8,12 @@ import {
   zonedDateTimeSeconds,
 } from '@zhikaoyun/shared';
 import type { Writable } from 'node:stream';
-import type { Db } from '../../db/database';
-import { createDataCipher, type DataCipher } from '../../lib/crypto';
-import { writeSheet, type SheetColumn } from '../../lib/xlsx-stream';
+import type { Db } from '../../../db/database';
+import { createDataCipher, type DataCipher } from '../../../lib/crypto';
+import { writeSheet, type SheetColumn } from '../../../lib/xlsx-stream';
 import { parseForm } from '../applications/service';
 import { createReviewRepository, type ReviewRecord } from './repository';
-import type { ApplicationScope } from './scope';
+import type { ApplicationScope } from '../../access/scope';
 
 // The person's fields of the form, as columns (the free-text work history stays out of the sheet).
 const EXPORT_FORM_FIELDS: FormField[] = PROFILE_FIELDS.filter((f) => f !== 'workExperience');

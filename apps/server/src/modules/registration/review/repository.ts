@@ -1,11 +1,11 @@
 import { STAFF_VISIBLE_STATUSES, type ApplicationStatus } from '@zhikaoyun/shared';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { commitGroupFor } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { DB } from '../../db/schema';
-import { containsPattern } from '../../db/like';
-import { param, prepare } from '../../db/prepared';
-import type { ApplicationScope } from './scope';
+import { commitGroupFor } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import { containsPattern } from '../../../db/like';
+import { param, prepare } from '../../../db/prepared';
+import type { ApplicationScope } from '../../access/scope';
 
 export interface ReviewFilter {
   examId: number;
@@ -17,7 +17,7 @@ export interface ReviewFilter {
   idnoIndex?: string | undefined;
 }
 
-/** The scope's units as SQL on a position's unit column (the rule itself is in scope.ts). */
+/** The scope's units as SQL on a position's unit column (the rule itself is in modules/access/scope.ts). */
 function unitCondition(unit: Expression<string | null>, scope: ApplicationScope): Expression<SqlBool> {
   if (scope.units.all) return sql<SqlBool>`1 = 1`;
   if (scope.units.units.length === 0) return sql<SqlBool>`1 = 0`;

@@ -18,7 +18,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { officeAdminScope } from './scope';
+import { officeAdminScope } from '../../access/scope';
 
 /** How many full identities one staff member may open: enough to check a day's doubtful records, too few to copy a queue. */
 export const REVEAL_LIMIT = { max: 30, timeWindow: '10 minutes' } as const;

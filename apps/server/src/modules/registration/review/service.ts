@@ -19,20 +19,20 @@ import {
   type QueueEdgeInput,
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { AppError, notFound } from '../../lib/app-error';
-import { nowIso } from '../../lib/clock';
-import { parseJsonColumn } from '../../lib/json';
-import type { DataCipher } from '../../lib/crypto';
-import { dataUrl } from '../../lib/data-url';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { AccountsRepository } from '../accounts/repository';
+import { AppError, notFound } from '../../../lib/app-error';
+import { nowIso } from '../../../lib/clock';
+import { parseJsonColumn } from '../../../lib/json';
+import type { DataCipher } from '../../../lib/crypto';
+import { dataUrl } from '../../../lib/data-url';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { AccountsRepository } from '../../access/accounts/repository';
 import type { Actor, Lifecycle } from '../applications/lifecycle';
 import type { ApplicationsRepository } from '../applications/repository';
 import { parseForm } from '../applications/service';
-import type { AuditService } from '../audit/service';
+import type { AuditService } from '../../platform/audit/service';
 import type { ApplicationsExportJob } from './export-sheet';
 import type { ReviewFilter, ReviewRecord, ReviewRepository } from './repository';
-import { applicationScope, inScope, type ApplicationScope } from './scope';
+import { applicationScope, inScope, type ApplicationScope } from '../../access/scope';
 
 export interface ReviewQuery {
   examId: number;

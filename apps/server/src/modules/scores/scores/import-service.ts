@@ -1,9 +1,9 @@
 import { ErrorCode, type ScoreImportResult } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import { officeAdminScope } from '../review/scope';
+import { AppError } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import { officeAdminScope } from '../../access/scope';
 import { BONUS_COLUMN } from './columns';
 import { markRows, totalRows } from './score-rows';
 import type { ScoresDeps } from './service';

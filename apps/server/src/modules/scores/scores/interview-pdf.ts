@@ -1,6 +1,6 @@
 import { formatPoints, zonedDateTime } from '@zhikaoyun/shared';
 import type { PDFFont, PDFPage } from 'pdf-lib';
-import { A4, createCjkDocument, LINE, MARGIN, MUTED, SHADE, textTools } from '../tickets/pdf-fonts';
+import { A4, createCjkDocument, LINE, MARGIN, MUTED, SHADE, textTools } from '../../arrangement/tickets/pdf-fonts';
 
 export interface InterviewListPdfInput {
   officeName: string;

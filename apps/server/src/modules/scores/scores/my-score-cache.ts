@@ -1,4 +1,4 @@
-import { keepNewest } from '../../lib/bounded-map';
+import { keepNewest } from '../../../lib/bounded-map';
 /**
  * Candidates refresh the score page over and over when scores open, so each candidate's answer
  * is kept in this process, tagged with the office's data version (the one every scores write

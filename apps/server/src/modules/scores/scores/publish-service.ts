@@ -8,11 +8,11 @@ import {
   type InterviewList,
   type MyScore,
 } from '@zhikaoyun/shared';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { ExamRow } from '../exams/lookup';
-import { officeAdminScope } from '../review/scope';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { ExamRow } from '../../content/exams/lookup';
+import { officeAdminScope } from '../../access/scope';
 import { renderInterviewListPdf } from './interview-pdf';
 import { createVersionedCache } from './my-score-cache';
 import { byPositionOf, listed, needOf, points, type RuleRow } from './ranking';

@@ -1,9 +1,9 @@
 import { ErrorCode, fromHundredths, type ScoreRanking } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import { officeAdminScope } from '../review/scope';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import { officeAdminScope } from '../../access/scope';
 import { listed, needOf, points } from './ranking';
 import type { RankedRow } from './repository';
 import type { ScoresDeps } from './service';

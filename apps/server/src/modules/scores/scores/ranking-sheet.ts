@@ -1,7 +1,7 @@
 import { fromHundredths, SCORE_MARK_TEXT } from '@zhikaoyun/shared';
 import type { Writable } from 'node:stream';
-import type { Db } from '../../db/database';
-import { writeSheet, type SheetColumn, type SheetValue } from '../../lib/xlsx-stream';
+import type { Db } from '../../../db/database';
+import { writeSheet, type SheetColumn, type SheetValue } from '../../../lib/xlsx-stream';
 import { byRank, listed, needOf, points } from './ranking';
 import { createScoresRepository, type RankedRow, type ScoresRepository } from './repository';
 import { BONUS_COLUMN, TICKET_COLUMN } from './columns';

@@ -8,7 +8,7 @@ import {
   type ScorePositionSummary,
 } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import type { Db } from '../../db/database';
+import type { Db } from '../../../db/database';
 import { createScoresRepository, type RankedRow, type ScoresRepository } from './repository';
 
 /**

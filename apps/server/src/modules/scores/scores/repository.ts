@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { deleteInChunks } from '../../db/chunked-delete';
-import { committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { DB, ScoreMarkTable, ScoreTotalTable } from '../../db/schema';
-import { breathe, type RowSource } from '../../lib/row-source';
+import { deleteInChunks } from '../../../db/chunked-delete';
+import { committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { DB, ScoreMarkTable, ScoreTotalTable } from '../../../db/schema';
+import { breathe, type RowSource } from '../../../lib/row-source';
 
 // score_mark has 5 columns, score_total 10: both well under SQLite's 32,766 bound parameters.
 const MARK_CHUNK = 3000;

@@ -7,10 +7,10 @@ import {
   zonedDateTime,
   type ScoreReview,
 } from '@zhikaoyun/shared';
-import { AppError, notFound } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import { officeAdminScope } from '../review/scope';
+import { AppError, notFound } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import { officeAdminScope } from '../../access/scope';
 import { points } from './ranking';
 import type { ScoresRepository } from './repository';
 import type { ScoresDeps } from './service';

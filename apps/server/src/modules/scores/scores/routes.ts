@@ -22,10 +22,10 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readSheetUpload, sheetImportQuery } from '../../lib/upload';
+import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
 import { templateDisposition } from './template';
-import { cacheKey } from '../../plugins/public-cache';
-import { ADMIN_ROUTE } from '../audit/console-deps';
+import { cacheKey } from '../../../plugins/public-cache';
+import { ADMIN_ROUTE } from '../../access/console-deps';
 
 /** A hundred thousand rows of scores are a few MB packed. */
 const SHEET_MAX_BYTES = 20 * 1024 * 1024;

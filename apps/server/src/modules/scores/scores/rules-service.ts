@@ -9,10 +9,10 @@ import {
   type saveScoreRulesSchema,
 } from '@zhikaoyun/shared';
 import type { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import { officeAdminScope } from '../review/scope';
+import { AppError } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import { officeAdminScope } from '../../access/scope';
 import { points, ratioTable } from './ranking';
 import type { ScoresDeps } from './service';
 

@@ -1,7 +1,7 @@
 import { SCORE_MARKS, type ScoreMark } from '@zhikaoyun/shared';
-import type { ScoreMarkTable } from '../../db/schema';
-import type { RowSource } from '../../lib/row-source';
-import { buffersOf } from '../../lib/worker-pool';
+import type { ScoreMarkTable } from '../../../db/schema';
+import type { RowSource } from '../../../lib/row-source';
+import { buffersOf } from '../../../lib/worker-pool';
 import type { ScoreTotalTableRow } from './repository';
 
 /**

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { OfficeLock } from '../../lib/office-lock';
-import type { AuditService } from '../audit/service';
-import type { ExamLookup } from '../exams/lookup';
-import type { NotificationsService } from '../notifications/service';
-import type { HeavyTasks } from '../../heavy-tasks';
+import type { OfficeLock } from '../../../lib/office-lock';
+import type { AuditService } from '../../platform/audit/service';
+import type { ExamLookup } from '../../content/exams/lookup';
+import type { NotificationsService } from '../../messages/notifications/service';
+import type { HeavyTasks } from '../../../heavy-tasks';
 import type { ScoresRepository } from './repository';
 import type { RankingExportJob } from './ranking-sheet';
 import { createScoreImportService } from './import-service';

@@ -1,8 +1,8 @@
 import { MAX_BONUS, SCORE_MARK_TEXT, formatPoints, fromHundredths, type ScoreMark } from '@zhikaoyun/shared';
 import type ExcelJS from 'exceljs';
-import type { ScoreMarkTable } from '../../db/schema';
-import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../lib/xlsx';
-import { moved, type Moved } from '../../lib/worker-pool';
+import type { ScoreMarkTable } from '../../../db/schema';
+import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../../lib/xlsx';
+import { moved, type Moved } from '../../../lib/worker-pool';
 import { BONUS_COLUMN, NAME_COLUMN, TICKET_COLUMN } from './columns';
 import { withTotals, type ScoreTotalRow } from './repository';
 import { packedBuffers, packMarks, packTotals, type PackedMarks, type PackedTotals } from './score-rows';

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { writeSheet, type SheetColumn } from '../../lib/xlsx-stream';
+import { writeSheet, type SheetColumn } from '../../../lib/xlsx-stream';
 import { NAME_COLUMN, TICKET_COLUMN } from './columns';
 
 /**

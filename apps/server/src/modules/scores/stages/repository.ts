@@ -1,8 +1,8 @@
 import type { LaterStage } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import { committer } from '../../db/commit-group';
-import type { Db } from '../../db/database';
-import type { DB, StageResultTable } from '../../db/schema';
+import { committer } from '../../../db/commit-group';
+import type { Db } from '../../../db/database';
+import type { DB, StageResultTable } from '../../../db/schema';
 
 const INSERT_CHUNK = 500;
 

@@ -16,10 +16,10 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readSheetUpload, sheetImportQuery } from '../../lib/upload';
+import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
 import { templateDisposition } from '../scores/template';
-import { cacheKey } from '../../plugins/public-cache';
-import { ADMIN_ROUTE } from '../audit/console-deps';
+import { cacheKey } from '../../../plugins/public-cache';
+import { ADMIN_ROUTE } from '../../access/console-deps';
 
 /** An interview sheet has a few columns and at most a few thousand rows. */
 const SHEET_MAX_BYTES = 5 * 1024 * 1024;

@@ -24,15 +24,15 @@ import {
   type StageRow,
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../lib/app-error';
-import { clock } from '../../lib/clock';
-import type { OfficeLock } from '../../lib/office-lock';
-import type { StaffPrincipal } from '../../plugins/auth';
-import type { AuditService } from '../audit/service';
-import type { ExamLookup } from '../exams/lookup';
-import type { NotificationsService } from '../notifications/service';
-import { officeAdminScope } from '../review/scope';
-import type { HeavyTasks } from '../../heavy-tasks';
+import { AppError } from '../../../lib/app-error';
+import { clock } from '../../../lib/clock';
+import type { OfficeLock } from '../../../lib/office-lock';
+import type { StaffPrincipal } from '../../../plugins/auth';
+import type { AuditService } from '../../platform/audit/service';
+import type { ExamLookup } from '../../content/exams/lookup';
+import type { NotificationsService } from '../../messages/notifications/service';
+import { officeAdminScope } from '../../access/scope';
+import type { HeavyTasks } from '../../../heavy-tasks';
 import { markRows } from '../scores/score-rows';
 import { packTickets } from '../scores/sheet';
 import { templateFile } from '../scores/template';
@@ -68,7 +68,7 @@ const staffOutcome = (r: Result | undefined) =>
 /**
  * The stages after the interview list: 资格复审 and 体检 results recorded by staff, interview
  * scores imported like the written ones, the combined score and final ranking, the 体检 and 拟录用
- * lists by the shared rules (packages/shared/src/stages.ts), and publishing each stage.
+ * lists by the shared rules (packages/shared/src/scores/stages.ts), and publishing each stage.
  */
 export function createStagesService(deps: StagesDeps) {
   const { repo, audit, changed, importLock, exams } = deps;

@@ -10,9 +10,9 @@ import type {
   UpdateUserInfoInput,
   UserInfo,
 } from '@zhikaoyun/shared';
-import { getData, postData } from '../../lib/lazy-http';
-import { USER_INFO_KEY } from '../../lib/query-keys';
-import { useSysStore } from '../../lib/store';
+import { getData, postData } from '../../../lib/lazy-http';
+import { USER_INFO_KEY } from '../../../lib/query-keys';
+import { useSysStore } from '../../../lib/store';
 
 /**
  * Ends the session on the server with the token it is given, so that the browser can forget the
@@ -30,7 +30,7 @@ export const getSecurityQuestion = (input: { idno: string; captchaId: string; ca
   postData<{ question: string }>('/api/getSecurityQuestion', input);
 export const resetPassword = (input: ResetPasswordInput) => postData<null>('/api/resetPassword', input);
 
-export { useUserInfo } from '../../lib/user-info';
+export { useUserInfo } from '../../../lib/user-info';
 
 /** Mutations that answer with the new userInfo refresh both the cache and the store. */
 export function useUserInfoMutation<T>(fn: (input: T) => Promise<UserInfo>) {

@@ -8,7 +8,7 @@ import {
   questionSchema,
   smsCodeSchema,
 } from '@zhikaoyun/shared';
-import { zodMessage } from '../../lib/form-rules';
+import { zodMessage } from '../../../lib/form-rules';
 
 // The registration form's rules, loaded when the form is first used (they bring zod): each field
 // is judged by its shared schema, as the server judges it, or by the form's own rule.

@@ -1,6 +1,6 @@
 import type { AuthResult, LoginInput, RegisterInput } from '@zhikaoyun/shared';
-import { postData } from '../../lib/lazy-http';
-import { useSysStore } from '../../lib/store';
+import { postData } from '../../../lib/lazy-http';
+import { useSysStore } from '../../../lib/store';
 
 // Apart from ./api.ts (its hooks need TanStack Query): the login and registration pages load without it.
 

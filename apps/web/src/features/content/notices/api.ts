@@ -1,6 +1,6 @@
 import type { ExamDocument, Notice, NoticePage } from '@zhikaoyun/shared';
-import { getData } from '../../lib/lazy-http';
-import { usePublicQuery } from '../../lib/public-query';
+import { getData } from '../../../lib/lazy-http';
+import { usePublicQuery } from '../../../lib/public-query';
 
 export const NOTICE_PAGE_SIZE = 10;
 

@@ -1,7 +1,7 @@
 import type { Position } from '@zhikaoyun/shared';
 import { useState } from 'react';
-import { getData } from '../../lib/lazy-http';
-import { usePublicQuery } from '../../lib/public-query';
+import { getData } from '../../../lib/lazy-http';
+import { usePublicQuery } from '../../../lib/public-query';
 
 // Apart from ./api.ts (its hook needs TanStack Query): the public position list loads without it.
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MessageList, ReadMessageInput } from '@zhikaoyun/shared';
-import { getData, postData } from '../../lib/lazy-http';
-import { UNREAD_KEY } from '../../lib/unread';
+import { getData, postData } from '../../../lib/lazy-http';
+import { UNREAD_KEY } from '../../../lib/unread';
 
 export const MESSAGE_PAGE_SIZE = 10;
 const MESSAGES_KEY = ['messages', 'list'] as const;

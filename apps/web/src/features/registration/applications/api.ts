@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorCode, type Application, type ApplicationDraft, type ApplyStatus, type LastProfile, type Position } from '@zhikaoyun/shared';
-import { getData, postData } from '../../lib/http';
-import { MY_APPLICATIONS_KEY } from '../../lib/journey-api';
-import { RequestError } from '../../lib/request-error';
+import { getData, postData } from '../../../lib/http';
+import { MY_APPLICATIONS_KEY } from '../../../lib/journey-api';
+import { RequestError } from '../../../lib/request-error';
 
 export const applicationKey = (examId: number | undefined) => ['application', examId] as const;
 export const statusKey = (examId: number | undefined) => ['applyStatus', examId] as const;

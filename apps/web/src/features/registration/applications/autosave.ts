@@ -1,7 +1,7 @@
 import { applicationDraftSchema, FORM_FIELD_LABEL, type Application, type ApplicationDraft, type FormField } from '@zhikaoyun/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { PERSONAL_PREFIX, readStored, removeStored, writeStored } from '../../lib/storage';
-import { useSysStore } from '../../lib/store';
+import { PERSONAL_PREFIX, readStored, removeStored, writeStored } from '../../../lib/storage';
+import { useSysStore } from '../../../lib/store';
 import { fetchApplication, isConflict, saveApplication } from './api';
 
 /** `pending`: a change waits for the debounce (or for the save in flight) and is not saved yet. */

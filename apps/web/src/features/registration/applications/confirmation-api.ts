@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApplyStatus, CreatedPayment, PaymentStatus, Position, WaiverCategory } from '@zhikaoyun/shared';
-import { loadHttp } from '../../lib/lazy-http';
-import { getData, postData } from '../../lib/http';
+import { loadHttp } from '../../../lib/lazy-http';
+import { getData, postData } from '../../../lib/http';
 import { statusKey } from './api';
-import { MY_APPLICATIONS_KEY } from '../../lib/journey-api';
+import { MY_APPLICATIONS_KEY } from '../../../lib/journey-api';
 
 export const paymentKey = (examId: number) => ['paymentStatus', examId] as const;
 

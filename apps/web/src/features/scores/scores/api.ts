@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InterviewList, RequestScoreReviewInput } from '@zhikaoyun/shared';
-import { getData, postData } from '../../lib/lazy-http';
+import { getData, postData } from '../../../lib/lazy-http';
 
-export { useMyScore } from '../../lib/score-api';
+export { useMyScore } from '../../../lib/score-api';
 
 /** The public interview list of an exam (masked names). */
 export function useInterviewList(examId: number | undefined) {

@@ -1,7 +1,7 @@
 import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { ErrorCode, fenToYuan, zonedDateTimeSeconds } from '@zhikaoyun/shared';
-import { AppError, notFound } from '../../../lib/app-error';
-import { clock } from '../../../lib/clock';
+import { AppError, notFound } from '../../../../lib/app-error';
+import { clock } from '../../../../lib/clock';
 import type { SandboxRepository, SandboxTrade } from '../sandbox-repository';
 import { signWechatNotify, verifyWechatNotify, wechatAck } from './wechat-notify';
 import type { NotifyRequest, PaymentProvider, ProviderTrade } from './types';

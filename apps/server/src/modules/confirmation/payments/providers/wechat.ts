@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 import { Decorator } from 'wechatpay-axios-plugin';
-import { clock } from '../../../lib/clock';
+import { clock } from '../../../../lib/clock';
 import { toRfc3339Shanghai, verifyWechatNotify, wechatAck } from './wechat-notify';
 import type { PaymentProvider, ProviderTrade } from './types';
 

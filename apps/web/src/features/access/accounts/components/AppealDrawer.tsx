@@ -1,8 +1,8 @@
 import { idnoSchema, mobileSchema, nameSchema, submitAppealSchema } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input } from 'antd';
 import { useRef, useState } from 'react';
-import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
-import { zodRule } from '../../../lib/form-rules';
+import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
+import { zodRule } from '../../../../lib/form-rules';
 import { submitAppeal } from '../api';
 
 interface Values {

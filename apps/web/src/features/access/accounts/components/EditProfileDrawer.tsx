@@ -12,7 +12,7 @@ import {
 } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input, Select } from 'antd';
 import type { RuleRender } from 'antd/es/form';
-import { zodRule } from '../../../lib/form-rules';
+import { zodRule } from '../../../../lib/form-rules';
 import { updateUserInfo, useUserInfoMutation } from '../api';
 
 type Values = Required<UpdateUserInfoInput>;

@@ -1,6 +1,6 @@
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import { AntdTheme } from '../../../lib/antd-theme';
+import { AntdTheme } from '../../../../lib/antd-theme';
 
 /** The ID number was taken: say so beside the form and offer the appeal path (loaded when it happens). */
 export default function IdnoTakenAlert({ onAppeal }: { onAppeal: () => void }) {

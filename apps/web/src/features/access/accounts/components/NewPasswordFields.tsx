@@ -1,6 +1,6 @@
 import { passwordSchema } from '@zhikaoyun/shared';
 import { Form, Input } from 'antd';
-import { sameAs, zodRule } from '../../../lib/form-rules';
+import { sameAs, zodRule } from '../../../../lib/form-rules';
 
 /** A new password and its repetition, with the shared password rule (length, common list). */
 export function NewPasswordFields({

@@ -1,7 +1,7 @@
 import { SECURITY_QUESTIONS } from '@zhikaoyun/shared';
 import Select from 'antd/es/select';
 import { useCallback } from 'react';
-import { AntdTheme } from '../../../lib/antd-theme';
+import { AntdTheme } from '../../../../lib/antd-theme';
 
 /**
  * The registration form's 密保问题: antd's Select under antd's theme, loaded when the form is

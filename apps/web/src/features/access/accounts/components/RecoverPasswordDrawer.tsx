@@ -1,10 +1,10 @@
 import { idnoSchema, mobileSchema, smsCodeSchema } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input, Steps } from 'antd';
 import { useRef, useState } from 'react';
-import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
-import { zodRule } from '../../../lib/form-rules';
-import { SmsCodeField } from '../../../components/SmsCodeField';
-import { usePhoneVerification } from '../../../lib/phone-verification';
+import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
+import { zodRule } from '../../../../lib/form-rules';
+import { SmsCodeField } from '../../../../components/SmsCodeField';
+import { usePhoneVerification } from '../../../../lib/phone-verification';
 import { getSecurityQuestion, resetPassword } from '../api';
 import { NewPasswordFields } from './NewPasswordFields';
 

@@ -1,7 +1,7 @@
 import { currentPasswordSchema, DIALOG_WIDTH } from '@zhikaoyun/shared';
 import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
-import { zodRule } from '../../../lib/form-rules';
+import { zodRule } from '../../../../lib/form-rules';
 import { revealHintAnswer } from '../api';
 
 /**

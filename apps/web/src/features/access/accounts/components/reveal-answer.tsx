@@ -1,5 +1,5 @@
 import { Suspense, useRef, useState, type ReactNode } from 'react';
-import { lazyScoped } from '../../../lib/lazy-scoped';
+import { lazyScoped } from '../../../../lib/lazy-scoped';
 
 const RevealAnswerDialog = lazyScoped(() => import('./RevealAnswerDialog').then((m) => m.RevealAnswerDialog));
 

@@ -1,19 +1,19 @@
 import { LoadingOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../components/captcha-core';
-import { FormField, PasswordInput } from '../../../components/plain-field';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useSiteName } from '../../../components/site-name';
-import { useHydrated } from '../../../lib/hydrated';
-import { takeReturnTo } from '../../../lib/return-to';
+import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../../components/captcha-core';
+import { FormField, PasswordInput } from '../../../../components/plain-field';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { useSiteName } from '../../../../components/site-name';
+import { useHydrated } from '../../../../lib/hydrated';
+import { takeReturnTo } from '../../../../lib/return-to';
 import { login, startSession } from '../session';
 
 // The recovery drawer (its steps, forms and the password rules, on antd with its theme and App)
 // loads when first opened: it is not needed to show the login form, which is plain and needs
 // none of antd's runtime, so the page loads light.
 const RecoverPasswordDrawer = lazy(() =>
-  Promise.all([import('../components/RecoverPasswordDrawer'), import('../../../lib/providers')]).then(
+  Promise.all([import('../components/RecoverPasswordDrawer'), import('../../../../lib/providers')]).then(
     ([{ RecoverPasswordDrawer: Drawer }, { AntdScope }]) => ({
       default: function ScopedRecoverPasswordDrawer(props: { open: boolean; onClose: () => void }) {
         return (

@@ -11,18 +11,18 @@ import {
 } from '@ant-design/icons';
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { GroupTitle } from '../../../components/GroupTitle';
-import { IdPhotoField } from '../../../components/IdPhotoField';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
+import { GroupTitle } from '../../../../components/GroupTitle';
+import { IdPhotoField } from '../../../../components/IdPhotoField';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { MobileUserInfoCard } from '../../../../components/MobileUserInfoCard';
 import { APPLICATION_STATES, DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
-import { lazyScoped } from '../../../lib/lazy-scoped';
-import { deferredFeedback } from '../../../lib/feedback';
-import { useHydrated } from '../../../lib/hydrated';
-import { useMyApplications } from '../../../lib/journey-api';
-import { chooseExam } from '../../../lib/public-exam';
-import { useSysStore } from '../../../lib/store';
-import { badgeText, useUnreadCount } from '../../../lib/unread';
+import { lazyScoped } from '../../../../lib/lazy-scoped';
+import { deferredFeedback } from '../../../../lib/feedback';
+import { useHydrated } from '../../../../lib/hydrated';
+import { useMyApplications } from '../../../../lib/journey-api';
+import { chooseExam } from '../../../../lib/public-exam';
+import { useSysStore } from '../../../../lib/store';
+import { badgeText, useUnreadCount } from '../../../../lib/unread';
 import { exportMyData, logout, useUserInfo } from '../api';
 import { saveMyDataFile } from '../components/my-data-file';
 import { useRevealAnswer } from '../components/reveal-answer';
@@ -33,7 +33,7 @@ import { useRevealAnswer } from '../components/reveal-answer';
 const EditProfileDrawer = lazyScoped(() => import('../components/EditProfileDrawer').then((m) => m.EditProfileDrawer));
 const ChangePasswordDrawer = lazyScoped(() => import('../components/ChangePasswordDrawer').then((m) => m.ChangePasswordDrawer));
 const DeleteAccountDrawer = lazyScoped(() => import('../components/DeleteAccountDrawer').then((m) => m.DeleteAccountDrawer));
-const MyApplicationCard = lazyScoped(() => import('../../../components/MyApplicationCard').then((m) => m.MyApplicationCard));
+const MyApplicationCard = lazyScoped(() => import('../../../../components/MyApplicationCard').then((m) => m.MyApplicationCard));
 
 /**
  * A row of the personal center. One that leads to a page is a link, which works before the page

@@ -1,6 +1,6 @@
 import { Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
-import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
+import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
 import { useStaffLogin } from './api';
 
 interface Values {

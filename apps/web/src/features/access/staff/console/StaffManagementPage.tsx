@@ -3,13 +3,13 @@ import { STAFF_ROLE_LABEL, STAFF_ROLES, staffInputSchema, type StaffInput, type 
 import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { useEffect } from 'react';
 import { useMatch } from 'react-router';
-import { ButtonLink } from '../../../components/console/ButtonLink';
-import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
-import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
-import { zodRule } from '../../../lib/form-rules';
-import { useStaffSession } from '../../../lib/staff-session';
+import { ButtonLink } from '../../../../components/console/ButtonLink';
+import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
+import { zodRule } from '../../../../lib/form-rules';
+import { useStaffSession } from '../../../../lib/staff-session';
 import { useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
-import { FormModal } from '../../../components/console/FormModal';
+import { FormModal } from '../../../../components/console/FormModal';
 
 const shape = staffInputSchema.shape;
 const LIST = '/admin/staff';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/console-http';
-import { useStaffSession } from '../../../lib/staff-session';
+import { getData, postData } from '../../../../lib/console-http';
+import { useStaffSession } from '../../../../lib/staff-session';
 
 export const STAFF_KEY = ['console', 'staff'] as const;
 

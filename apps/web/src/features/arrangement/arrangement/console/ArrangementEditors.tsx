@@ -8,10 +8,10 @@ import {
 import { App, DatePicker, Form, Input, InputNumber, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
-import { zodRule } from '../../../lib/form-rules';
+import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
+import { zodRule } from '../../../../lib/form-rules';
 import { useSaveSite, useSaveSubject, type ExamSubject } from './api';
-import { FormModal } from '../../../components/console/FormModal';
+import { FormModal } from '../../../../components/console/FormModal';
 
 type Site = ArrangementOverview['sites'][number];
 

@@ -3,11 +3,11 @@ import { SITE_SHEET_COLUMNS, type ArrangementOverview, type ArrangeSeatsResult, 
 import { Alert, App, Button, Card, DatePicker, Descriptions, Input, InputNumber, Popconfirm, Space, Table, Tag, Upload } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { ButtonLink } from '../../../components/console/ButtonLink';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
-import { formatDateTime } from '../../../components/format';
+import { ButtonLink } from '../../../../components/console/ButtonLink';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
+import { formatDateTime } from '../../../../components/format';
 import {
   useArrangeLateSeats,
   useArrangeSeats,
@@ -20,7 +20,7 @@ import {
   useSubjects,
   type ExamSubject,
 } from './api';
-import { ImportErrorsDialog } from '../../../components/console/ImportErrorsDialog';
+import { ImportErrorsDialog } from '../../../../components/console/ImportErrorsDialog';
 import { SiteModal, SubjectModal } from './ArrangementEditors';
 import { MoveSeatCard } from './MoveSeatCard';
 

@@ -2,10 +2,10 @@ import { CameraOutlined, CheckCircleFilled, CloseCircleFilled, StopOutlined, War
 import type { VerifiedTicket } from '@zhikaoyun/shared';
 import { Button, Card, Input, Space } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { intParam, useUrlParams } from '../../../components/console/url-state';
-import { formatDate, formatDateTime } from '../../../components/format';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { intParam, useUrlParams } from '../../../../components/console/url-state';
+import { formatDate, formatDateTime } from '../../../../components/format';
 import { useDoorCheckExam, useVerifyTicket } from './api';
 import { createQrReader } from './qr-reader';
 import './door-check.css';

@@ -1,7 +1,7 @@
 import type { ArrangementOverview, SeatedCandidate } from '@zhikaoyun/shared';
 import { Alert, App, Button, Card, Input, InputNumber, Modal, Select, Space, Table } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from '../../../components/format';
+import { formatDateTime } from '../../../../components/format';
 import { useFindSeated, useMoveSeat } from './api';
 import './move-seat.css';
 

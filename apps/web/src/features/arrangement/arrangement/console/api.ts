@@ -12,8 +12,8 @@ import type {
   SiteImportResult,
   VerifiedTicket,
 } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
-import { downloadFile, getData, postData, uploadFile } from '../../../lib/console-http';
+import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { downloadFile, getData, postData, uploadFile } from '../../../../lib/console-http';
 
 export interface ExamSubject {
   id: number;

@@ -1,9 +1,9 @@
 import { OPENING_ACTION_LABEL, OPENING_ACTIONS, type OpeningAction, type OpeningCheckItem } from '@zhikaoyun/shared';
 import { Alert, App, Button, InputNumber, Select, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { formatDateTime } from '../../../components/format';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { formatDateTime } from '../../../../components/format';
 import { useApplyOpeningCheck, useOpeningCheck } from './api';
 
 type Decision = { action: OpeningAction; headcount: number };

@@ -9,12 +9,12 @@ import {
 } from '@zhikaoyun/shared';
 import { App, Button, Card, Input, Space, Statistic, Table, Tag, Upload } from 'antd';
 import { useState } from 'react';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { StatusSelect } from '../../../components/console/StatusSelect';
-import { enumParam, pageParam, urlTable, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
-import { useIsAdmin } from '../../../lib/staff-session';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { StatusSelect } from '../../../../components/console/StatusSelect';
+import { enumParam, pageParam, urlTable, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
+import { useIsAdmin } from '../../../../lib/staff-session';
 import { APPLICANT_COLUMNS } from './columns';
 import { exportPayments, useApplyStatementLine, usePaymentEvents, usePaymentList, useReconcile, useRefund } from './api';
 

@@ -1,10 +1,10 @@
 import { WAIVER_CATEGORY_LABEL, WAIVER_STATUS_LABEL, WAIVER_STATUSES, type WaiverItem, type WaiverStatus } from '@zhikaoyun/shared';
 import { App, Button, Input, Space, Table, Tag } from 'antd';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { StatusSelect } from '../../../components/console/StatusSelect';
-import { enumParam, pageParam, urlTable, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { StatusSelect } from '../../../../components/console/StatusSelect';
+import { enumParam, pageParam, urlTable, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
 import { APPLICANT_COLUMNS } from './columns';
 import { openWaiverProof, useReviewWaiver, useWaiverList } from './api';
 

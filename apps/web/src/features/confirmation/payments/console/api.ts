@@ -9,7 +9,7 @@ import type {
   WaiverItem,
   WaiverStatus,
 } from '@zhikaoyun/shared';
-import { downloadFile, examFileName, getData, postData, uploadFile } from '../../../lib/console-http';
+import { downloadFile, examFileName, getData, postData, uploadFile } from '../../../../lib/console-http';
 
 export const paymentsKeys = {
   all: ['console', 'payments'] as const,

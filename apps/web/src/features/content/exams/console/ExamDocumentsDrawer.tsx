@@ -1,10 +1,10 @@
 import { DOCUMENT_TYPE_LABEL, documentInputSchema, EDITABLE_DOCUMENT_TYPES, type AdminExam } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input, Tabs } from 'antd';
-import { formatDateTime } from '../../../components/format';
+import { formatDateTime } from '../../../../components/format';
 import { useEffect } from 'react';
-import { RichTextEditor } from '../../../components/console/RichTextEditor';
-import { enumParam, useUrlParams } from '../../../components/console/url-state';
-import { zodRule } from '../../../lib/form-rules';
+import { RichTextEditor } from '../../../../components/console/RichTextEditor';
+import { enumParam, useUrlParams } from '../../../../components/console/url-state';
+import { zodRule } from '../../../../lib/form-rules';
 import { useExamDocuments, useSaveExamDocument } from './api';
 
 type DocType = (typeof EDITABLE_DOCUMENT_TYPES)[number];

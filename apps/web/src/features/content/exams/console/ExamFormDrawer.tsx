@@ -17,12 +17,12 @@ import {
   type WaiverCategory,
 } from '@zhikaoyun/shared';
 import { App, Checkbox, DatePicker, Form, Input, InputNumber, Space, Switch, Table } from 'antd';
-import { EditorDrawer } from '../../../components/console/EditorDrawer';
-import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
+import { EditorDrawer } from '../../../../components/console/EditorDrawer';
+import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import { officeTimeZone } from '../../../lib/office-time-zone';
-import { zodRule } from '../../../lib/form-rules';
+import { officeTimeZone } from '../../../../lib/office-time-zone';
+import { zodRule } from '../../../../lib/form-rules';
 import { previewExamSave, publishMeaning, useSaveExam } from './api';
 
 type Range = [Dayjs, Dayjs];

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminExam, DocumentInput, ExamDocument, ExamInput, ExamSaveImpact } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
-import { formatDateTime } from '../../../components/format';
-import { getData, postData } from '../../../lib/console-http';
+import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { formatDateTime } from '../../../../components/format';
+import { getData, postData } from '../../../../lib/console-http';
 
 const documentsKey = (examId: number | undefined) => ['console', 'exam-documents', examId] as const;
 

@@ -11,17 +11,17 @@ import {
 } from '@zhikaoyun/shared';
 import { startTransition, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
-import { EmptyState } from '../../../components/EmptyState';
-import { formatDateTime } from '../../../components/format';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../components/PlainSkeleton';
-import { JourneyHeadline, StatusTag } from '../../../components/StatusTag';
-import { useHydrated } from '../../../lib/hydrated';
-import { getData } from '../../../lib/lazy-http';
-import { chooseExam, fetchExamList } from '../../../lib/public-exam';
-import { usePublicQuery } from '../../../lib/public-query';
-import { useSysStore } from '../../../lib/store';
+import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
+import { EmptyState } from '../../../../components/EmptyState';
+import { formatDateTime } from '../../../../components/format';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { JourneyHeadline, StatusTag } from '../../../../components/StatusTag';
+import { useHydrated } from '../../../../lib/hydrated';
+import { getData } from '../../../../lib/lazy-http';
+import { chooseExam, fetchExamList } from '../../../../lib/public-exam';
+import { usePublicQuery } from '../../../../lib/public-query';
+import { useSysStore } from '../../../../lib/store';
 
 // The page the guard sends a candidate to after logging in, so it is built like the public pages
 // (no antd runtime, no TanStack Query: plain buttons, lib/public-query.ts for the exams) and its

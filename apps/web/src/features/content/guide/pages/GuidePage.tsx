@@ -10,10 +10,10 @@ import {
 } from '@ant-design/icons';
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CurrentExamBanner } from '../../../components/CurrentExamBanner';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useSiteName } from '../../../components/site-name';
-import { useSysStore } from '../../../lib/store';
+import { CurrentExamBanner } from '../../../../components/CurrentExamBanner';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { useSiteName } from '../../../../components/site-name';
+import { useSysStore } from '../../../../lib/store';
 
 const STEPS = [
   { icon: <IdcardOutlined />, title: '注册账号', text: '本人身份证号注册' },

@@ -1,11 +1,11 @@
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, noticeInputSchema, type AdminNotice } from '@zhikaoyun/shared';
 import { App, Button, Form, Input, List, Select, Space, Switch, Upload } from 'antd';
-import { useAdminExams } from '../../../components/console/console-exams';
-import { EditorDrawer } from '../../../components/console/EditorDrawer';
+import { useAdminExams } from '../../../../components/console/console-exams';
+import { EditorDrawer } from '../../../../components/console/EditorDrawer';
 import { useEffect, useState } from 'react';
-import { RichTextEditor } from '../../../components/console/RichTextEditor';
-import { zodRule } from '../../../lib/form-rules';
+import { RichTextEditor } from '../../../../components/console/RichTextEditor';
+import { zodRule } from '../../../../lib/form-rules';
 import { useSaveNotice, useUploadAttachment } from './api';
 
 interface Values {

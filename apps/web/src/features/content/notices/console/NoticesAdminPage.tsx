@@ -1,12 +1,12 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { AdminNotice } from '@zhikaoyun/shared';
 import { App, Button, Popconfirm, Space, Table, Tag } from 'antd';
-import { formatDateTime } from '../../../components/format';
+import { formatDateTime } from '../../../../components/format';
 import { useLocation, useMatch } from 'react-router';
-import { ButtonLink } from '../../../components/console/ButtonLink';
-import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
-import { OPENED_FROM_LIST, pageParam, useCloseDrawer, useLastDefined, useUrlParams } from '../../../components/console/url-state';
-import { useIsAdmin } from '../../../lib/staff-session';
+import { ButtonLink } from '../../../../components/console/ButtonLink';
+import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, pageParam, useCloseDrawer, useLastDefined, useUrlParams } from '../../../../components/console/url-state';
+import { useIsAdmin } from '../../../../lib/staff-session';
 import { NOTICE_PAGE_SIZE, useAdminNotice, useAdminNotices, useDeleteNotice, useSetNoticePublished } from './api';
 import { NoticeEditorDrawer } from './NoticeEditorDrawer';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminNotice, NoticeInput } from '@zhikaoyun/shared';
-import { getData, postData, uploadFile } from '../../../lib/console-http';
+import { getData, postData, uploadFile } from '../../../../lib/console-http';
 
 export const NOTICE_PAGE_SIZE = 20;
 const NOTICES_KEY = ['console', 'notices'] as const;

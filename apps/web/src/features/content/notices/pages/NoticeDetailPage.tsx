@@ -1,9 +1,9 @@
 import { PaperClipOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
-import { formatDateTime } from '../../../components/format';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../components/PlainSkeleton';
+import { EmptyState } from '../../../../components/EmptyState';
+import { formatDateTime } from '../../../../components/format';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../../components/PlainSkeleton';
 import { useNotice } from '../api';
 
 /** 通知公告 detail: the text as the office published it (sanitized by the server). */

@@ -2,15 +2,15 @@ import { FileTextOutlined, PushpinOutlined } from '@ant-design/icons';
 import type { ExamNotice } from '@zhikaoyun/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams, Link } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
-import { formatDate } from '../../../components/format';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../components/PlainSkeleton';
+import { EmptyState } from '../../../../components/EmptyState';
+import { formatDate } from '../../../../components/format';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../../components/PlainSkeleton';
 import { NOTICE_PAGE_SIZE, useExamNoticeDocument, useNoticePage } from '../api';
 
 // antd's Pagination (with antd's theme) loads only when a second page exists: the list itself
 // renders without antd (it would add to every page's first load).
-const Pagination = lazy(() => import('../../../components/Pager'));
+const Pagination = lazy(() => import('../../../../components/Pager'));
 
 /** One exam's 招考公告, its text opened in place (the exam's notice document, public). */
 function ExamNoticeDocument({ notice }: { notice: ExamNotice }) {

@@ -1,16 +1,16 @@
 import { CloseCircleFilled, DownOutlined } from '@ant-design/icons';
 import type { Position } from '@zhikaoyun/shared';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { EmptyState } from '../../../components/EmptyState';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../components/PlainSkeleton';
+import { EmptyState } from '../../../../components/EmptyState';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../../components/PlainSkeleton';
 import { EDUCATION_FILTER_LEVELS } from '../education-levels';
 import { POSITION_PAGE_SIZE, type PositionFilter, type PositionPage } from '../position-query';
 import { PositionCard } from './PositionCard';
 
 // antd's pager (with antd's theme) loads only when a second page exists: the list and its filters
 // are plain, so the public list loads without antd's runtime.
-const Pagination = lazy(() => import('../../../components/Pager'));
+const Pagination = lazy(() => import('../../../../components/Pager'));
 
 /** antd's Input.Search with a 搜索 button and a clear icon, in plain HTML (global.css `zk-search`). */
 function SearchBox({ placeholder, label, onSearch }: { placeholder: string; label: string; onSearch: (value: string) => void }) {

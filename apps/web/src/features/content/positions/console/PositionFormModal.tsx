@@ -8,9 +8,9 @@ import {
 } from '@zhikaoyun/shared';
 import { App, Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useEffect } from 'react';
-import { zodRule } from '../../../lib/form-rules';
+import { zodRule } from '../../../../lib/form-rules';
 import { useExamSubjects, useSavePosition } from './api';
-import { FormModal } from '../../../components/console/FormModal';
+import { FormModal } from '../../../../components/console/FormModal';
 
 interface Values {
   code: string;

@@ -3,15 +3,15 @@ import { educationText, maxAgeText, politicalRequirementText, type Position, typ
 import { App, Button, Popconfirm, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { useLocation, useMatch } from 'react-router';
-import { ButtonLink } from '../../../components/console/ButtonLink';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
-import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../components/console/url-state';
-import { useIsAdmin } from '../../../lib/staff-session';
+import { ButtonLink } from '../../../../components/console/ButtonLink';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
+import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
+import { useIsAdmin } from '../../../../lib/staff-session';
 import { useAdminPositions, useDeletePosition, useExportPositions, useImportPositions, usePositionTemplate } from './api';
 import { PositionFormModal } from './PositionFormModal';
-import { ImportErrorsDialog } from '../../../components/console/ImportErrorsDialog';
+import { ImportErrorsDialog } from '../../../../components/console/ImportErrorsDialog';
 
 function requirementText(p: Position): string {
   const r = p.requirements;

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Position, PositionImportResult, PositionInput } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
-import { downloadFile, examFileName, getData, postData, uploadFile } from '../../../lib/console-http';
+import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { downloadFile, examFileName, getData, postData, uploadFile } from '../../../../lib/console-http';
 
 const positionsKey = (examId: number | undefined) => ['console', 'positions', examId] as const;
 

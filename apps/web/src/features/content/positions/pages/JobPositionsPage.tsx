@@ -1,10 +1,10 @@
 import type { Exam } from '@zhikaoyun/shared';
 import { Button, Switch } from 'antd';
 import { useNavigate } from 'react-router';
-import { ExamGate } from '../../../components/ExamGate';
-import { ExamTitle } from '../../../components/ExamTitle';
-import { JourneySteps } from '../../../components/JourneySteps';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { ExamGate } from '../../../../components/ExamGate';
+import { ExamTitle } from '../../../../components/ExamTitle';
+import { JourneySteps } from '../../../../components/JourneySteps';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { usePositionPage } from '../api';
 import { PositionBrowser } from '../components/PositionBrowser';
 import { usePositionFilter } from '../position-query';

@@ -1,9 +1,9 @@
 import type { Exam } from '@zhikaoyun/shared';
-import { EmptyState } from '../../../components/EmptyState';
-import { ExamTitle } from '../../../components/ExamTitle';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../components/PlainSkeleton';
-import { usePublicActiveExam } from '../../../lib/public-exam';
+import { EmptyState } from '../../../../components/EmptyState';
+import { ExamTitle } from '../../../../components/ExamTitle';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { usePublicActiveExam } from '../../../../lib/public-exam';
 import { PositionBrowser } from '../components/PositionBrowser';
 import { usePositionFilter, usePublicPositionPage } from '../position-query';
 

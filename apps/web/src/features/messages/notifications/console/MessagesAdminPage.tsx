@@ -13,11 +13,11 @@ import {
 } from '@zhikaoyun/shared';
 import { App, Button, Form, Input, Select, Switch, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { useExamParam } from '../../../components/console/console-exams';
-import { pageParam, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
-import { useIsAdmin } from '../../../lib/staff-session';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { pageParam, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
+import { useIsAdmin } from '../../../../lib/staff-session';
 import {
   OUTBOX_PAGE_SIZE,
   useAnnouncementPreview,

@@ -8,7 +8,7 @@ import type {
   OutboxList,
   SmsStatus,
 } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/console-http';
+import { getData, postData } from '../../../../lib/console-http';
 
 export const OUTBOX_PAGE_SIZE = 20;
 const OUTBOX_KEY = ['console', 'sms-outbox'] as const;

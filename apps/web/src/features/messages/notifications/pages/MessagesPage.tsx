@@ -1,8 +1,8 @@
 import { Button, Skeleton } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { EmptyState } from '../../../components/EmptyState';
-import { formatDateTime } from '../../../components/format';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { EmptyState } from '../../../../components/EmptyState';
+import { formatDateTime } from '../../../../components/format';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useMessages, useReadMessage } from '../api';
 
 /** 我的消息: what the office told the candidate (review results, notices of the exam), the new ones marked. */

@@ -1,7 +1,7 @@
 import type { AuditEntry } from '@zhikaoyun/shared';
 import { Table } from 'antd';
-import { pageParam, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
+import { pageParam, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
 import { AUDIT_PAGE_SIZE, useAuditLog } from './api';
 
 /** 审计日志 (admins): who did what, when, from where; the page is `?page=`. */

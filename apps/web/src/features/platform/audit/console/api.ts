@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuditEntry } from '@zhikaoyun/shared';
-import { getData } from '../../../lib/console-http';
+import { getData } from '../../../../lib/console-http';
 
 export const AUDIT_PAGE_SIZE = 30;
 

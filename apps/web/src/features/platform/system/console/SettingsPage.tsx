@@ -8,13 +8,13 @@ import {
   type OfficeSettings,
 } from '@zhikaoyun/shared';
 import { App, Button, Card, Form, Input, Select, Space, Tabs } from 'antd';
-import { formatDateTime } from '../../../components/format';
-import { setDisplayTimeZone } from '../../../lib/office-time-zone';
+import { formatDateTime } from '../../../../components/format';
+import { setDisplayTimeZone } from '../../../../lib/office-time-zone';
 import { useEffect } from 'react';
-import { RichTextEditor } from '../../../components/console/RichTextEditor';
-import { enumParam, useUrlParams } from '../../../components/console/url-state';
-import { zodRule } from '../../../lib/form-rules';
-import { useIsAdmin } from '../../../lib/staff-session';
+import { RichTextEditor } from '../../../../components/console/RichTextEditor';
+import { enumParam, useUrlParams } from '../../../../components/console/url-state';
+import { zodRule } from '../../../../lib/form-rules';
+import { useIsAdmin } from '../../../../lib/staff-session';
 import { useOfficeSettings, useUpdateAgreement, useUpdateMenu, useUpdateSettings } from './api';
 
 const PAGE_LABEL: Readonly<Record<(typeof MENU_PATHS)[number], string>> = {

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgreementInput, MenuItem, OfficeAdmin, OfficeSettingsInput } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/console-http';
+import { getData, postData } from '../../../../lib/console-http';
 
 const OFFICE_KEY = ['console', 'office'] as const;
 

@@ -1,15 +1,15 @@
 import { Alert, App as AntApp, Button, Space } from 'antd';
 import { useState } from 'react';
-import { ContainerCard } from '../../../components/ContainerCard';
-import { ExamNameTag } from '../../../components/ExamNameTag';
-import { ExamTitle } from '../../../components/ExamTitle';
-import { GroupTitle } from '../../../components/GroupTitle';
-import { MobileBaseInfoCard } from '../../../components/MobileBaseInfoCard';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { MobileUserInfoCard } from '../../../components/MobileUserInfoCard';
+import { ContainerCard } from '../../../../components/ContainerCard';
+import { ExamNameTag } from '../../../../components/ExamNameTag';
+import { ExamTitle } from '../../../../components/ExamTitle';
+import { GroupTitle } from '../../../../components/GroupTitle';
+import { MobileBaseInfoCard } from '../../../../components/MobileBaseInfoCard';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { MobileUserInfoCard } from '../../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH } from '@zhikaoyun/shared';
-import { SAMPLE_USER as SAMPLE } from '../../../lib/sample-user';
-import { fetchCaptcha, fetchExamDocuments, fetchMenu, fetchSystemSetting, fetchTreatyDesc } from '../../../lib/system-api';
+import { SAMPLE_USER as SAMPLE } from '../../../../lib/sample-user';
+import { fetchCaptcha, fetchExamDocuments, fetchMenu, fetchSystemSetting, fetchTreatyDesc } from '../../../../lib/system-api';
 
 /** Labelled sample data for the component gallery; never shown outside this page. */
 

@@ -1,8 +1,8 @@
 import { APPEAL_STATUS_LABEL, APPEAL_STATUSES, DIALOG_WIDTH, type AppealItem, type AppealStatus } from '@zhikaoyun/shared';
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useLocation, useMatch } from 'react-router';
-import { ButtonLink } from '../../../components/console/ButtonLink';
-import { ConsoleNotFound } from '../../../components/console/ConsoleResult';
+import { ButtonLink } from '../../../../components/console/ButtonLink';
+import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import {
   enumParam,
   OPENED_FROM_LIST,
@@ -10,8 +10,8 @@ import {
   useCloseDrawer,
   useLastDefined,
   useUrlParams,
-} from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
+} from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
 import { useAppeals, useResolveAppeal } from './api';
 
 const LIST = '/admin/appeals';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AppealItem, AppealStatus, ResolveAppealInput, ResolveAppealResult } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/console-http';
+import { getData, postData } from '../../../../lib/console-http';
 
 export const APPEALS_KEY = ['console', 'appeals'] as const;
 

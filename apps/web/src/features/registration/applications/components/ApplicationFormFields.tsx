@@ -12,10 +12,10 @@ import {
 import type { Rule } from 'antd/es/form';
 import { Form, Input, InputNumber, Select } from 'antd';
 import type { ReactNode } from 'react';
-import { formatDate } from '../../../components/format';
-import { GroupTitle } from '../../../components/GroupTitle';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { zodRule } from '../../../lib/form-rules';
+import { formatDate } from '../../../../components/format';
+import { GroupTitle } from '../../../../components/GroupTitle';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { zodRule } from '../../../../lib/form-rules';
 
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 

@@ -15,8 +15,8 @@ import {
 import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, QRCode, Select, Skeleton, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
-import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
-import { formatDateTime } from '../../../components/format';
+import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
+import { formatDateTime } from '../../../../components/format';
 import {
   useApplyWaiver,
   useCheckPayment,

@@ -1,5 +1,5 @@
 import { FORM_FIELD_LABEL, type ApplicationDraft, type FormField } from '@zhikaoyun/shared';
-import { InfoRows } from '../../../components/InfoRows';
+import { InfoRows } from '../../../../components/InfoRows';
 
 /** The application's fields as read-only rows, in the form's order. */
 export function FormSummary({ form, fields }: { form: ApplicationDraft; fields: readonly string[] }) {

@@ -1,5 +1,5 @@
 import { CheckCircleOutlined, CloudUploadOutlined, EditOutlined, WarningOutlined } from '@ant-design/icons';
-import { formatDateTime } from '../../../components/format';
+import { formatDateTime } from '../../../../components/format';
 import type { SaveState } from '../autosave';
 
 /** Says 已自动保存 only when nothing typed is waiting or being sent: never ahead of the server. */

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SiteCityChoice } from '@zhikaoyun/shared';
 import { App, Button, Select } from 'antd';
 import { useState } from 'react';
-import { getData, postData } from '../../../lib/http';
+import { getData, postData } from '../../../../lib/http';
 import './site-city.css';
 
 const key = (examId: number) => ['mySiteCity', examId] as const;

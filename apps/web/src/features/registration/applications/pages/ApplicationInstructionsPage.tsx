@@ -3,13 +3,13 @@ import { Button, Checkbox, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formLock, fromStatesOf, type Exam } from '@zhikaoyun/shared';
-import { ExamTitle } from '../../../components/ExamTitle';
-import { GroupTitle } from '../../../components/GroupTitle';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useExamDocuments } from '../../../lib/system-queries';
+import { ExamTitle } from '../../../../components/ExamTitle';
+import { GroupTitle } from '../../../../components/GroupTitle';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { useExamDocuments } from '../../../../lib/system-queries';
 import { applicationKey, fetchApplication, saveApplication, useApplication } from '../api';
-import { ExamGate } from '../../../components/ExamGate';
-import { JourneySteps } from '../../../components/JourneySteps';
+import { ExamGate } from '../../../../components/ExamGate';
+import { JourneySteps } from '../../../../components/JourneySteps';
 import { ReviewOpinion } from '../components/ReviewOpinion';
 
 function Instructions({ exam }: { exam: Exam }) {

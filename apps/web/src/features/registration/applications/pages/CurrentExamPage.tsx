@@ -23,22 +23,22 @@ import {
 import { App, Button, Skeleton, Timeline } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ExamTitle } from '../../../components/ExamTitle';
-import { formatDateTime } from '../../../components/format';
-import { GroupTitle } from '../../../components/GroupTitle';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
+import { ExamTitle } from '../../../../components/ExamTitle';
+import { formatDateTime } from '../../../../components/format';
+import { GroupTitle } from '../../../../components/GroupTitle';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useApplyStatus, usePosition, useStatusChange } from '../api';
-import { DeadlineCountdown } from '../../../components/DeadlineCountdown';
-import { EmptyState } from '../../../components/EmptyState';
-import { JourneySteps } from '../../../components/JourneySteps';
-import { useExamList } from '../../../lib/exam-api';
-import { chooseExam } from '../../../lib/public-exam';
-import { useMyApplications } from '../../../lib/journey-api';
-import { useSysStore } from '../../../lib/store';
+import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
+import { EmptyState } from '../../../../components/EmptyState';
+import { JourneySteps } from '../../../../components/JourneySteps';
+import { useExamList } from '../../../../lib/exam-api';
+import { chooseExam } from '../../../../lib/public-exam';
+import { useMyApplications } from '../../../../lib/journey-api';
+import { useSysStore } from '../../../../lib/store';
 import { ConfirmationStep } from '../components/ConfirmationStep';
 import { SiteCityCard } from '../components/SiteCityCard';
-import { AdmissionTicketCard } from '../../../components/AdmissionTicketCard';
-import { ScoreLinkCard } from '../../../components/ScoreLinkCard';
+import { AdmissionTicketCard } from '../../../../components/AdmissionTicketCard';
+import { ScoreLinkCard } from '../../../../components/ScoreLinkCard';
 
 const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: string }> = {
   draft: { icon: <EditFilled />, tone: 'draft', words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },

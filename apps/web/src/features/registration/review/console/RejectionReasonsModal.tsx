@@ -1,6 +1,6 @@
 import { DIALOG_WIDTH, REJECTION_REASONS_MAX, rejectionReasonsSchema } from '@zhikaoyun/shared';
 import { App, Form, Input } from 'antd';
-import { FormModal } from '../../../components/console/FormModal';
+import { FormModal } from '../../../../components/console/FormModal';
 import { useRejectionReasons, useSaveRejectionReasons } from './api';
 
 const linesOf = (text: string) =>

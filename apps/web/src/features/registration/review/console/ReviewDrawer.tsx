@@ -11,8 +11,8 @@ import {
 } from '@zhikaoyun/shared';
 import { Alert, App, Button, Checkbox, Descriptions, Drawer, Image, Input, Modal, Result, Skeleton, Space, Tag, Timeline } from 'antd';
 import { useRef, useState } from 'react';
-import { formatDate, formatDateTime } from '../../../components/format';
-import { useStaffSession } from '../../../lib/staff-session';
+import { formatDate, formatDateTime } from '../../../../components/format';
+import { useStaffSession } from '../../../../lib/staff-session';
 import { useDecision, useRejectionReasons, useReviewDetail, useRevealApplication } from './api';
 import { reviewActions, type ReviewAction } from './review-actions';
 

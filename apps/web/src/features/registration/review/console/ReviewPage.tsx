@@ -3,12 +3,12 @@ import { APPLICATION_STATUS_LABEL, STAFF_VISIBLE_STATUSES, transitionOf, type Ap
 import { App, Button, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useLocation, useParams } from 'react-router';
-import { ButtonLink } from '../../../components/console/ButtonLink';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
-import { useIsAdmin, useStaffSession } from '../../../lib/staff-session';
+import { ButtonLink } from '../../../../components/console/ButtonLink';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
+import { useIsAdmin, useStaffSession } from '../../../../lib/staff-session';
 import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from './api';
 import { RejectionReasonsModal } from './RejectionReasonsModal';
 import { ReviewDrawer } from './ReviewDrawer';

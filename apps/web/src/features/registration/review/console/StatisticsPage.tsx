@@ -1,6 +1,6 @@
 import { Card, Col, Row, Statistic, Table } from 'antd';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
 import { useStatistics } from './api';
 
 /**

@@ -11,8 +11,8 @@ import type {
   ReviewListQuery,
   Statistics,
 } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../components/console/console-exams';
-import { downloadFile, examFileName, getData, postData } from '../../../lib/console-http';
+import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { downloadFile, examFileName, getData, postData } from '../../../../lib/console-http';
 
 export const reviewKeys = {
   positions: (examId: number | undefined) => ['console', 'positions', examId] as const,

@@ -1,8 +1,8 @@
 import { SCORE_REVIEW_STATUS_TEXT, answerScoreReviewSchema, formatPoints, type ScoreReview, type ScoreRules } from '@zhikaoyun/shared';
 import { App, Button, Empty, Form, Input, InputNumber, Modal, Radio, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from '../../../components/format';
-import { zodRule } from '../../../lib/form-rules';
+import { formatDateTime } from '../../../../components/format';
+import { zodRule } from '../../../../lib/form-rules';
 import { useAnswerScoreReview, useScoreReviews } from './api';
 
 type Filter = 'pending' | 'answered' | 'all';

@@ -11,12 +11,12 @@ import {
 import { Alert, App, Button, DatePicker, Empty, Form, InputNumber, Popconfirm, Radio, Space, Switch, Table, Tabs, Tag, Upload } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { ImportPreview } from '../../../components/console/ImportPreview';
-import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../components/console/office-time';
-import { intParam, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { ImportPreview } from '../../../../components/console/ImportPreview';
+import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
+import { intParam, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
 import {
   useDownloadScoreTemplate,
   useExportInterviewListPdf,

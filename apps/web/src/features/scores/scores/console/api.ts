@@ -8,7 +8,7 @@ import type {
   ScoreReview,
   ScoreRules,
 } from '@zhikaoyun/shared';
-import { downloadFile, examFileName, getData, importSheet, postData } from '../../../lib/console-http';
+import { downloadFile, examFileName, getData, importSheet, postData } from '../../../../lib/console-http';
 
 export const scoresKeys = {
   all: ['console', 'scores'] as const,

@@ -2,11 +2,11 @@ import { formatPoints, type LaterStage, type StageList } from '@zhikaoyun/shared
 import { Input, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
-import { formatDateTime } from '../../../components/format';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useActiveExam } from '../../../lib/exam-api';
-import { useStageLists } from '../../../lib/stage-api';
+import { EmptyState } from '../../../../components/EmptyState';
+import { formatDateTime } from '../../../../components/format';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { useActiveExam } from '../../../../lib/exam-api';
+import { useStageLists } from '../../../../lib/stage-api';
 import { useInterviewList } from '../api';
 import '../scores.css';
 

@@ -1,11 +1,11 @@
 import { APPLICATION_STATES, SCORE_MARK_TEXT, formatPoints, type MyScore } from '@zhikaoyun/shared';
 import { Button, Skeleton, Tag } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
-import { InfoRows } from '../../../components/InfoRows';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { useMyApplications } from '../../../lib/journey-api';
-import { useMyStages } from '../../../lib/stage-api';
+import { EmptyState } from '../../../../components/EmptyState';
+import { InfoRows } from '../../../../components/InfoRows';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { useMyApplications } from '../../../../lib/journey-api';
+import { useMyStages } from '../../../../lib/stage-api';
 import { useMyScore } from '../api';
 import { ScoreReviewCard } from './ScoreReviewCard';
 import '../scores.css';

@@ -1,8 +1,8 @@
 import { SCORE_REVIEW_STATUS_TEXT, formatPoints, requestScoreReviewSchema, zonedDateTime, type MyScore } from '@zhikaoyun/shared';
 import { App, Button, Form, Input, Select, Tag } from 'antd';
 import { useState } from 'react';
-import { MobileContainerCard } from '../../../components/MobileContainerCard';
-import { zodRule } from '../../../lib/form-rules';
+import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { zodRule } from '../../../../lib/form-rules';
 import { useRequestScoreReview } from '../api';
 
 /** The value of the subject select that means the scores as a whole. */

@@ -12,10 +12,10 @@ import {
 } from '@zhikaoyun/shared';
 import { App, Button, Card, Empty, InputNumber, Select, Space, Table, Tag, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { ConsoleExamPicker } from '../../../components/console/ConsoleExamPicker';
-import { useExamParam } from '../../../components/console/console-exams';
-import { ImportPreview } from '../../../components/console/ImportPreview';
-import { formatDateTime } from '../../../components/format';
+import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
+import { useExamParam } from '../../../../components/console/console-exams';
+import { ImportPreview } from '../../../../components/console/ImportPreview';
+import { formatDateTime } from '../../../../components/format';
 import './stages-console.css';
 import {
   useDownloadInterviewTemplate,

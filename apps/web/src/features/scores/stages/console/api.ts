@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PublishStageInput, RecordStageResultsInput, SaveStageWeightInput, ScoreImportResult, StageBoard } from '@zhikaoyun/shared';
-import { downloadFile, examFileName, getData, importSheet, postData } from '../../../lib/console-http';
+import { downloadFile, examFileName, getData, importSheet, postData } from '../../../../lib/console-http';
 
 export const stagesKeys = {
   all: ['console', 'stages'] as const,
