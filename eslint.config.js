@@ -7,6 +7,11 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { readdirSync } from 'node:fs';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { BUDGET_ROUTES, MEASURED_ROUTES } from './scripts/check-web-budget.mjs';
+
+// The candidate site's pages built without antd's runtime: those the JavaScript budget weighs
+// (scripts/check-web-budget.mjs), which the router loads without antd's providers.
+const plainPages = [...Object.values(BUDGET_ROUTES), ...Object.values(MEASURED_ROUTES)].flat().map((page) => `apps/web/${page}`);
 
 // Each feature is features/<stage>/<noun> (the stages of the exam, as in the server's modules).
 const subfolders = (dir) =>
@@ -137,6 +142,31 @@ export default tseslint.config(
             message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
           },
         ]),
+      ],
+    },
+  },
+  // The plain kit on the public pages (docs/decisions/026): the pages held to the JavaScript
+  // budget, the plain kit and the site's shell draw antd's look without antd's runtime, which
+  // would add to every page's first load on a phone. What needs antd there loads it lazily
+  // (`import()`, which this rule leaves alone); antd's types cost nothing and are allowed. The
+  // icons are antd's but stand alone (an SVG component each, their styles in global.css).
+  {
+    files: [...plainPages, 'apps/web/src/components/plain/**', 'apps/web/src/main.tsx', 'apps/web/src/app/**'],
+    // The page for unknown paths is loaded with antd's providers (router.tsx `scoped`).
+    ignores: ['apps/web/src/app/NotFoundPage.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['antd', 'antd/*', '@ant-design/*', '!@ant-design/icons', '!@ant-design/icons/*'],
+              allowTypeImports: true,
+              message:
+                "A page built without antd's runtime (docs/decisions/026): use the plain kit (components/plain/), or load the antd part lazily with import().",
+            },
+          ],
+        },
       ],
     },
   },

@@ -9,6 +9,7 @@ import { useNow } from '../lib/use-now';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { formatDateTime } from './format';
 import { MobileContainerCard } from './MobileContainerCard';
+import { buttonClass } from './plain/Button';
 
 /**
  * The deadline a candidate is counting down to at `now`: registration's start before it opens
@@ -78,7 +79,7 @@ export function CurrentExamBanner() {
       <ExamDeadline exam={exam} />
       <div className="home-current-exam__actions">
         {/* A link (with the router's navigation once the script runs): it works from the HTML alone. */}
-        <a className="zk-btn" href="/job-positions-only-read" onClick={toPositions}>
+        <a className={buttonClass()} href="/job-positions-only-read" onClick={toPositions}>
           <span>查看招聘岗位</span>
         </a>
       </div>

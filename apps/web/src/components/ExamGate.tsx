@@ -2,7 +2,7 @@ import type { Exam } from '@zhikaoyun/shared';
 import { Button, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { EmptyState } from './EmptyState';
+import { EmptyState } from './plain/Empty';
 import { MobileContainerCard } from './MobileContainerCard';
 import { useActiveExam } from '../lib/exam-api';
 

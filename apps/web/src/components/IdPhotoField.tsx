@@ -7,6 +7,7 @@ import { deferredFeedback } from '../lib/feedback';
 import { decodePhoto, UnreadablePhoto, uploadPhoto } from '../lib/photo';
 import { USER_INFO_KEY } from '../lib/query-keys';
 import { useSysStore } from '../lib/store';
+import { buttonClass } from './plain/Button';
 
 // Built on antd (Modal, Slider): loaded with antd's scope when a photo is chosen.
 const PhotoCropDialog = lazyScoped(() => import('./PhotoCropDialog').then((m) => m.default));
@@ -102,7 +103,7 @@ export function IdPhotoField({
             />
             <button
               type="button"
-              className={`zk-btn${reading ? ' zk-btn--loading' : ''}`}
+              className={buttonClass({ loading: reading })}
               disabled={pending}
               aria-busy={reading || undefined}
               onClick={() => input.current?.click()}

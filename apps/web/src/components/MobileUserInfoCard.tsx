@@ -3,6 +3,8 @@ import { HINT_ANSWER_MASK, type UserInfo } from '@zhikaoyun/shared';
 import { useState } from 'react';
 import { useSysStore } from '../lib/store';
 import { InfoRows, NOT_SET } from './InfoRows';
+import { buttonClass } from './plain/Button';
+import { PendingLine } from './plain/Skeleton';
 import { UserAvatar } from './UserAvatar';
 
 export const PERSONAL_INFO_TITLE = '个人信息';
@@ -20,11 +22,8 @@ export interface MobileUserInfoCardProps {
   revealAnswer?: () => Promise<string | null>;
 }
 
-/**
- * A value the card does not have yet: a bar where its one line of text will be. The full-width
- * space is set in the CJK font the real text will be, so the line is as high as it will be.
- */
-const PENDING = <span className="zk-line-pending">{'\u3000'}</span>;
+/** A value the card does not have yet. */
+const PENDING = <PendingLine />;
 
 /** The card as it will be, with bars for its values: the server's HTML of the personal center. */
 function PendingUserInfoCard({ showTitle }: { showTitle: boolean }) {
@@ -109,7 +108,7 @@ function UserInfoCard({
                       // built without antd's runtime.
                       <button
                         type="button"
-                        className={`zk-btn zk-btn--link${asking ? ' zk-btn--loading' : ''}`}
+                        className={buttonClass({ link: true, loading: asking })}
                         aria-pressed={visible !== null}
                         aria-busy={asking || undefined}
                         onClick={() => void toggle()}

@@ -3,6 +3,7 @@ import type { Captcha } from '@zhikaoyun/shared';
 import { useCallback, useEffect, useImperativeHandle, useState, type InputHTMLAttributes, type Ref } from 'react';
 import { ssrCaptcha, takeSsrCaptcha } from '../lib/ssr-data';
 import { fetchCaptcha } from '../lib/system-api';
+import { inputClass } from './plain/Field';
 
 export interface CaptchaHandle {
   /** A new image; call after every failed submit (a captcha is single use). */
@@ -55,7 +56,7 @@ export function CaptchaInput({
   return (
     <div className="captcha-input">
       <input
-        className={`zk-input${invalid ? ' zk-input--error' : ''}`}
+        className={inputClass(invalid)}
         type="text"
         placeholder="请输入右侧验证码"
         maxLength={8}

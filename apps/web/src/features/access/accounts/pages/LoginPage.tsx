@@ -1,8 +1,8 @@
-import { LoadingOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../../components/captcha-core';
-import { FormField, PasswordInput } from '../../../../components/plain-field';
+import { Button } from '../../../../components/plain/Button';
+import { FormField, inputClass, PasswordInput } from '../../../../components/plain/Field';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useSiteName } from '../../../../components/site-name';
 import { useHydrated } from '../../../../lib/hydrated';
@@ -105,7 +105,7 @@ export default function LoginPage() {
             {/* Room for the spaces a pasted number brings (they are dropped): 18 after trimming. */}
             <input
               id="login_idno"
-              className={`zk-input${errors.idno ? ' zk-input--error' : ''}`}
+              className={inputClass(Boolean(errors.idno))}
               type="text"
               maxLength={24}
               autoComplete="username"
@@ -139,19 +139,15 @@ export default function LoginPage() {
               onBlur={(e) => setErrors((errs) => ({ ...errs, captcha: check('captcha', e.target.value) }))}
             />
           </FormField>
-          <button
-            type={ready ? 'submit' : 'button'}
-            className={`zk-btn zk-btn--primary zk-btn--lg zk-btn--block${submitting ? ' zk-btn--loading' : ''}`}
-          >
-            {submitting && <LoadingOutlined spin aria-hidden />}
+          <Button type={ready ? 'submit' : 'button'} primary large block loading={submitting}>
             <span>登录</span>
-          </button>
+          </Button>
         </form>
         <div className="account-page__links">
           <Link to="/register">注册账号</Link>
-          <button
-            type="button"
-            className="zk-btn zk-btn--link inline-link"
+          <Button
+            link
+            className="inline-link"
             aria-disabled={!ready}
             onClick={() => {
               setRecoveryOpened(true);
@@ -159,7 +155,7 @@ export default function LoginPage() {
             }}
           >
             <span>忘记密码？</span>
-          </button>
+          </Button>
         </div>
       </MobileContainerCard>
       {recoveryOpened && (

@@ -15,6 +15,8 @@ import { GroupTitle } from '../../../../components/GroupTitle';
 import { IdPhotoField } from '../../../../components/IdPhotoField';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { MobileUserInfoCard } from '../../../../components/MobileUserInfoCard';
+import { Button, buttonClass } from '../../../../components/plain/Button';
+import { PendingLine } from '../../../../components/plain/Skeleton';
 import { APPLICATION_STATES, DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared';
 import { lazyScoped } from '../../../../lib/lazy-scoped';
 import { deferredFeedback } from '../../../../lib/feedback';
@@ -90,10 +92,10 @@ function PendingApplications() {
     <MobileContainerCard>
       <div role="status" aria-busy="true" aria-label="我的报名加载中">
         <p className="personal-center__hint">
-          <span className="zk-line-pending">{'\u3000'}</span>
+          <PendingLine />
         </p>
         {/* The card's button, unseen: the card is as high as it will be. */}
-        <span className="zk-btn zk-btn--primary personal-center__unseen" aria-hidden="true">
+        <span className={buttonClass({ primary: true }, 'personal-center__unseen')} aria-hidden="true">
           <span>查看当前考试</span>
         </span>
       </div>
@@ -192,9 +194,9 @@ export default function PersonalCenterPage() {
       ) : (
         <MobileContainerCard>
           <p className="personal-center__hint">您还没有报名任何考试。</p>
-          <button type="button" className="zk-btn zk-btn--primary" onClick={() => void navigate('/exam-list')}>
+          <Button primary onClick={() => void navigate('/exam-list')}>
             <span>查看当前考试</span>
-          </button>
+          </Button>
         </MobileContainerCard>
       )}
       <GroupTitle>证件照</GroupTitle>

@@ -1,11 +1,13 @@
-import { DownOutlined, LoadingOutlined } from '@ant-design/icons';
 import { ErrorCode } from '@zhikaoyun/shared';
 import { lazy, startTransition, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { lazyScoped } from '../../../../lib/lazy-scoped';
 import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../../components/captcha-core';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { Checkbox, describedBy, FormField, PasswordInput } from '../../../../components/plain-field';
+import { Button } from '../../../../components/plain/Button';
+import { Checkbox } from '../../../../components/plain/Checkbox';
+import { describedBy, FormField, inputClass as plainInputClass, PasswordInput } from '../../../../components/plain/Field';
+import { SelectStandIn } from '../../../../components/plain/Select';
 import { useSiteName } from '../../../../components/site-name';
 import { useHydrated } from '../../../../lib/hydrated';
 import { usePhoneVerification } from '../../../../lib/phone-verification';
@@ -41,50 +43,6 @@ const EMPTY: RegisterValues = {
 };
 
 type Errors = Partial<Record<RegisterField, string[]>>;
-
-/** antd's closed large Select, until antd's own loads (same look; a tap on it opens the real one). */
-function QuestionLookalike({
-  id,
-  value,
-  invalid,
-  describedBy: described,
-  onActivate,
-  onFocusChange,
-}: {
-  id: string;
-  value: string;
-  invalid: boolean;
-  describedBy?: string;
-  onActivate: () => void;
-  onFocusChange: (focused: boolean) => void;
-}) {
-  return (
-    <span className={`zk-combo${invalid ? ' zk-combo--error' : ''}`}>
-      <span className={value ? 'zk-combo__value' : 'zk-combo__placeholder'}>{value || '请选择密保问题'}</span>
-      <input
-        id={id}
-        className="zk-combo__input"
-        type="text"
-        role="combobox"
-        readOnly
-        autoComplete="off"
-        aria-expanded={false}
-        aria-haspopup="listbox"
-        aria-autocomplete="list"
-        aria-invalid={invalid}
-        aria-describedby={described}
-        value=""
-        onPointerDown={onActivate}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') onActivate();
-        }}
-        onFocus={() => onFocusChange(true)}
-        onBlur={() => onFocusChange(false)}
-      />
-      <DownOutlined className="zk-combo__arrow" aria-hidden />
-    </span>
-  );
-}
 
 /** 注册账号: one account per ID number; registration also logs the candidate in. */
 export default function RegisterPage() {
@@ -209,16 +167,17 @@ export default function RegisterPage() {
     ...describedBy(id(field), errors[field], extra),
   });
   const field = (name: RegisterField, label?: string, extra?: ReactNode) => ({ id: id(name), label, errors: errors[name], extra });
-  const inputClass = (field: RegisterField) => `zk-input${errors[field]?.length ? ' zk-input--error' : ''}`;
+  const inputClass = (field: RegisterField) => plainInputClass(Boolean(errors[field]?.length));
 
   const passwordExtra = '至少 8 位，可以是一句好记的话；不要使用常见密码。';
   const smsExtra = '先填写手机号码和下方的图形验证码，再获取短信验证码。';
   const questionExtra = '忘记密码时用于找回。';
   const questionAria = describedBy(id('question'), errors.question, questionExtra);
   const lookalike = (
-    <QuestionLookalike
+    <SelectStandIn
       id={id('question')}
       value={values.question}
+      placeholder="请选择密保问题"
       invalid={questionAria['aria-invalid']}
       describedBy={questionAria['aria-describedby']}
       onActivate={() => setSelect((s) => ({ ...s, open: true }))}
@@ -370,9 +329,9 @@ export default function RegisterPage() {
               {...describedBy(id('agree'), errors.agree)}
             >
               我已阅读并同意
-              <button type="button" className="zk-btn zk-btn--link inline-link" onClick={openAgreement}>
+              <Button link className="inline-link" onClick={openAgreement}>
                 <span>《注册协议》</span>
-              </button>
+              </Button>
             </Checkbox>
           </FormField>
           <FormField {...field('consent')}>
@@ -396,13 +355,9 @@ export default function RegisterPage() {
               />
             </Suspense>
           )}
-          <button
-            type={ready ? 'submit' : 'button'}
-            className={`zk-btn zk-btn--primary zk-btn--lg zk-btn--block${submitting ? ' zk-btn--loading' : ''}`}
-          >
-            {submitting && <LoadingOutlined spin aria-hidden />}
+          <Button type={ready ? 'submit' : 'button'} primary large block loading={submitting}>
             <span>注册并登录</span>
-          </button>
+          </Button>
         </form>
         <p className="account-page__switch">
           已有账号？<Link to="/login">去登录</Link>

@@ -12,10 +12,11 @@ import {
 import { startTransition, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { formatDateTime } from '../../../../components/format';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { Button } from '../../../../components/plain/Button';
+import { Skeleton } from '../../../../components/plain/Skeleton';
 import { JourneyHeadline, StatusTag } from '../../../../components/StatusTag';
 import { useHydrated } from '../../../../lib/hydrated';
 import { getData } from '../../../../lib/lazy-http';
@@ -155,19 +156,19 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
       </dl>
       <div className="exam-card__actions">
         {action && (
-          <button
-            type="button"
-            className="zk-btn zk-btn--primary zk-btn--lg"
+          <Button
+            primary
+            large
             // Which way on depends on the candidate's application: usable once it is known.
             aria-disabled={!known}
             onClick={() => known && go(action.path)}
           >
             <span>{action.label}</span>
-          </button>
+          </Button>
         )}
-        <button type="button" className="zk-btn zk-btn--lg" aria-disabled={!hydrated} onClick={() => go('/job-positions')}>
+        <Button large aria-disabled={!hydrated} onClick={() => go('/job-positions')}>
           <span>查看岗位</span>
-        </button>
+        </Button>
       </div>
       {exam.phase === 'upcoming' && (
         <p className="exam-card__hint">报名将于 {formatDateTime(exam.registrationStart)} 开始，届时可在此进入报名。</p>
@@ -211,7 +212,7 @@ export default function ExamListPage() {
   if (exams.isPending) {
     return (
       <MobileContainerCard>
-        <PlainSkeleton rows={4} />
+        <Skeleton rows={4} />
       </MobileContainerCard>
     );
   }

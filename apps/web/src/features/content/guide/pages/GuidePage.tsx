@@ -12,6 +12,7 @@ import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CurrentExamBanner } from '../../../../components/CurrentExamBanner';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
+import { buttonClass } from '../../../../components/plain/Button';
 import { useSiteName } from '../../../../components/site-name';
 import { useSysStore } from '../../../../lib/store';
 
@@ -42,10 +43,10 @@ export default function GuidePage() {
         <p className="guide-hero__sub">网上报名 · 资格审查 · 状态查询</p>
         <div className="guide-hero__actions">
           {/* Links (with the router's navigation once the script runs): they work from the HTML alone. */}
-          <a className="zk-btn zk-btn--primary zk-btn--lg zk-btn--block guide-hero__login" href="/login" onClick={go('/login')}>
+          <a className={buttonClass({ primary: true, large: true, block: true }, 'guide-hero__login')} href="/login" onClick={go('/login')}>
             <span>登录报名</span>
           </a>
-          <a className="zk-btn zk-btn--lg zk-btn--block zk-btn--ghost" href="/register" onClick={go('/register')}>
+          <a className={buttonClass({ large: true, block: true, ghost: true })} href="/register" onClick={go('/register')}>
             <span>注册账号</span>
           </a>
         </div>

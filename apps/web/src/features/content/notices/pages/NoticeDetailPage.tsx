@@ -1,9 +1,10 @@
 import { PaperClipOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { formatDateTime } from '../../../../components/format';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { Button } from '../../../../components/plain/Button';
+import { Skeleton } from '../../../../components/plain/Skeleton';
 import { useNotice } from '../api';
 
 /** 通知公告 detail: the text as the office published it (sanitized by the server). */
@@ -15,7 +16,7 @@ export default function NoticeDetailPage() {
   if (notice.isLoading) {
     return (
       <MobileContainerCard>
-        <PlainSkeleton rows={8} />
+        <Skeleton rows={8} />
       </MobileContainerCard>
     );
   }
@@ -24,9 +25,9 @@ export default function NoticeDetailPage() {
       <EmptyState
         text="该公告不存在或已撤下"
         action={
-          <button type="button" className="zk-btn zk-btn--primary" onClick={() => void navigate('/notice-list')}>
+          <Button primary onClick={() => void navigate('/notice-list')}>
             返回公告列表
-          </button>
+          </Button>
         }
       />
     );

@@ -2,10 +2,12 @@ import { FileTextOutlined, PushpinOutlined } from '@ant-design/icons';
 import type { ExamNotice } from '@zhikaoyun/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams, Link } from 'react-router';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { formatDate } from '../../../../components/format';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { Button } from '../../../../components/plain/Button';
+import { Skeleton } from '../../../../components/plain/Skeleton';
+import { Tag } from '../../../../components/plain/Tag';
 import { NOTICE_PAGE_SIZE, useExamNoticeDocument, useNoticePage } from '../api';
 
 // antd's Pagination (with antd's theme) loads only when a second page exists: the list itself
@@ -25,14 +27,10 @@ function ExamNoticeDocument({ notice }: { notice: ExamNotice }) {
       <h2 className="exam-notice__title">{notice.title}</h2>
       <p className="notice-item__date">更新时间：{formatDate(notice.updatedAt)}</p>
       {open &&
-        (doc.isLoading ? (
-          <PlainSkeleton rows={6} />
-        ) : (
-          text && <div className="rich-text" dangerouslySetInnerHTML={{ __html: text.content }} />
-        ))}
-      <button type="button" className="zk-btn" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        (doc.isLoading ? <Skeleton rows={6} /> : text && <div className="rich-text" dangerouslySetInnerHTML={{ __html: text.content }} />)}
+      <Button aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         <span>{open ? '收起公告全文' : '查看公告全文'}</span>
-      </button>
+      </Button>
     </MobileContainerCard>
   );
 }
@@ -51,7 +49,7 @@ export default function NoticeListPage() {
   if (notices.isLoading) {
     return (
       <MobileContainerCard>
-        <PlainSkeleton rows={6} />
+        <Skeleton rows={6} />
       </MobileContainerCard>
     );
   }
@@ -81,7 +79,7 @@ export default function NoticeListPage() {
                   <li key={e.examId}>
                     <Link to={`/notice-list?examId=${e.examId}`} className="notice-item">
                       <span className="notice-item__title">
-                        <span className="zk-tag">招考公告</span>
+                        <Tag>招考公告</Tag>
                         {e.title}
                       </span>
                       <span className="notice-item__summary">{e.examName} · 招考公告及本次考试的全部通知</span>
@@ -103,10 +101,10 @@ export default function NoticeListPage() {
                 <Link to={`/notice-detail/${n.id}`} className="notice-item">
                   <span className="notice-item__title">
                     {n.pinned && (
-                      <span className="zk-tag zk-tag--red">
+                      <Tag red>
                         <PushpinOutlined />
                         <span>置顶</span>
-                      </span>
+                      </Tag>
                     )}
                     {n.title}
                   </span>

@@ -1,9 +1,10 @@
-import { CloseCircleFilled, DownOutlined } from '@ant-design/icons';
 import type { Position } from '@zhikaoyun/shared';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { EmptyState } from '../../../../components/EmptyState';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { Search } from '../../../../components/plain/Search';
+import { Select } from '../../../../components/plain/Select';
+import { Skeleton } from '../../../../components/plain/Skeleton';
 import { EDUCATION_FILTER_LEVELS } from '../education-levels';
 import { POSITION_PAGE_SIZE, type PositionFilter, type PositionPage } from '../position-query';
 import { PositionCard } from './PositionCard';
@@ -11,68 +12,6 @@ import { PositionCard } from './PositionCard';
 // antd's pager (with antd's theme) loads only when a second page exists: the list and its filters
 // are plain, so the public list loads without antd's runtime.
 const Pagination = lazy(() => import('../../../../components/Pager'));
-
-/** antd's Input.Search with a 搜索 button and a clear icon, in plain HTML (global.css `zk-search`). */
-function SearchBox({ placeholder, label, onSearch }: { placeholder: string; label: string; onSearch: (value: string) => void }) {
-  const [value, setValue] = useState('');
-  return (
-    <div className="zk-search">
-      <span className="zk-search__field">
-        <input
-          type="search"
-          placeholder={placeholder}
-          aria-label={label}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.nativeEvent.isComposing) onSearch(value);
-          }}
-        />
-        <span className="zk-search__suffix">
-          <button
-            type="button"
-            className={`zk-search__clear${value ? '' : ' zk-search__clear--hidden'}`}
-            onClick={() => {
-              setValue('');
-              onSearch('');
-            }}
-          >
-            <CloseCircleFilled />
-          </button>
-        </span>
-      </span>
-      <button type="button" className="zk-btn zk-btn--primary zk-search__button" onClick={() => onSearch(value)}>
-        <span>搜索</span>
-      </button>
-    </div>
-  );
-}
-
-/** antd's Select (closed, default size) drawn around the browser's own select (global.css `zk-select`). */
-function PlainSelect({
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  options: { value: string; label: string }[];
-  onChange: (value: string) => void;
-}) {
-  return (
-    <span className="zk-select">
-      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <DownOutlined className="zk-select__arrow" aria-hidden />
-    </span>
-  );
-}
 
 /**
  * Search, filters and a page of positions; `action` renders each card's button. The page holds
@@ -98,19 +37,19 @@ export function PositionBrowser({
   return (
     <div className="position-browser">
       <MobileContainerCard className="position-filters">
-        <SearchBox
+        <Search
           placeholder="搜索岗位名称、专业、代码或单位"
           label="搜索岗位"
           onSearch={(keyword) => onFilter({ keyword: keyword.trim() })}
         />
         <div className="position-filters__row">
-          <PlainSelect
+          <Select
             label="招聘单位"
             value={filter.unit}
             onChange={(unit) => onFilter({ unit })}
             options={[{ value: '', label: '全部单位' }, ...(positions.data?.units ?? []).map((u) => ({ value: u, label: u }))]}
           />
-          <PlainSelect
+          <Select
             label="我的学历"
             value={filter.education}
             onChange={(education) => onFilter({ education })}
@@ -121,7 +60,7 @@ export function PositionBrowser({
       </MobileContainerCard>
       {positions.isLoading ? (
         <MobileContainerCard>
-          <PlainSkeleton rows={6} />
+          <Skeleton rows={6} />
         </MobileContainerCard>
       ) : !positions.data?.list.length ? (
         <EmptyState

@@ -1,8 +1,8 @@
 import type { Exam } from '@zhikaoyun/shared';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { ExamTitle } from '../../../../components/ExamTitle';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { PlainSkeleton } from '../../../../components/PlainSkeleton';
+import { Skeleton } from '../../../../components/plain/Skeleton';
 import { usePublicActiveExam } from '../../../../lib/public-exam';
 import { PositionBrowser } from '../components/PositionBrowser';
 import { usePositionFilter, usePublicPositionPage } from '../position-query';
@@ -30,7 +30,7 @@ export default function JobPositionsReadOnlyPage() {
   if (isLoading || exam === undefined) {
     return (
       <MobileContainerCard>
-        <PlainSkeleton rows={5} />
+        <Skeleton rows={5} />
       </MobileContainerCard>
     );
   }

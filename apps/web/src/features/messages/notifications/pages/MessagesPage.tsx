@@ -1,6 +1,6 @@
 import { Button, Skeleton } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { formatDateTime } from '../../../../components/format';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useMessages, useReadMessage } from '../api';

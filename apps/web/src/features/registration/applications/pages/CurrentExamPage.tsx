@@ -29,7 +29,7 @@ import { GroupTitle } from '../../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useApplyStatus, usePosition, useStatusChange } from '../api';
 import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { JourneySteps } from '../../../../components/JourneySteps';
 import { useExamList } from '../../../../lib/exam-api';
 import { chooseExam } from '../../../../lib/public-exam';

@@ -2,7 +2,7 @@ import { formatPoints, type LaterStage, type StageList } from '@zhikaoyun/shared
 import { Input, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { formatDateTime } from '../../../../components/format';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useActiveExam } from '../../../../lib/exam-api';

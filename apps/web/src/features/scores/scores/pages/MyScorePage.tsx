@@ -1,7 +1,7 @@
 import { APPLICATION_STATES, SCORE_MARK_TEXT, formatPoints, type MyScore } from '@zhikaoyun/shared';
 import { Button, Skeleton, Tag } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { EmptyState } from '../../../../components/EmptyState';
+import { EmptyState } from '../../../../components/plain/Empty';
 import { InfoRows } from '../../../../components/InfoRows';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { useMyApplications } from '../../../../lib/journey-api';

@@ -2,7 +2,7 @@ import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
 
 // The plain forms' fields (the pages built without antd's runtime): the look and markup of antd's
-// vertical Form.Item, large Input, Input.Password and Checkbox, in global.css (`zk-field` …).
+// vertical Form.Item, large Input and Input.Password (plain.css `zk-field`, `zk-input`).
 
 /** What a field's input says of its help texts: invalid, and described by its errors and extra line. */
 export function describedBy(id: string, errors: readonly string[] | undefined, extra?: ReactNode) {
@@ -54,6 +54,11 @@ export function FormField({
   );
 }
 
+/** The classes of antd's large Input, for an `<input>` of a plain form: red when invalid. */
+export function inputClass(invalid: boolean): string {
+  return invalid ? 'zk-input zk-input--error' : 'zk-input';
+}
+
 /** antd's large Input.Password: the input and its show/hide eye. */
 export function PasswordInput({ invalid, ...input }: { invalid: boolean } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
   const [shown, setShown] = useState(false);
@@ -81,17 +86,5 @@ export function PasswordInput({ invalid, ...input }: { invalid: boolean } & Omit
         </span>
       </span>
     </span>
-  );
-}
-
-/** antd's Checkbox: the box (the browser's own checkbox under it) and its label. */
-export function Checkbox({ children, ...input }: { children: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
-  return (
-    <label className="zk-checkbox">
-      <span className="zk-checkbox__box">
-        <input {...input} type="checkbox" />
-      </span>
-      <span className="zk-checkbox__label">{children}</span>
-    </label>
   );
 }
