@@ -1,5 +1,4 @@
-import { LoadingOutlined } from '@ant-design/icons';
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
 
 /** Which of antd's Button looks (plain.css `zk-btn`): its type, size and states. */
 export interface ButtonLook {
@@ -10,7 +9,7 @@ export interface ButtonLook {
   ghost?: boolean;
   /** antd's `type="link"`. */
   link?: boolean;
-  /** Greyed and not clickable while it works; Button adds antd's spinning icon. */
+  /** Greyed and not clickable while it works. */
   loading?: boolean;
 }
 
@@ -33,7 +32,11 @@ export function buttonClass({ primary, large, block, ghost, link, loading }: But
     .join(' ');
 }
 
-/** antd's Button, plain: a `<button type="button">` unless told otherwise; its text goes in a span, as antd's. */
+/**
+ * antd's Button, plain: a `<button type="button">` unless told otherwise, its icon before its text
+ * (which goes in a span, as antd's). A loading button's spinner is given as its icon by the page
+ * that waits (`<LoadingOutlined spin />`): drawn here, every page with a button would load it.
+ */
 export function Button({
   primary,
   large,
@@ -41,14 +44,15 @@ export function Button({
   ghost,
   link,
   loading,
+  icon,
   className,
   type = 'button',
   children,
   ...button
-}: ButtonLook & ButtonHTMLAttributes<HTMLButtonElement>) {
+}: ButtonLook & { icon?: ReactNode } & ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <button type={type} className={buttonClass({ primary, large, block, ghost, link, loading }, className)} {...button}>
-      {loading && <LoadingOutlined spin aria-hidden />}
+      {icon}
       {children}
     </button>
   );

@@ -1,3 +1,4 @@
+import { LoadingOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CaptchaInput, useCaptcha, type CaptchaHandle } from '../../../../components/captcha-core';
@@ -139,7 +140,14 @@ export default function LoginPage() {
               onBlur={(e) => setErrors((errs) => ({ ...errs, captcha: check('captcha', e.target.value) }))}
             />
           </FormField>
-          <Button type={ready ? 'submit' : 'button'} primary large block loading={submitting}>
+          <Button
+            type={ready ? 'submit' : 'button'}
+            primary
+            large
+            block
+            loading={submitting}
+            icon={submitting && <LoadingOutlined spin aria-hidden />}
+          >
             <span>登录</span>
           </Button>
         </form>

@@ -1,3 +1,4 @@
+import { LoadingOutlined } from '@ant-design/icons';
 import { ErrorCode } from '@zhikaoyun/shared';
 import { lazy, startTransition, Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -355,7 +356,14 @@ export default function RegisterPage() {
               />
             </Suspense>
           )}
-          <Button type={ready ? 'submit' : 'button'} primary large block loading={submitting}>
+          <Button
+            type={ready ? 'submit' : 'button'}
+            primary
+            large
+            block
+            loading={submitting}
+            icon={submitting && <LoadingOutlined spin aria-hidden />}
+          >
             <span>注册并登录</span>
           </Button>
         </form>
