@@ -71,6 +71,7 @@ import { createSandboxRepository } from './modules/confirmation/payments/sandbox
 import { createPaymentsService } from './modules/confirmation/payments/service';
 import { createWaiversRepository } from './modules/confirmation/waivers/repository';
 import { createWaiversService } from './modules/confirmation/waivers/service';
+import { createLaterLifecycle } from './modules/scores/stages/lifecycle';
 
 export interface CompositionOptions {
   sms: SmsConfig;
@@ -215,9 +216,14 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     candidateName: async (officeId, id) => (await repos.accounts.findById(officeId, id))?.name ?? '',
     log: app.log,
   });
+  // The machine after confirmation has one writer; 放弃面试 and 递补 (scores) and the stages' results go through it.
+  const later = createLaterLifecycle({ repo: repos.stages, audit });
   const scores = createScoresService({
     repo: repos.scores,
     audit,
+    later,
+    // Read at call time: the stages compute each entrant's state from the scores' interview list.
+    laterStates: (officeId, examId) => stages.states(officeId, examId),
     exams: examLookup,
     notifications,
     importLock,
@@ -225,6 +231,17 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     version: (officeId) => app.publicCache.version(officeId),
     heavy,
     exportFile: (job, failed) => exportWorkers.open({ kind: 'ranking', ...job, database } satisfies ExportJob, failed),
+  });
+  const stages = createStagesService({
+    repo: repos.stages,
+    scores,
+    audit,
+    later,
+    exams: examLookup,
+    importLock,
+    changed,
+    notifications,
+    heavy,
   });
   const closeout = createCloseoutService({
     positions: positionLookup,
@@ -313,7 +330,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     closeout,
     arrangement: createArrangementService({ repo: repos.arrangement, audit, exams: examLookup, heavy }),
     scores,
-    stages: createStagesService({ repo: repos.stages, scores, audit, exams: examLookup, importLock, changed, notifications, heavy }),
+    stages,
     tickets: createTicketsService({
       repo: repos.tickets,
       cipher,

@@ -15,11 +15,14 @@ import {
 import {
   availableLaterEvents,
   canFireLater,
+  interviewEvent,
   LATER_EVENTS,
   LATER_STATES,
   LATER_STATUSES,
   LATER_TRANSITIONS,
   laterStateOf,
+  offeredResults,
+  resultEvent,
   type LaterActor,
   type LaterEvent,
   type LaterFacts,
@@ -97,10 +100,20 @@ const ACTORS: LaterActor[] = ['admin', 'reviewer', 'system'];
 const ALLOWED: [LaterStatus, LaterEvent, LaterActor[], LaterStatus][] = [
   ['seated', 'score', ['system'], 'scored'],
   ['scored', 'shortlist', ['system'], 'reviewing'],
+  ['scored', 'fill', STAFF, 'reviewing'],
+  ['reviewing', 'leaveList', STAFF, 'gaveUp'],
+  ['interviewing', 'leaveList', STAFF, 'gaveUp'],
   ['reviewing', 'passQualification', STAFF, 'interviewing'],
+  // Recorded late (after the interview, in 体检, hired): written, and the state stays.
+  ['interviewed', 'passQualification', STAFF, 'interviewed'],
+  ['medical', 'passQualification', STAFF, 'medical'],
+  ['hired', 'passQualification', STAFF, 'hired'],
   ['reviewing', 'failQualification', STAFF, 'out'],
   ['interviewing', 'failQualification', STAFF, 'out'],
   ['interviewed', 'failQualification', STAFF, 'out'],
+  ['reviewing', 'giveUp', STAFF, 'gaveUp'],
+  ['interviewing', 'giveUp', STAFF, 'gaveUp'],
+  ['interviewed', 'giveUp', STAFF, 'gaveUp'],
   ['reviewing', 'recordInterview', STAFF, 'interviewed'],
   ['interviewing', 'recordInterview', STAFF, 'interviewed'],
   ['reviewing', 'missInterview', STAFF, 'out'],
@@ -108,23 +121,27 @@ const ALLOWED: [LaterStatus, LaterEvent, LaterActor[], LaterStatus][] = [
   ['interviewed', 'callToMedical', ['system'], 'medical'],
   ['medical', 'passMedical', STAFF, 'hired'],
   ['medical', 'failMedical', STAFF, 'out'],
-  ['reviewing', 'giveUp', STAFF, 'gaveUp'],
-  ['interviewing', 'giveUp', STAFF, 'gaveUp'],
-  ['interviewed', 'giveUp', STAFF, 'gaveUp'],
-  ['medical', 'giveUp', STAFF, 'gaveUp'],
-  ['hired', 'giveUp', STAFF, 'gaveUp'],
+  ['medical', 'giveUpMedical', STAFF, 'gaveUp'],
+  ['hired', 'giveUpMedical', STAFF, 'gaveUp'],
 ];
 
 describe('the machine after confirmation', () => {
-  it('allows exactly the listed steps, to the listed state, by the listed actors', () => {
+  it('allows exactly the listed steps, to the listed state, by the listed actors; refuses every other pair with its words', () => {
+    let allowed = 0;
     for (const status of LATER_STATUSES)
       for (const event of LATER_EVENTS)
         for (const actor of ACTORS) {
           const row = ALLOWED.find(([s, e, by]) => s === status && e === event && by.includes(actor));
           const v = canFireLater(status, event, actor);
-          if (row) expect(v, `${status} ${event} ${actor}`).toEqual({ ok: true, to: row[3] });
-          else expect(v.ok, `${status} ${event} ${actor}`).toBe(false);
+          const t = LATER_TRANSITIONS[event];
+          if (row) {
+            allowed += 1;
+            expect(v, `${status} ${event} ${actor}`).toEqual({ ok: true, to: row[3] });
+          } else if (!(t.by as readonly LaterActor[]).includes(actor))
+            expect(v, `${status} ${event} ${actor}`).toEqual({ ok: false, msg: `没有权限执行「${t.label}」`, why: 'actor' });
+          else expect(v, `${status} ${event} ${actor}`).toEqual({ ok: false, msg: t.refused, why: 'state' });
         }
+    expect(allowed).toBe(ALLOWED.reduce((n, [, , by]) => n + by.length, 0));
   });
 
   it('refuses a wrong actor before a wrong state, each with its own words', () => {
@@ -134,6 +151,7 @@ describe('the machine after confirmation', () => {
       msg: LATER_TRANSITIONS.passMedical.refused,
       why: 'state',
     });
+    expect(canFireLater('scored', 'leaveList', 'admin')).toEqual({ ok: false, msg: '该考生不在面试名单中，无需记录放弃', why: 'state' });
   });
 
   it('a final state has no way out and every other state has one', () => {
@@ -144,8 +162,34 @@ describe('the machine after confirmation', () => {
     expect(LATER_STATUSES.filter((s) => LATER_STATES[s].final)).toEqual(['out', 'gaveUp']);
   });
 
+  it('stores what each staff event says, and the console offers per stage what the machine allows', () => {
+    expect(resultEvent('qualification', 'pass')).toBe('passQualification');
+    expect(resultEvent('qualification', 'gaveUp')).toBe('giveUp');
+    expect(resultEvent('medical', 'fail')).toBe('failMedical');
+    expect(resultEvent('medical', 'gaveUp')).toBe('giveUpMedical');
+    expect(interviewEvent('score')).toBe('recordInterview');
+    expect(interviewEvent('void')).toBe('missInterview');
+    // Only system events store nothing: they follow from the published scores and the ranks.
+    expect(LATER_EVENTS.filter((e) => LATER_TRANSITIONS[e].records.kind === 'derived')).toEqual(['score', 'shortlist', 'callToMedical']);
+    expect(offeredResults('reviewing', 'qualification', 'admin')).toEqual(['pass', 'fail', 'gaveUp']);
+    expect(offeredResults('interviewing', 'qualification', 'admin')).toEqual(['fail', 'gaveUp']);
+    expect(offeredResults('medical', 'qualification', 'admin')).toEqual(['pass']);
+    expect(offeredResults('out', 'qualification', 'admin')).toEqual([]);
+    expect(offeredResults('medical', 'medical', 'reviewer')).toEqual(['pass', 'fail', 'gaveUp']);
+    expect(offeredResults('hired', 'medical', 'admin')).toEqual(['gaveUp']);
+    expect(offeredResults('interviewed', 'medical', 'admin')).toEqual([]);
+  });
+
   it('reads the stored results of the stages into one state', () => {
-    const none: LaterFacts = { scored: false, listed: false, qualification: null, interview: null, inMedical: false, medical: null };
+    const none: LaterFacts = {
+      scored: false,
+      listed: false,
+      leftList: false,
+      qualification: null,
+      interview: null,
+      inMedical: false,
+      medical: null,
+    };
     const cases: [Partial<LaterFacts>, LaterStatus][] = [
       [{}, 'seated'],
       [{ scored: true }, 'scored'],
@@ -159,6 +203,7 @@ describe('the machine after confirmation', () => {
       [{ scored: true, listed: true, interview: 'void' }, 'out'],
       [{ scored: true, listed: true, interview: 'score', inMedical: true, medical: 'fail' }, 'out'],
       [{ scored: true, listed: true, qualification: 'gaveUp' }, 'gaveUp'],
+      [{ scored: true, leftList: true }, 'gaveUp'],
       [{ scored: true, listed: true, interview: 'score', inMedical: true, medical: 'gaveUp' }, 'gaveUp'],
     ];
     for (const [facts, state] of cases) expect(laterStateOf({ ...none, ...facts }), JSON.stringify(facts)).toBe(state);

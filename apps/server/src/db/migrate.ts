@@ -21,6 +21,7 @@ import { foreignKeyIndexes } from './migrations/0020_foreign_key_indexes';
 import { ticketCheckIn } from './migrations/0021_ticket_check_in';
 import { applicationNoAndExamNotices } from './migrations/0022_application_no_and_exam_notices';
 import { reviewReasons } from './migrations/0023_review_reasons';
+import { laterHistory } from './migrations/0024_later_history';
 import { platform } from './migrations/0025_platform';
 
 /**
@@ -51,6 +52,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021_ticket_check_in': ticketCheckIn(dialect),
     '0022_application_no_and_exam_notices': applicationNoAndExamNotices(dialect),
     '0023_review_reasons': reviewReasons(dialect),
+    '0024_later_history': laterHistory(dialect),
     '0025_platform': platform(dialect),
   };
 }

@@ -3,7 +3,9 @@ import type {
   AppealStatus,
   ApplicationStatus,
   HistoryActor,
+  LaterEvent,
   LaterStage,
+  LaterStatus,
   NotificationKind,
   OrderStatus,
   PaymentProviderName,
@@ -683,6 +685,19 @@ export interface StageResultTable {
   updated_at: string;
 }
 
+/** A step of the machine after confirmation, as its writer (modules/stages/lifecycle.ts) records it. */
+export interface LaterHistoryTable {
+  id: Generated<number>;
+  application_id: number;
+  event: LaterEvent;
+  from_state: LaterStatus;
+  to_state: LaterStatus;
+  reason: string;
+  /** The staff member who fired it. */
+  actor_id: number | null;
+  at: string;
+}
+
 export interface StagePublicationTable {
   exam_id: number;
   stage: LaterStage;
@@ -740,4 +755,5 @@ export interface DB {
   score_review: ScoreReviewTable;
   stage_result: StageResultTable;
   stage_publication: StagePublicationTable;
+  later_history: LaterHistoryTable;
 }

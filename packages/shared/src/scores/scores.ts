@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LATER_STATUSES } from './later-stages-lifecycle';
 
 /*
  * Written-exam scores: the rules of an exam (full marks, weights, pass lines, the interview
@@ -189,6 +190,8 @@ export const scoreRankingRowSchema = z.object({
   gaveUp: z.boolean(),
   /** Added to the list after someone gave up (递补). */
   filled: z.boolean(),
+  /** Its state in the machine after confirmation: 记录放弃 is offered where the machine allows `leaveList`. */
+  laterStatus: z.enum(LATER_STATUSES),
 });
 export type ScoreRankingRow = z.infer<typeof scoreRankingRowSchema>;
 

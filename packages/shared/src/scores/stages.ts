@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LATER_STATUSES } from './later-stages-lifecycle';
 
 /*
  * The stages after the written exam (后续环节): 资格复审 of the interview list's entrants (pass or
@@ -91,6 +92,8 @@ export const stageRowSchema = z.object({
   inMedical: z.boolean(),
   medical: z.enum(['pass', 'fail', 'gaveUp']).nullable(),
   hired: z.boolean(),
+  /** Its state in the machine after confirmation: what the console offers for the row is what the machine allows from it. */
+  state: z.enum(LATER_STATUSES),
 });
 export type StageRow = z.infer<typeof stageRowSchema>;
 

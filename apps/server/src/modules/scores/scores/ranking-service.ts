@@ -1,4 +1,4 @@
-import { ErrorCode, fromHundredths, type ScoreRanking } from '@zhikaoyun/shared';
+import { ErrorCode, fromHundredths, laterStateOf, type LaterStatus, type ScoreRanking } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
 import { AppError, notFound } from '../../../lib/app-error';
 import { clock } from '../../../lib/clock';
@@ -8,9 +8,24 @@ import { listed, needOf, points } from './ranking';
 import type { RankedRow } from './repository';
 import type { ScoresDeps } from './service';
 
-/** The ranking per position and its export, the interview list's entrants, 放弃 and 递补. */
+/**
+ * The state of a ranked candidate who is not an entrant of the stages: scored, or out of the list
+ * for good after giving up their place.
+ */
+const unlistedState = (r: { gave_up_at: string | null }): LaterStatus =>
+  laterStateOf({
+    scored: true,
+    listed: false,
+    leftList: r.gave_up_at !== null,
+    qualification: null,
+    interview: null,
+    inMedical: false,
+    medical: null,
+  });
+
+/** The ranking per position and its export, the interview list's entrants, 放弃 and 递补 (through the later machine's writer). */
 export function createScoreRankingService(deps: ScoresDeps) {
-  const { repo, audit, changed, exams } = deps;
+  const { repo, audit, changed, exams, later } = deps;
   return {
     /**
      * The interview list's entrants with their full names and written totals (hundredths), and
@@ -33,7 +48,11 @@ export function createScoreRankingService(deps: ScoresDeps) {
       const { subjects, summaries, rows: mine } = await deps.heavy.rank({ officeId, examId, positionId });
       let list: ScoreRanking['list'] = [];
       if (positionId !== undefined) {
-        const [names, marks] = await Promise.all([repo.names(mine.map((r) => r.application_id)), repo.marks(officeId, examId, positionId)]);
+        const [names, marks, states] = await Promise.all([
+          repo.names(mine.map((r) => r.application_id)),
+          repo.marks(officeId, examId, positionId),
+          deps.laterStates(officeId, examId),
+        ]);
         const nameOf = new Map(names.map((n) => [n.id, n.name]));
         const marksOf = new Map<number, ScoreRanking['list'][number]['subjects']>();
         for (const m of marks) {
@@ -53,39 +72,38 @@ export function createScoreRankingService(deps: ScoresDeps) {
           inList: r.inList,
           gaveUp: r.gave_up_at !== null,
           filled: r.filled_at !== null,
+          laterStatus: states.get(r.application_id) ?? unlistedState(r),
         }));
       }
       return { subjects: subjects.map((s) => ({ subjectId: s.id, name: s.name })), positions: summaries, list };
     },
 
-    /** 放弃: a listed candidate gives up; they leave the list and their place may be filled. */
+    /** 放弃: a listed candidate gives up (the machine's `leaveList`); they leave the list and their place may be filled. */
     async recordGiveUp(staff: StaffPrincipal, input: { examId: number; ticketNo: string; reason: string }, ip: string): Promise<void> {
       const { officeId } = officeAdminScope(staff);
       await exams.require(officeId, input.examId);
-      const at = clock.nowIso();
+      const states = await deps.laterStates(officeId, input.examId);
       const done = await repo.commit(async (trx) => {
         const row = await repo.byTicket(officeId, input.examId, input.ticketNo, trx);
         if (!row) throw notFound('scoreOfTicketNo');
         // Recorded already (a doubled click): nothing more to write.
         if (row.gave_up_at !== null) return false;
-        const [rule, positions, rows] = await Promise.all([
-          repo.rule(officeId, input.examId, trx),
-          repo.positions(officeId, input.examId, trx),
-          repo.ranked(officeId, input.examId, row.position_id, trx),
-        ]);
-        const position = positions.find((p) => p.id === row.position_id);
-        const need = position ? needOf(rule, position) : 0;
-        const me = rows.find((r) => r.application_id === row.application_id);
-        if (!me || !listed(me, need)) throw new AppError(ErrorCode.Validation, '该考生不在面试名单中，无需记录放弃');
-        await repo.setGaveUp(trx, row.application_id, at, input.reason);
-        await audit.record(
-          staff,
-          '记录放弃面试',
-          `exam:${input.examId}`,
-          `${input.ticketNo}${input.reason ? `：${input.reason}` : ''}`,
+        await later.fireIn(trx, {
+          officeId,
+          examId: input.examId,
+          actor: staff,
           ip,
-          trx,
-        );
+          reason: input.reason,
+          steps: [
+            {
+              applicationId: row.application_id,
+              ticketNo: row.ticket_no,
+              from: states.get(row.application_id) ?? unlistedState(row),
+              event: 'leaveList',
+            },
+          ],
+          audit: { action: '记录放弃面试', detail: `${input.ticketNo}${input.reason ? `：${input.reason}` : ''}` },
+        });
         return true;
       });
       if (done) await changed(officeId);
@@ -93,7 +111,8 @@ export function createScoreRankingService(deps: ScoresDeps) {
 
     /**
      * 递补: the best-ranked qualified candidates not yet listed take the places given up, everyone
-     * tied with the last one taken included; each is told in the same transaction.
+     * tied with the last one taken included (each the machine's `fill`); each is told in the same
+     * transaction.
      */
     async fillVacancy(staff: StaffPrincipal, input: { examId: number; positionId: number }, ip: string): Promise<{ added: string[] }> {
       const { officeId } = officeAdminScope(staff);
@@ -120,11 +139,20 @@ export function createScoreRankingService(deps: ScoresDeps) {
           if (taken.length >= open && last !== undefined && r.total !== last.total) break;
           taken.push(r);
         }
-        await repo.setFilled(
-          trx,
-          taken.map((r) => r.application_id),
-          at,
-        );
+        const numbers = taken.map((r) => r.ticket_no);
+        await later.fireIn(trx, {
+          officeId,
+          examId: input.examId,
+          actor: staff,
+          ip,
+          steps: taken.map((r) => ({
+            applicationId: r.application_id,
+            ticketNo: r.ticket_no,
+            from: unlistedState(r),
+            event: 'fill' as const,
+          })),
+          audit: { action: '面试递补', detail: `${position.code} ${position.name}：${numbers.join('、')}` },
+        });
         for (const r of taken)
           await deps.notifications.stepToApplication(trx, {
             officeId,
@@ -133,8 +161,6 @@ export function createScoreRankingService(deps: ScoresDeps) {
             detail: `您已递补进入「${position.name}」岗位面试名单`,
             at,
           });
-        const numbers = taken.map((r) => r.ticket_no);
-        await audit.record(staff, '面试递补', `exam:${input.examId}`, `${position.code} ${position.name}：${numbers.join('、')}`, ip, trx);
         return numbers;
       });
       await changed(officeId);

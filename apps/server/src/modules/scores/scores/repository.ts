@@ -278,18 +278,6 @@ export function createScoresRepository(db: Db) {
         .where('ticket_no', '=', ticketNo)
         .executeTakeFirst();
     },
-    async setGaveUp(trx: Kysely<DB>, applicationId: number, at: string, reason: string): Promise<void> {
-      await trx
-        .updateTable('score_total')
-        .set({ gave_up_at: at, gave_up_reason: reason })
-        .where('application_id', '=', applicationId)
-        .execute();
-    },
-    async setFilled(trx: Kysely<DB>, applicationIds: number[], at: string): Promise<void> {
-      if (applicationIds.length > 0)
-        await trx.updateTable('score_total').set({ filled_at: at }).where('application_id', 'in', applicationIds).execute();
-    },
-
     /**
      * Totals and pass flags from the marks and the rules, in one set-based statement after every
      * import and every change of the rules: the total is Σ score × weight (rounded to

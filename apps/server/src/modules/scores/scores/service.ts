@@ -4,6 +4,8 @@ import type { AuditService } from '../../platform/audit/service';
 import type { ExamLookup } from '../../content/exams/lookup';
 import type { NotificationsService } from '../../messages/notifications/service';
 import type { HeavyTasks } from '../../../heavy-tasks';
+import type { LaterStatus } from '@zhikaoyun/shared';
+import type { LaterLifecycle } from '../stages/lifecycle';
 import type { ScoresRepository } from './repository';
 import type { RankingExportJob } from './ranking-sheet';
 import { createScoreImportService } from './import-service';
@@ -26,6 +28,10 @@ export interface ScoresDeps {
   version: (officeId: number) => Promise<string | null>;
   /** Off the event loop (a worker thread, decision 014): the sheet read with its totals, the ranking. */
   heavy: Pick<HeavyTasks, 'readScores' | 'rank'>;
+  /** The one writer of the steps after confirmation: 放弃面试 and 递补 go through it. */
+  later: LaterLifecycle;
+  /** Each interview-list entrant's state in that machine, by application (the stages compute it from their results). */
+  laterStates: (officeId: number, examId: number) => Promise<ReadonlyMap<number, LaterStatus>>;
   /** The ranking's workbook, written by an export worker (decision 016); `failed`: the office's words if it cannot start. */
   exportFile: (job: Omit<RankingExportJob, 'kind'>, failed: string) => Promise<Readable>;
 }

@@ -1,8 +1,8 @@
 import type { LaterStage } from '@zhikaoyun/shared';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { committer } from '../../../db/commit-group';
 import type { Db } from '../../../db/database';
-import type { DB, StageResultTable } from '../../../db/schema';
+import type { DB, LaterHistoryTable, StageResultTable } from '../../../db/schema';
 
 const INSERT_CHUNK = 500;
 
@@ -38,7 +38,7 @@ export function createStagesRepository(db: Db) {
         .where('exam_id', '=', examId)
         .execute();
     },
-    /** Writes results, replacing a ticket's earlier result for the same stage. */
+    /** Writes results, replacing a ticket's earlier result for the same stage (the later machine's writer only). */
     async saveResults(trx: Kysely<DB>, rows: StageResultTable[]): Promise<void> {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK)
         await trx
@@ -53,15 +53,31 @@ export function createStagesRepository(db: Db) {
           )
           .execute();
     },
-    /** The exam's results of one stage, all of them replaced by `rows`; answers how many there were. */
-    async replaceStage(trx: Kysely<DB>, examId: number, stage: LaterStage, rows: StageResultTable[]): Promise<number> {
+    /** Removes the exam's results of one stage (an import replaces them); answers how many there were. */
+    async clearStage(trx: Kysely<DB>, examId: number, stage: LaterStage): Promise<number> {
       const gone = await trx.deleteFrom('stage_result').where('exam_id', '=', examId).where('stage', '=', stage).executeTakeFirst();
+      return Number(gone.numDeletedRows);
+    },
+    /** 放弃面试: the place on the interview list given up (the later machine's writer only). */
+    async markGaveUp(trx: Kysely<DB>, applicationIds: number[], at: string, reason: string): Promise<void> {
+      if (applicationIds.length > 0)
+        await trx
+          .updateTable('score_total')
+          .set({ gave_up_at: at, gave_up_reason: reason })
+          .where('application_id', 'in', applicationIds)
+          .execute();
+    },
+    /** 递补: added to the interview list in a place given up (the later machine's writer only). */
+    async markFilled(trx: Kysely<DB>, applicationIds: number[], at: string): Promise<void> {
+      if (applicationIds.length > 0)
+        await trx.updateTable('score_total').set({ filled_at: at }).where('application_id', 'in', applicationIds).execute();
+    },
+    async addHistory(trx: Kysely<DB>, rows: Insertable<LaterHistoryTable>[]): Promise<void> {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK)
         await trx
-          .insertInto('stage_result')
+          .insertInto('later_history')
           .values(rows.slice(i, i + INSERT_CHUNK))
           .execute();
-      return Number(gone.numDeletedRows);
     },
     publications(examId: number) {
       return k.selectFrom('stage_publication').select(['stage', 'published_at']).where('exam_id', '=', examId).execute();

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   fromHundredths,
   INTERVIEW_COLUMN,
+  interviewEvent,
   INTERVIEW_FULL_MARKS,
   LATER_STATES,
   laterStateOf,
@@ -11,10 +12,12 @@ import {
   LATER_STAGES,
   maskName,
   medicalEntrants,
+  resultEvent,
   STAGE_LIST_TEXT,
   STAGE_OUTCOME_TEXT,
   type LaterFacts,
   type LaterStage,
+  type LaterStatus,
   type MyStages,
   type RecordStageResultsInput,
   type ScoreImportResult,
@@ -37,6 +40,7 @@ import { markRows } from '../scores/score-rows';
 import { packTickets } from '../scores/sheet';
 import { templateFile } from '../scores/template';
 import type { ScoresService } from '../scores/service';
+import type { LaterLifecycle, LaterStep } from './lifecycle';
 import type { StagesRepository } from './repository';
 
 export interface StagesDeps {
@@ -44,6 +48,8 @@ export interface StagesDeps {
   /** Where the later stages start: the interview list's entrants. */
   scores: Pick<ScoresService, 'entrants'>;
   audit: AuditService;
+  /** The one writer of the results (the machine after confirmation judges every step). */
+  later: LaterLifecycle;
   exams: ExamLookup;
   /** One Excel import per office at a time (shared with the other imports). */
   importLock: OfficeLock;
@@ -61,7 +67,17 @@ type Computed = StageBoard['positions'];
 const DEFAULT_INTERVIEW_WEIGHT = 50;
 const NO_INTERVIEWEES = '面试名单中还没有可以参加面试的考生';
 /** An entrant of the stages as the machine after confirmation sees it: scored, on the interview list. */
-const ENTRANT: LaterFacts = { scored: true, listed: true, qualification: null, interview: null, inMedical: false, medical: null };
+const ENTRANT: LaterFacts = {
+  scored: true,
+  listed: true,
+  leftList: false,
+  qualification: null,
+  interview: null,
+  inMedical: false,
+  medical: null,
+};
+/** Where an entrant stands before any interview mark: what an import (which replaces them all) is judged from. */
+const beforeInterview = (qualification: StageRow['qualification']): LaterStatus => laterStateOf({ ...ENTRANT, qualification });
 const staffOutcome = (r: Result | undefined) =>
   r && (r.outcome === 'pass' || r.outcome === 'fail' || r.outcome === 'gaveUp') ? r.outcome : null;
 
@@ -71,7 +87,7 @@ const staffOutcome = (r: Result | undefined) =>
  * lists by the shared rules (packages/shared/src/scores/stages.ts), and publishing each stage.
  */
 export function createStagesService(deps: StagesDeps) {
-  const { repo, audit, changed, importLock, exams } = deps;
+  const { repo, audit, changed, importLock, exams, later } = deps;
 
   /** Every entrant of every position through the stages, by the results recorded so far. */
   async function compute(officeId: number, examId: number): Promise<{ positions: Computed; weight: number }> {
@@ -96,7 +112,7 @@ export function createStagesService(deps: StagesDeps) {
             i && (i.outcome === 'score' || i.outcome === 'absent' || i.outcome === 'void')
               ? { outcome: i.outcome, score: i.score === null ? null : fromHundredths(i.score) }
               : null;
-          const eligible = LATER_STATES[laterStateOf({ ...ENTRANT, qualification })].inRunning;
+          const eligible = LATER_STATES[beforeInterview(qualification)].inRunning;
           const combined = eligible && i?.outcome === 'score' && i.score !== null ? combinedScore(e.total, i.score, w) : null;
           return {
             applicationId: e.application_id,
@@ -110,6 +126,7 @@ export function createStagesService(deps: StagesDeps) {
             inMedical: false,
             medical: staffOutcome(resultOf(e.application_id, 'medical')),
             hired: false,
+            state: beforeInterview(qualification),
           };
         });
       const scored = rows.filter((r) => r.combined !== null);
@@ -127,6 +144,14 @@ export function createStagesService(deps: StagesDeps) {
         r.inMedical = take[k] ?? false;
         r.hired = laterStateOf({ ...ENTRANT, inMedical: r.inMedical, medical: r.medical }) === 'hired';
       });
+      for (const r of rows)
+        r.state = laterStateOf({
+          ...ENTRANT,
+          qualification: r.qualification,
+          interview: r.interview?.outcome ?? null,
+          inMedical: r.inMedical,
+          medical: r.medical,
+        });
       // Best first by the final ranking, then the others by written total.
       const unranked = rows.filter((r) => r.combined === null);
       out.push({ positionId: p.id, code: p.code, name: p.name, headcount: p.headcount, rows: [...scored, ...unranked] });
@@ -139,7 +164,7 @@ export function createStagesService(deps: StagesDeps) {
     const { positions } = await compute(officeId, examId);
     return positions
       .flatMap((p) => p.rows.map((r) => ({ r, positionId: p.positionId })))
-      .filter(({ r }) => LATER_STATES[laterStateOf({ ...ENTRANT, qualification: r.qualification })].interviews);
+      .filter(({ r }) => LATER_STATES[beforeInterview(r.qualification)].interviews);
   }
 
   async function published(examId: number): Promise<StageBoard['published']> {
@@ -221,15 +246,17 @@ export function createStagesService(deps: StagesDeps) {
       await changed(officeId);
     },
 
-    /** 资格复审 or 体检 results for candidates of that stage; any ticket outside it refuses the batch. */
+    /**
+     * 资格复审 or 体检 results for candidates of that stage, each a step of the machine after
+     * confirmation from the row's state; a ticket outside the stage, or a step the machine refuses,
+     * refuses the batch. A result already recorded is a repeat: nothing is written for it.
+     */
     async recordResults(staff: StaffPrincipal, input: RecordStageResultsInput, ip: string): Promise<{ saved: number }> {
       const { officeId } = officeAdminScope(staff);
       await exams.require(officeId, input.examId);
       const { positions } = await compute(officeId, input.examId);
       const rows = positions.flatMap((p) => p.rows);
-      const inStage = new Map(
-        rows.filter((r) => (input.stage === 'qualification' ? true : r.inMedical)).map((r) => [r.ticketNo, r.applicationId]),
-      );
+      const inStage = new Map(rows.filter((r) => (input.stage === 'qualification' ? true : r.inMedical)).map((r) => [r.ticketNo, r]));
       const outside = input.results.filter((r) => !inStage.has(r.ticketNo.trim())).map((r) => r.ticketNo);
       if (outside.length > 0)
         throw new AppError(
@@ -238,27 +265,26 @@ export function createStagesService(deps: StagesDeps) {
             input.stage === 'qualification' ? '面试名单' : '体检名单'
           }中，未保存任何结果`,
         );
-      const at = clock.nowIso();
-      await repo.commit(async (trx) => {
-        await repo.saveResults(
-          trx,
-          input.results.map((r) => ({
-            application_id: inStage.get(r.ticketNo.trim())!,
-            stage: input.stage,
-            office_id: officeId,
-            exam_id: input.examId,
-            outcome: r.outcome,
-            score: null,
-            updated_at: at,
-          })),
-        );
+      const steps: LaterStep[] = input.results.flatMap((r) => {
+        const row = inStage.get(r.ticketNo.trim())!;
+        if (row[input.stage] === r.outcome) return [];
+        return [{ applicationId: row.applicationId, ticketNo: row.ticketNo, from: row.state, event: resultEvent(input.stage, r.outcome) }];
+      });
+      if (steps.length > 0) {
         const counts = (['pass', 'fail', 'gaveUp'] as const)
           .map((o) => [o, input.results.filter((r) => r.outcome === o).length] as const)
           .filter(([, n]) => n > 0)
           .map(([o, n]) => `${STAGE_OUTCOME_TEXT[o]} ${n} 人`);
-        await audit.record(staff, `记录${LATER_STAGE_TEXT[input.stage]}结果`, `exam:${input.examId}`, counts.join('，'), ip, trx);
-      });
-      await changed(officeId);
+        await later.fire({
+          officeId,
+          examId: input.examId,
+          actor: staff,
+          ip,
+          steps,
+          audit: { action: input.stage === 'qualification' ? '记录资格复审结果' : '记录体检结果', detail: counts.join('，') },
+        });
+        await changed(officeId);
+      }
       return { saved: input.results.length };
     },
 
@@ -293,29 +319,28 @@ export function createStagesService(deps: StagesDeps) {
         const marks = markRows(sheet.marks).slice(0, sheet.marks.application.length);
         const result = { dryRun, rows: sheet.rows, imported: 0, absent: sheet.absent, void: sheet.void, errors: sheet.errors };
         if (dryRun || sheet.errors.length > 0) return result;
-        await repo.commit(async (trx) => {
-          const before = await repo.replaceStage(
-            trx,
-            examId,
-            'interview',
-            marks.map((m) => ({
-              application_id: m.application_id,
-              stage: 'interview' as const,
-              office_id: officeId,
-              exam_id: examId,
-              outcome: m.mark,
-              score: m.score,
-              updated_at: at,
-            })),
-          );
-          await audit.record(
-            staff,
-            before > 0 ? '重新导入面试成绩' : '导入面试成绩',
-            `exam:${examId}`,
-            `${marks.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
-            ip,
-            trx,
-          );
+        // The import replaces every earlier mark: each row is judged from where its candidate stood before any.
+        const from = new Map(eligible.map(({ r }) => [r.applicationId, { ticketNo: r.ticketNo, state: beforeInterview(r.qualification) }]));
+        await later.fire({
+          officeId,
+          examId,
+          actor: staff,
+          ip,
+          replacesInterview: true,
+          steps: marks.map((m) => {
+            const who = from.get(m.application_id)!;
+            return {
+              applicationId: m.application_id,
+              ticketNo: who.ticketNo,
+              from: who.state,
+              event: interviewEvent(m.mark),
+              mark: { outcome: m.mark, score: m.score },
+            };
+          }),
+          audit: (before) => ({
+            action: before > 0 ? '重新导入面试成绩' : '导入面试成绩',
+            detail: `${marks.length} 人（缺考 ${sheet.absent}，违纪 ${sheet.void}）${before > 0 ? `，替换原有 ${before} 人` : ''}`,
+          }),
         });
         await changed(officeId);
         return { ...result, imported: marks.length };
@@ -377,6 +402,12 @@ export function createStagesService(deps: StagesDeps) {
       });
       await changed(officeId);
       return { listed };
+    },
+
+    /** Each entrant's state in the machine after confirmation, by application (the scores page offers 放弃面试 by it). */
+    async states(officeId: number, examId: number): Promise<ReadonlyMap<number, LaterStatus>> {
+      const { positions } = await compute(officeId, examId);
+      return new Map(positions.flatMap((p) => p.rows.map((r) => [r.applicationId, r.state] as const)));
     },
 
     /** A published stage's list for anyone, names masked; refused before it is published. */

@@ -1,6 +1,7 @@
 import { DeleteOutlined, DownloadOutlined, FilePdfOutlined, PlusOutlined, SendOutlined, UploadOutlined } from '@ant-design/icons';
 import {
   SCORE_MARK_TEXT,
+  availableLaterEvents,
   formatPoints,
   type InterviewRatioRow,
   type ScoreImportResult,
@@ -17,6 +18,7 @@ import { ImportPreview } from '../../../../components/console/ImportPreview';
 import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
 import { intParam, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
+import { useStaffSession } from '../../../../lib/staff-session';
 import {
   useDownloadScoreTemplate,
   useExportInterviewListPdf,
@@ -207,6 +209,9 @@ function RankingTab({ examId, positionId, choose }: { examId: number; positionId
   const ranking = useScoreRanking(examId, positionId);
   const giveUp = useRecordGiveUp();
   const fill = useFillVacancy();
+  const role = useStaffSession((s) => s.staff?.role);
+  // 记录放弃 where the machine after confirmation allows it: on the list, before a 资格复审 or interview result ends the way.
+  const mayLeave = (r: ScoreRankingRow) => !!role && availableLaterEvents(r.laterStatus, role).includes('leaveList');
   const positions = ranking.data?.positions ?? [];
   const short = positions.filter((p) => p.short && p.ranked > 0);
   const chosen = positions.find((p) => p.positionId === positionId);
@@ -316,7 +321,7 @@ function RankingTab({ examId, positionId, choose }: { examId: number; positionId
                 title: '操作',
                 width: 110,
                 render: (_: unknown, r: ScoreRankingRow) =>
-                  r.inList ? (
+                  mayLeave(r) ? (
                     <Popconfirm
                       title="记录该考生放弃面试？"
                       description="记录后其名额可由后续考生递补。"

@@ -3,9 +3,15 @@ import {
   formatPoints,
   INTERVIEW_COLUMN,
   LATER_STAGES,
+  LATER_STATES,
+  laterTransitionOf,
+  offeredResults,
+  resultEvent,
   STAGE_LIST_TEXT,
   STAGE_OUTCOME_TEXT,
   type LaterStage,
+  type ResultOutcome,
+  type ResultStage,
   type ScoreImportResult,
   type StageBoard,
   type StageRow,
@@ -16,6 +22,7 @@ import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPic
 import { useExamParam } from '../../../../components/console/console-exams';
 import { ImportPreview } from '../../../../components/console/ImportPreview';
 import { formatDateTime } from '../../../../components/format';
+import { useStaffSession } from '../../../../lib/staff-session';
 import './stages-console.css';
 import {
   useDownloadInterviewTemplate,
@@ -25,8 +32,6 @@ import {
   useSaveStageWeight,
   useStageBoard,
 } from './api';
-
-const RESULT_OPTIONS = (['pass', 'fail', 'gaveUp'] as const).map((value) => ({ value, label: STAGE_OUTCOME_TEXT[value] }));
 
 /** 综合成绩 = 笔试 × (100 − w)% + 面试 × w%: the weight, saved on its own. */
 function WeightEditor({ examId, weight }: { examId: number; weight: number }) {
@@ -52,20 +57,34 @@ function WeightEditor({ examId, weight }: { examId: number; weight: number }) {
   );
 }
 
-/** A 资格复审 or 体检 result, saved as soon as it is chosen. */
-function ResultSelect({
-  examId,
-  stage,
-  row,
-  disabled,
-}: {
-  examId: number;
-  stage: 'qualification' | 'medical';
-  row: StageRow;
-  disabled?: boolean;
-}) {
+/**
+ * A 资格复审 or 体检 result, saved as soon as it is chosen. It offers only the results the machine
+ * after confirmation allows from the row's state for this staff member; one that ends the
+ * candidate's way (不合格, 放弃) cannot be changed afterwards, so it is confirmed first.
+ */
+function ResultSelect({ examId, stage, row }: { examId: number; stage: ResultStage; row: StageRow }) {
+  const { modal } = App.useApp();
   const record = useRecordStageResults();
+  const role = useStaffSession((s) => s.staff?.role);
   const value = stage === 'qualification' ? row.qualification : row.medical;
+  const offered = role ? offeredResults(row.state, stage, role) : [];
+  const options = [...new Set([...(value ? [value] : []), ...offered])].map((o) => ({
+    value: o,
+    label: STAGE_OUTCOME_TEXT[o],
+    disabled: !offered.includes(o),
+  }));
+  const save = (outcome: ResultOutcome) => record.mutate({ examId, stage, results: [{ ticketNo: row.ticketNo, outcome }] });
+  const choose = (outcome: ResultOutcome) => {
+    const t = laterTransitionOf(resultEvent(stage, outcome));
+    if (!LATER_STATES[t.to].final) return save(outcome);
+    modal.confirm({
+      title: `记录${row.name}「${t.label}」？`,
+      content: '记录后该考生不再参加后续环节，结果不能更改。',
+      okText: '记录',
+      cancelText: '取消',
+      onOk: () => save(outcome),
+    });
+  };
   return (
     <Select
       aria-label={`${row.name}的${stage === 'qualification' ? '资格复审' : '体检'}结果`}
@@ -73,10 +92,10 @@ function ResultSelect({
       style={{ width: 96 }}
       placeholder="未记录"
       value={value ?? undefined}
-      options={RESULT_OPTIONS}
-      disabled={disabled}
+      options={options}
+      disabled={offered.length === 0}
       loading={record.isPending}
-      onChange={(outcome) => record.mutate({ examId, stage, results: [{ ticketNo: row.ticketNo, outcome }] })}
+      onChange={choose}
     />
   );
 }
