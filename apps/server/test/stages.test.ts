@@ -194,5 +194,105 @@ for (const kind of DATABASES) {
       expect((await publish('hire')).body.success).toBe(true);
       expect(await messages()).toHaveLength(told.length);
     });
+
+    it('every step goes through the machine after confirmation: a refused one is told why and writes nothing; an allowed one writes its history and audit', async () => {
+      const k = t.db.kysely;
+      const appOf = async (name: string) =>
+        (
+          await k
+            .selectFrom('application as a')
+            .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
+            .select('a.id')
+            .where('c.name', '=', name)
+            .where('a.exam_id', '=', examId)
+            .executeTakeFirstOrThrow()
+        ).id;
+      const history = async (name: string) =>
+        await k
+          .selectFrom('later_history')
+          .select(['event', 'from_state', 'to_state'])
+          .where('application_id', '=', await appOf(name))
+          .orderBy('id')
+          .execute();
+      const written = async () => ({
+        history: Number(
+          (
+            await k
+              .selectFrom('later_history')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        audit: Number(
+          (
+            await k
+              .selectFrom('audit_log')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        results: await k
+          .selectFrom('stage_result')
+          .select(['application_id', 'stage', 'outcome'])
+          .orderBy('application_id')
+          .orderBy('stage')
+          .execute(),
+      });
+
+      // The steps so far, each with the state it was judged in and the one it led to.
+      expect(await history('林晓')).toEqual([
+        { event: 'passQualification', from_state: 'reviewing', to_state: 'interviewing' },
+        { event: 'recordInterview', from_state: 'interviewing', to_state: 'interviewed' },
+        { event: 'passMedical', from_state: 'medical', to_state: 'hired' },
+      ]);
+      expect(await history('谢文')).toEqual([{ event: 'failQualification', from_state: 'reviewing', to_state: 'out' }]);
+      expect(await history('何雨')).toEqual([
+        { event: 'passQualification', from_state: 'reviewing', to_state: 'interviewing' },
+        { event: 'missInterview', from_state: 'interviewing', to_state: 'out' },
+      ]);
+      expect((await rowOf('谢文')).state).toBe('out');
+      expect((await rowOf('林晓')).state).toBe('hired');
+
+      // Refused, in the machine's words: 不合格 at 资格复审 is the end (no 合格 afterwards); a batch
+      // with one refused step saves none of it; 放弃面试 is for one still on the list before a result.
+      const before = await written();
+      expect((await record('qualification', [['谢文', 'pass']])).body).toMatchObject({
+        success: false,
+        msg: '只有面试名单中待资格复审的考生可以记录复审合格',
+      });
+      expect((await record('qualification', [['林晓', 'fail']])).body).toMatchObject({
+        success: false,
+        msg: '只有面试名单中尚未进入体检的考生可以记录资格复审不合格',
+      });
+      expect(
+        (
+          await record('medical', [
+            ['林晓', 'gaveUp'],
+            ['高远', 'pass'],
+          ])
+        ).body,
+      ).toMatchObject({
+        success: false,
+        msg: `准考证号 ${ticket.get('高远')}：只有进入体检且尚无结果的考生可以记录体检合格，未保存任何结果`,
+      });
+      expect((await post(t, '/api/admin/recordGiveUp', { examId, ticketNo: ticket.get('谢文') }, bearer(admin))).body).toMatchObject({
+        success: false,
+        msg: '该考生不在面试名单中，无需记录放弃',
+      });
+      expect(await written()).toEqual(before);
+
+      // A result already recorded is a repeat: nothing written for it.
+      expect((await record('qualification', [['林晓', 'pass']])).body.success).toBe(true);
+      expect(await written()).toEqual(before);
+
+      // 拟录用 given up: the step, its history row and one audit entry.
+      expect((await record('medical', [['林晓', 'gaveUp']])).body.success).toBe(true);
+      expect((await history('林晓')).at(-1)).toEqual({ event: 'giveUpMedical', from_state: 'hired', to_state: 'gaveUp' });
+      expect((await rowOf('林晓')).state).toBe('gaveUp');
+      const after = await written();
+      expect([after.history - before.history, after.audit - before.audit]).toEqual([1, 1]);
+      const audit = await k.selectFrom('audit_log').select(['action', 'target', 'detail']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(audit).toEqual({ action: '记录体检结果', target: `exam:${examId}`, detail: '放弃 1 人' });
+    });
   });
 }
