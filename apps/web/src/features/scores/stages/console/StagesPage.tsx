@@ -67,7 +67,8 @@ function ResultSelect({ examId, stage, row }: { examId: number; stage: ResultSta
   const record = useRecordStageResults();
   const role = useStaffSession((s) => s.staff?.role);
   const value = stage === 'qualification' ? row.qualification : row.medical;
-  const offered = role ? offeredResults(row.state, stage, role) : [];
+  // What the machine allows besides the result already recorded (choosing that again changes nothing).
+  const offered = role ? offeredResults(row.state, stage, role).filter((o) => o !== value) : [];
   const options = [...new Set([...(value ? [value] : []), ...offered])].map((o) => ({
     value: o,
     label: STAGE_OUTCOME_TEXT[o],
