@@ -1,7 +1,17 @@
-import { devices, expect, test, type APIRequestContext } from '@playwright/test';
+import { devices, expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { portraitJpeg } from './journey-support';
-import { apiLogin, chooseOption, confirmPopover, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
+import {
+  api,
+  apiLogin,
+  approvedCandidate,
+  chooseOption,
+  confirmationOpen,
+  confirmPopover,
+  ownExam,
+  ownPosition,
+  STORAGE_PREFIX,
+  withStaffSession,
+} from './support';
 
 /**
  * 考场编排 in the console, end to end, on an exam of its own (made through the API, so the demo
@@ -16,80 +26,22 @@ const ADMIN_PASSWORD = 'e2e-admin-password';
 const DAY = 86_400_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-async function api(request: APIRequestContext, token: string, url: string, data: unknown) {
-  const body = await (await request.post(url, { headers: { authorization: `Bearer ${token}` }, data })).json();
-  expect(body.success, `${url}: ${body.msg}`).toBe(true);
-  return body.data;
-}
-
 test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 });
 
 test('arrange, publish, the candidate prints on the phone, the door check finds them', async ({ page, browser, request }) => {
   test.setTimeout(120_000);
   const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
   const name = `考场编排测试 ${Date.now()}`;
-  const exam = (windows: Record<string, unknown>) => ({
-    name,
-    ...windows,
-    config: { fields: [], required: [] },
-    published: true,
-    fee: 0,
-    siteCityChoice: true,
-  });
-  const created = (await api(
-    request,
-    admin,
-    '/api/admin/saveExam',
-    exam({
-      registrationStart: at(-90 * DAY),
-      registrationEnd: at(DAY),
-      reviewStart: at(-90 * DAY),
-      reviewEnd: at(DAY),
-      confirmationStart: at(2 * DAY),
-      confirmationEnd: at(3 * DAY),
-    }),
-  )) as { id: number; examCode: string };
+  const created = await ownExam(request, admin, name, { siteCityChoice: true });
   // The office's other exams hold the lowest codes: a new exam gets a free one, not always 01.
   const examId = created.id;
   try {
-    const positionId = (
-      await api(request, admin, '/api/admin/savePosition', {
-        examId,
-        code: 'KC-01',
-        name: '编排测试岗',
-        unit: '编排测试局',
-        headcount: 3,
-        description: '',
-        requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
-      })
-    ).id as number;
+    const positionId = await ownPosition(request, admin, examId, { code: 'KC-01', name: '编排测试岗', unit: '编排测试局', headcount: 3 });
 
     // A confirmed candidate of a free exam: submitted, approved, then confirmed in the confirmation window.
-    const candidate = await registerCandidate(request);
+    const candidate = await approvedCandidate(request, admin, examId, positionId);
     const headers = { authorization: `Bearer ${candidate.token}` };
-    await request.post('/api/uploadPhoto', {
-      headers,
-      multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
-    });
-    await api(request, candidate.token, '/api/saveApplication', { examId, positionId, form: { pledge: true } });
-    await api(request, candidate.token, '/api/submitApplication', { examId });
-    const applicationId = (await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json()).data.id as number;
-    await api(request, admin, '/api/admin/reviewApplication', { applicationId, decision: 'approve' });
-    await api(
-      request,
-      admin,
-      '/api/admin/saveExam',
-      exam({
-        id: examId,
-        examCode: created.examCode,
-        registrationStart: at(-90 * DAY),
-        registrationEnd: at(-80 * DAY),
-        reviewStart: at(-90 * DAY),
-        reviewEnd: at(-60_000),
-        confirmationStart: at(-30_000),
-        confirmationEnd: at(DAY),
-      }),
-    );
+    await created.save(confirmationOpen());
     expect((await api(request, candidate.token, '/api/confirmApplication', { examId })).status).toBe('confirmed');
 
     // The admin arranges in the console.
@@ -242,72 +194,21 @@ test('a cancelled post’s candidate is left out of the arrangement, named befor
   test.setTimeout(120_000);
   const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
   const name = `改报编排测试 ${Date.now()}`;
-  const exam = (windows: Record<string, unknown>) => ({ name, ...windows, config: { fields: [], required: [] }, published: true, fee: 0 });
-  const open = {
-    registrationStart: at(-90 * DAY),
-    registrationEnd: at(DAY),
-    reviewStart: at(-90 * DAY),
-    reviewEnd: at(DAY),
-    confirmationStart: at(2 * DAY),
-    confirmationEnd: at(3 * DAY),
-  };
-  const created = (await api(request, admin, '/api/admin/saveExam', exam(open))) as { id: number; examCode: string };
+  const created = await ownExam(request, admin, name);
   const examId = created.id;
   try {
-    const position = async (code: string) =>
-      (
-        await api(request, admin, '/api/admin/savePosition', {
-          examId,
-          code,
-          name: `改报测试岗 ${code}`,
-          unit: '改报测试局',
-          headcount: 1,
-          description: '',
-          requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
-        })
-      ).id as number;
+    const position = (code: string) =>
+      ownPosition(request, admin, examId, { code, name: `改报测试岗 ${code}`, unit: '改报测试局', headcount: 1 });
     const kept = await position('GB-01');
     const cancelled = await position('GB-02');
-    const apply = async (positionId: number) => {
-      const c = await registerCandidate(request);
-      const headers = { authorization: `Bearer ${c.token}` };
-      await request.post('/api/uploadPhoto', {
-        headers,
-        multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
-      });
-      await api(request, c.token, '/api/saveApplication', { examId, positionId, form: { pledge: true } });
-      await api(request, c.token, '/api/submitApplication', { examId });
-      const applicationId = (await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json()).data.id as number;
-      await api(request, admin, '/api/admin/reviewApplication', { applicationId, decision: 'approve' });
-      return c;
-    };
-    const stays = await apply(kept);
-    const switcher = await apply(cancelled);
-    const windows = {
-      registrationStart: at(-90 * DAY),
-      registrationEnd: at(-80 * DAY),
-      reviewStart: at(-90 * DAY),
-      reviewEnd: at(-60_000),
-      confirmationStart: at(-30_000),
-      confirmationEnd: at(DAY),
-    };
-    await api(request, admin, '/api/admin/saveExam', exam({ id: examId, examCode: created.examCode, ...windows }));
+    const stays = await approvedCandidate(request, admin, examId, kept);
+    const switcher = await approvedCandidate(request, admin, examId, cancelled);
+    const windows = confirmationOpen();
+    await created.save(windows);
     for (const c of [stays, switcher])
       expect((await api(request, c.token, '/api/confirmApplication', { examId })).status).toBe('confirmed');
     // Confirmation over, the switch window open for a day; close-out cancels GB-02.
-    await api(
-      request,
-      admin,
-      '/api/admin/saveExam',
-      exam({
-        id: examId,
-        examCode: created.examCode,
-        ...windows,
-        confirmationEnd: at(-2_000),
-        switchStart: at(-1_000),
-        switchEnd: at(DAY),
-      }),
-    );
+    await created.save({ ...windows, confirmationEnd: at(-2_000), switchStart: at(-1_000), switchEnd: at(DAY) });
     await api(request, admin, '/api/admin/applyOpeningCheck', {
       examId,
       decisions: [

@@ -1,9 +1,18 @@
-import { chromium, devices, expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { chromium, devices, expect, test, type Page } from '@playwright/test';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import QRCode from 'qrcode';
-import { portraitJpeg } from './journey-support';
-import { apiLogin, CAPTCHA, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
+import {
+  api,
+  apiLogin,
+  approvedCandidate,
+  CAPTCHA,
+  confirmationOpen,
+  ownExam,
+  ownPosition,
+  STORAGE_PREFIX,
+  withStaffSession,
+} from './support';
 
 /**
  * 验证准考证 on exam day, on the door staff's phone: an exam of its own (made through the API)
@@ -17,12 +26,6 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 const SHOTS = process.env.SHOTS_DIR;
-
-async function api(request: APIRequestContext, token: string, url: string, data: unknown) {
-  const body = await (await request.post(url, { headers: { authorization: `Bearer ${token}` }, data })).json();
-  expect(body.success, `${url}: ${body.msg}`).toBe(true);
-  return body.data;
-}
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: test.info().outputPath(name), fullPage: true });
@@ -61,60 +64,15 @@ test('door check on exam day: opens on today’s exam, a second scan is a repeat
   test.setTimeout(150_000);
   const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
   const name = `入场核验测试 ${Date.now()}`;
-  const exam = (windows: Record<string, unknown>) => ({ name, ...windows, config: { fields: [], required: [] }, published: true, fee: 0 });
-  const saved = await api(
-    request,
-    admin,
-    '/api/admin/saveExam',
-    exam({
-      registrationStart: at(-90 * DAY),
-      registrationEnd: at(DAY),
-      reviewStart: at(-90 * DAY),
-      reviewEnd: at(DAY),
-      confirmationStart: at(2 * DAY),
-      confirmationEnd: at(3 * DAY),
-    }),
-  );
-  const examId = saved.id as number;
+  const saved = await ownExam(request, admin, name);
+  const examId = saved.id;
   // Another exam of the office already has the form's default code: this one got a free one.
   expect(saved.examCode).toMatch(/^\d{2}$/);
   try {
-    const positionId = (
-      await api(request, admin, '/api/admin/savePosition', {
-        examId,
-        code: 'RC-01',
-        name: '入场测试岗',
-        unit: '入场测试局',
-        headcount: 3,
-        description: '',
-        requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
-      })
-    ).id as number;
-    const candidate = await registerCandidate(request);
+    const positionId = await ownPosition(request, admin, examId, { code: 'RC-01', name: '入场测试岗', unit: '入场测试局', headcount: 3 });
+    const candidate = await approvedCandidate(request, admin, examId, positionId);
     const headers = { authorization: `Bearer ${candidate.token}` };
-    await request.post('/api/uploadPhoto', {
-      headers,
-      multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
-    });
-    await api(request, candidate.token, '/api/saveApplication', { examId, positionId, form: { pledge: true } });
-    await api(request, candidate.token, '/api/submitApplication', { examId });
-    const applicationId = (await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json()).data.id as number;
-    await api(request, admin, '/api/admin/reviewApplication', { applicationId, decision: 'approve' });
-    await api(
-      request,
-      admin,
-      '/api/admin/saveExam',
-      exam({
-        id: examId,
-        examCode: saved.examCode,
-        registrationStart: at(-90 * DAY),
-        registrationEnd: at(-80 * DAY),
-        reviewStart: at(-90 * DAY),
-        reviewEnd: at(-60_000),
-        confirmationStart: at(-30_000),
-        confirmationEnd: at(DAY),
-      }),
-    );
+    await saved.save(confirmationOpen());
     expect((await api(request, candidate.token, '/api/confirmApplication', { examId })).status).toBe('confirmed');
 
     // Exam day: the paper started two hours ago and runs four more (whatever the hour of the run).

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { draftExamInput } from '../apps/server/src/seed/fixtures';
 import { idnoCheckChar } from '../packages/shared/src/access/idno';
+import { portraitJpeg } from './journey-support';
 
 export const STORAGE_PREFIX = 'zhikaoyun-v1-';
 
@@ -256,4 +257,93 @@ export async function draftExam(request: APIRequestContext, token: string, name:
   ).json();
   if (!body.success) throw new Error(`saveExam: ${body.msg}`);
   return body.data.id as number;
+}
+
+/** A call through the API that must succeed (a staff or a candidate token): its data. */
+export async function api(request: APIRequestContext, token: string, url: string, data: unknown) {
+  const body = await (await request.post(url, { headers: { authorization: `Bearer ${token}` }, data })).json();
+  expect(body.success, `${url}: ${body.msg}`).toBe(true);
+  return body.data;
+}
+
+const DAY = 86_400_000;
+const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/** An exam's windows moved on: registration and review over, confirmation open now for a day. */
+export function confirmationOpen() {
+  return {
+    registrationStart: at(-90 * DAY),
+    registrationEnd: at(-80 * DAY),
+    reviewStart: at(-90 * DAY),
+    reviewEnd: at(-60_000),
+    confirmationStart: at(-30_000),
+    confirmationEnd: at(DAY),
+  };
+}
+
+/**
+ * A published free exam of a test's own, made through the console's call (so the demo exams stay
+ * as other suites expect them), with registration and review open and confirmation ahead: its id
+ * and code, and `save`, which saves it again with other windows (and its code). `extra` is more
+ * of the exam's settings, kept on every save.
+ */
+export async function ownExam(request: APIRequestContext, admin: string, name: string, extra: Record<string, unknown> = {}) {
+  const exam = (windows: Record<string, unknown>) => ({
+    name,
+    ...windows,
+    config: { fields: [], required: [] },
+    published: true,
+    fee: 0,
+    ...extra,
+  });
+  const created = (await api(
+    request,
+    admin,
+    '/api/admin/saveExam',
+    exam({
+      registrationStart: at(-90 * DAY),
+      registrationEnd: at(DAY),
+      reviewStart: at(-90 * DAY),
+      reviewEnd: at(DAY),
+      confirmationStart: at(2 * DAY),
+      confirmationEnd: at(3 * DAY),
+    }),
+  )) as { id: number; examCode: string };
+  return {
+    id: created.id,
+    examCode: created.examCode,
+    save: (windows: Record<string, unknown>) =>
+      api(request, admin, '/api/admin/saveExam', exam({ id: created.id, examCode: created.examCode, ...windows })),
+  };
+}
+
+/** A position of an exam, with no requirements: its id. */
+export async function ownPosition(
+  request: APIRequestContext,
+  admin: string,
+  examId: number,
+  p: { code: string; name: string; unit: string; headcount: number },
+): Promise<number> {
+  const saved = await api(request, admin, '/api/admin/savePosition', {
+    examId,
+    ...p,
+    description: '',
+    requirements: { minEducation: null, majors: [], maxAge: null, sex: '不限', politicalStatus: '不限', workYears: 0, note: '' },
+  });
+  return saved.id as number;
+}
+
+/** A new candidate with an ID photo who applied to a position of a free exam and was approved by `admin`. */
+export async function approvedCandidate(request: APIRequestContext, admin: string, examId: number, positionId: number) {
+  const candidate = await registerCandidate(request);
+  const headers = { authorization: `Bearer ${candidate.token}` };
+  await request.post('/api/uploadPhoto', {
+    headers,
+    multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
+  });
+  await api(request, candidate.token, '/api/saveApplication', { examId, positionId, form: { pledge: true } });
+  await api(request, candidate.token, '/api/submitApplication', { examId });
+  const applicationId = (await (await request.get(`/api/getApplication?examId=${examId}`, { headers })).json()).data.id as number;
+  await api(request, admin, '/api/admin/reviewApplication', { applicationId, decision: 'approve' });
+  return candidate;
 }

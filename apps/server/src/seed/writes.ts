@@ -4,7 +4,7 @@ import type { DataCipher } from '../lib/crypto';
 import { hashPassword } from '../lib/password';
 import { assignApplicationNo } from '../modules/registration/applications/repository';
 import { createArrangementRepository } from '../modules/arrangement/arrangement/repository';
-import { seatExam } from '../modules/arrangement/arrangement/service';
+import { seatExam } from '../modules/arrangement/arrangement/seating-service';
 import { issueTickets } from '../modules/arrangement/tickets/issue';
 import { createTicketsRepository } from '../modules/arrangement/tickets/repository';
 import type { Db } from '../db/database';

@@ -5,7 +5,7 @@ import { clock } from '../../../lib/clock';
 import type { StaffPrincipal } from '../../../plugins/auth';
 import { officeAdminScope } from '../../access/scope';
 import { listed, needOf, points } from './ranking';
-import type { RankedRow } from './repository';
+import type { RankedRow } from './ranking-repository';
 import type { ScoresDeps } from './service';
 
 /**

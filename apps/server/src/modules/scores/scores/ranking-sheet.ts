@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 import type { Db } from '../../../db/database';
 import { writeSheet, type SheetColumn, type SheetValue } from '../../../lib/xlsx-stream';
 import { byRank, listed, needOf, points } from './ranking';
-import { createScoresRepository, type RankedRow, type ScoresRepository } from './repository';
+import type { RankedRow } from './ranking-repository';
+import { createScoresRepository, type ScoresRepository } from './repository';
 import { BONUS_COLUMN, TICKET_COLUMN } from './columns';
 
 /** What the export worker (src/export-worker.ts) is given for the ranking's workbook. */

@@ -9,7 +9,8 @@ import {
 } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import type { Db } from '../../../db/database';
-import { createScoresRepository, type RankedRow, type ScoresRepository } from './repository';
+import type { RankedRow } from './ranking-repository';
+import { createScoresRepository, type ScoresRepository } from './repository';
 
 /**
  * The interview-list rules over ranked rows (pure), and the ranking as a worker thread computes

@@ -2,7 +2,7 @@ import { SCORE_MARKS, type ScoreMark } from '@zhikaoyun/shared';
 import type { ScoreMarkTable } from '../../../db/schema';
 import type { RowSource } from '../../../lib/row-source';
 import { buffersOf } from '../../../lib/worker-pool';
-import type { ScoreTotalTableRow } from './repository';
+import type { ScoreTotalTableRow } from './marks-repository';
 
 /**
  * A score sheet's rows as columns (typed arrays, moved between threads without a copy): what

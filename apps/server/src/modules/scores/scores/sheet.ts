@@ -4,7 +4,7 @@ import type { ScoreMarkTable } from '../../../db/schema';
 import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../../lib/xlsx';
 import { moved, type Moved } from '../../../lib/worker-pool';
 import { BONUS_COLUMN, NAME_COLUMN, TICKET_COLUMN } from './columns';
-import { withTotals, type ScoreTotalRow } from './repository';
+import { withTotals, type ScoreTotalRow } from './marks-repository';
 import { packedBuffers, packMarks, packTotals, type PackedMarks, type PackedTotals } from './score-rows';
 
 /**
