@@ -53,7 +53,7 @@ const ADMIN_ONLY = [
   /^src\/admin\//,
   /^src\/features\/(staff|review|audit|appeals)\//,
   /^src\/(features\/[^/]+\/|components\/)console\//,
-  /^src\/lib\/(staff-session|console-http)\.ts$/,
+  /^src\/lib\/(staff-session|console-http|api\/console-[^/]+)\.ts$/,
 ];
 
 const kib = (bytes) => bytes / 1024;

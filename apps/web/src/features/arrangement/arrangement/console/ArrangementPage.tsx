@@ -17,9 +17,8 @@ import {
   useOverview,
   usePublishTickets,
   useSaveRoom,
-  useSubjects,
-  type ExamSubject,
 } from './api';
+import { useExamSubjects, type ExamSubject } from '../../../../lib/api/console-exams';
 import { ImportErrorsDialog } from '../../../../components/console/ImportErrorsDialog';
 import { SiteModal, SubjectModal } from './ArrangementEditors';
 import { MoveSeatCard } from './MoveSeatCard';
@@ -73,7 +72,7 @@ function RoomSeats({ room, fixed }: { room: Room; fixed: boolean }) {
 export default function ArrangementPage() {
   const { examId, exams, chooseExam } = useExamParam();
   const exam = exams.data?.find((e) => e.id === examId);
-  const subjects = useSubjects(examId);
+  const subjects = useExamSubjects(examId);
   const overview = useOverview(examId);
   const arrange = useArrangeSeats();
   const arrangeLate = useArrangeLateSeats();

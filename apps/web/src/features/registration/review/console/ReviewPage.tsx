@@ -9,7 +9,8 @@ import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPic
 import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
 import { useIsAdmin, useStaffSession } from '../../../../lib/staff-session';
-import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from './api';
+import { useExamPositions } from '../../../../lib/api/console-exams';
+import { useBulkApprove, useExportApplications, useReviewList } from './api';
 import { RejectionReasonsModal } from './RejectionReasonsModal';
 import { ReviewDrawer } from './ReviewDrawer';
 import { reviewActions } from './review-actions';
