@@ -14,22 +14,28 @@ import { RequestError } from './request-error';
  *    file of its own so that the staff session never reaches a candidate's chunk.
  * Pages and components do not call these: every call is a typed function in its noun's api.ts.
  */
-export function createApiClient(instance: () => AxiosInstance | Promise<AxiosInstance>) {
+export function createApiClient(load: () => AxiosInstance | Promise<AxiosInstance>) {
+  // Once loaded, a call starts at once, with no await before it: a save sent as the page unloads
+  // (a keepalive request, features/applications/autosave.ts) must leave before the page goes.
+  let loaded: AxiosInstance | undefined;
+  const on = <R>(run: (client: AxiosInstance) => Promise<R>): Promise<R> =>
+    loaded ? run(loaded) : Promise.resolve(load()).then((client) => run((loaded = client)));
+
   /** GET an envelope and give back its data. */
   async function getData<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
-    const res = await (await instance()).get<Envelope<T>>(url, config);
+    const res = await on((client) => client.get<Envelope<T>>(url, config));
     return res.data.data as T;
   }
 
   /** POST (JSON, or a FormData for a file) and give back the envelope's data. */
   async function postData<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
-    const res = await (await instance()).post<Envelope<T>>(url, body, config);
+    const res = await on((client) => client.post<Envelope<T>>(url, body, config));
     return res.data.data as T;
   }
 
   /** GET the whole body whatever its success flag (a refusal the page shows in its own words). */
   async function getRaw<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
-    const res = await (await instance()).get<T>(url, { ...config, raw: true });
+    const res = await on((client) => client.get<T>(url, { ...config, raw: true }));
     return res.data;
   }
 
@@ -38,7 +44,7 @@ export function createApiClient(instance: () => AxiosInstance | Promise<AxiosIns
    * arrives as the JSON envelope, not as the file: it is shown (unless `silent`) and thrown.
    */
   async function download(url: string, config: AxiosRequestConfig, fileName: string): Promise<void> {
-    const res = await (await instance()).get<Blob>(url, { ...config, responseType: 'blob', raw: true });
+    const res = await on((client) => client.get<Blob>(url, { ...config, responseType: 'blob', raw: true }));
     if (res.data.type.includes('json')) {
       const envelope = JSON.parse(await res.data.text()) as Envelope;
       const { bodyErrorText } = await import('./http');
