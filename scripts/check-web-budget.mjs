@@ -51,8 +51,8 @@ export const MEASURED_ROUTES = {
 const ADMIN_ONLY = [
   /^admin\.html$/,
   /^src\/admin\//,
-  /^src\/features\/(staff|review|audit|appeals)\//,
-  /^src\/(features\/[^/]+\/|components\/)console\//,
+  /^src\/features\/[^/]+\/(staff|review|audit|appeals)\//,
+  /^src\/(features\/[^/]+\/[^/]+\/|components\/)console\//,
   /^src\/lib\/(staff-session|console-http|api\/console-[^/]+)\.ts$/,
 ];
 

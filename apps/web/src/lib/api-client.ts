@@ -16,7 +16,8 @@ import { RequestError } from './request-error';
  */
 export function createApiClient(load: () => AxiosInstance | Promise<AxiosInstance>) {
   // Once loaded, a call starts at once, with no await before it: a save sent as the page unloads
-  // (a keepalive request, features/applications/autosave.ts) must leave before the page goes.
+  // (a keepalive request, features/registration/applications/autosave.ts) must leave before the
+  // page goes.
   let loaded: AxiosInstance | undefined;
   const on = <R>(run: (client: AxiosInstance) => Promise<R>): Promise<R> =>
     loaded ? run(loaded) : Promise.resolve(load()).then((client) => run((loaded = client)));

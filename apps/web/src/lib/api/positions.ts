@@ -6,7 +6,8 @@ import { positionKeys, type PositionPageFilter } from './keys';
 
 // The position calls: the position pages read them, and the application's pages (the chosen
 // position, the positions to switch to). Without TanStack Query: the public list loads without it
-// (its JavaScript budget); the signed-in list's hook is in features/positions/queries.ts.
+// (its JavaScript budget); the signed-in list's hook is in
+// features/content/positions/queries.ts.
 
 export const POSITION_PAGE_SIZE = 10;
 
