@@ -179,6 +179,32 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // The web app calls the server only from its api files (features/<noun>/api.ts,
+  // features/<noun>/console/api.ts, lib/api/<noun>.ts): pages and components call their typed
+  // functions and hooks, never the HTTP client, axios or fetch themselves.
+  {
+    files: ['apps/web/src/**/*.tsx', 'apps/web/src/components/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http', '**/console-http', '**/api-client', 'axios'],
+              message: "Pages and components do not call the server: add a typed call to the noun's api.ts and use it.",
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest'].map((name) => ({
+          name,
+          message: "Pages and components do not call the server: add a typed call to the noun's api.ts and use it.",
+        })),
+      ],
+    },
+  },
   {
     files: ['**/test/**', 'e2e/**', 'bench/**'],
     rules: {

@@ -51,9 +51,9 @@ export const MEASURED_ROUTES = {
 const ADMIN_ONLY = [
   /^admin\.html$/,
   /^src\/admin\//,
-  /^src\/features\/(staff|review|audit|appeals)\//,
-  /^src\/(features\/[^/]+\/|components\/)console\//,
-  /^src\/lib\/(staff-session|console-http)\.ts$/,
+  /^src\/features\/[^/]+\/(staff|review|audit|appeals)\//,
+  /^src\/(features\/[^/]+\/[^/]+\/|components\/)console\//,
+  /^src\/lib\/(staff-session|console-http|api\/console-[^/]+)\.ts$/,
 ];
 
 const kib = (bytes) => bytes / 1024;

@@ -16,8 +16,9 @@ import { metaFor, renderAt } from './app/route-table';
 import { AppRoutes, pagePathFor, preloadPage } from './app/router';
 import { setDisplayTimeZone } from './lib/office-time-zone';
 import { ServerRendered } from './lib/hydrated';
-import { NOTICE_PAGE_SIZE, noticePageKey } from './features/content/notices/api';
-import { POSITION_PAGE_SIZE, publicPositionsKey } from './features/content/positions/position-query';
+import { NOTICE_PAGE_SIZE } from './features/content/notices/api';
+import { examKeys, noticeKeys, positionKeys, scoreKeys } from './lib/api/keys';
+import { POSITION_PAGE_SIZE } from './lib/api/positions';
 import { seedPublicQueries } from './lib/public-query';
 import { setSsrData, SSR_DATA_ID, type SsrData } from './lib/ssr-data';
 
@@ -71,31 +72,31 @@ async function pageQueries(pathname: string, search: URLSearchParams, read: Read
   };
   if (pathname === '/') {
     // The guide page's current exam card (its name and windows; the countdown is drawn in the browser).
-    await add(['currentExam'], '/api/getCurrentExam');
+    await add(examKeys.current(), '/api/getCurrentExam');
   }
   if (pathname === '/exam-list') {
     // The office's published exams are public; the candidate's own state in each card is not,
     // and is filled in by the browser.
-    await add(['exams'], '/api/getExamList');
+    await add(examKeys.list(), '/api/getExamList');
   }
   if (pathname === '/notice-list') {
     const page = Math.max(1, Number(search.get('page')) || 1);
     const examId = Number(search.get('examId'));
     // One exam's notices (本次考试公告) under their own key, as the page reads them.
     if (Number.isInteger(examId) && examId > 0)
-      await add(noticePageKey(page, examId), '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE, examId });
-    else await add(noticePageKey(page), '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE });
+      await add(noticeKeys.page(page, examId), '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE, examId });
+    else await add(noticeKeys.page(page), '/api/getNoticeList', { page, pageSize: NOTICE_PAGE_SIZE });
   }
   const detail = /^\/notice-detail\/(\d+)$/.exec(pathname);
   if (detail) {
     const id = Number(detail[1]);
-    await add(['notice', id], '/api/getNoticeDetail', { id });
+    await add(noticeKeys.detail(id), '/api/getNoticeDetail', { id });
   }
   if (pathname === '/job-positions-only-read') {
-    const exam = (await add(['currentExam'], '/api/getCurrentExam')) as { id: number } | null | undefined;
+    const exam = (await add(examKeys.current(), '/api/getCurrentExam')) as { id: number } | null | undefined;
     if (exam) {
       // The key the page reads its first page under (it rendered a skeleton when the two differed).
-      await add(publicPositionsKey(exam.id, { keyword: '', unit: '', education: '', page: 1 }), '/api/getPositionList', {
+      await add(positionKeys.publicPage(exam.id, { keyword: '', unit: '', education: '', page: 1 }), '/api/getPositionList', {
         examId: exam.id,
         page: 1,
         pageSize: POSITION_PAGE_SIZE,
@@ -106,7 +107,7 @@ async function pageQueries(pathname: string, search: URLSearchParams, read: Read
   const listExam = search.get('examId');
   if (pathname === '/interview-list' && listExam !== null && /^[1-9]\d{0,9}$/.test(listExam)) {
     const examId = Number(listExam);
-    await add(['interviewList', examId], '/api/getInterviewList', { examId });
+    await add(scoreKeys.interviewList(examId), '/api/getInterviewList', { examId });
   }
   return queries;
 }

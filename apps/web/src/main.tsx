@@ -7,12 +7,11 @@ import { AppRouter, preloadPage } from './app/router';
 import { isShellPath } from './app/shell-render';
 import { setDisplayTimeZone } from './lib/office-time-zone';
 import { Hydrating } from './lib/hydrated';
-import { loadHttp } from './lib/lazy-http';
 import { seedPublicQueries } from './lib/public-query';
 import { setHydrationQueries, ssrData, takeSsrCaptcha } from './lib/ssr-data';
 import { writeStored } from './lib/storage';
 import { isLoggedIn, ssrStoreFields, useSysStore } from './lib/store';
-import { loadSystemSetting } from './lib/system-api';
+import { loadSystemSetting } from './lib/api/system';
 import './styles/global.css';
 
 // zod's Chinese messages are set by lib/form-rules.ts, the one place the site validates with
@@ -22,8 +21,9 @@ import './styles/global.css';
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
 // An expired or revoked session: forget it and show login.
-// The handler is set as soon as the HTTP client loads, before any request it makes can answer.
-void loadHttp().then(({ setUnauthorizedHandler }) =>
+// The handler is set as soon as the HTTP client loads (lib/api-client.ts loads it with the first
+// call), before any request it makes can answer.
+void import('./lib/http').then(({ setUnauthorizedHandler }) =>
   setUnauthorizedHandler(() => {
     useSysStore.getState().logout();
     // The query client loads with the pages that read through it: none loaded, nothing to clear.

@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CurrentExamBanner } from '../src/components/CurrentExamBanner';
+import { examKeys } from '../src/lib/api/keys';
 import { Hydrating, ServerRendered } from '../src/lib/hydrated';
 import { seedPublicQueries } from '../src/lib/public-query';
 
@@ -42,7 +43,7 @@ describe('the guide page’s current exam card', () => {
   });
 
   it('is in the server HTML with its name and windows, the countdown left to the browser, and hydrates without a mismatch', async () => {
-    seedPublicQueries([[['currentExam'], exam]]);
+    seedPublicQueries([[examKeys.current(), exam]]);
     const html = renderToString(onServer);
     expect(html).toContain(exam.name);
     expect(html).toContain('报名时间：');
@@ -71,7 +72,7 @@ describe('the guide page’s current exam card', () => {
   it('draws the phase from the browser’s clock, not the one the page was rendered with', async () => {
     // Rendered while registration was open; by now it has closed: no countdown.
     const closed = { ...exam, registrationStart: iso(-9), registrationEnd: iso(-1) };
-    seedPublicQueries([[['currentExam'], closed]]);
+    seedPublicQueries([[examKeys.current(), closed]]);
     const container = document.createElement('div');
     container.innerHTML = renderToString(onServer);
     document.body.append(container);

@@ -4,7 +4,7 @@ import { EDUCATION_LEVELS, type Position } from '@zhikaoyun/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { PositionBrowser } from '../src/features/content/positions/components/PositionBrowser';
 import { EDUCATION_FILTER_LEVELS } from '../src/features/content/positions/education-levels';
-import type { PositionFilter } from '../src/features/content/positions/position-query';
+import type { PositionFilter } from '../src/lib/api/positions';
 
 const position: Position = {
   id: 1,

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import RegisterPage from '../src/features/access/accounts/pages/RegisterPage';
 
 // No server here: the captcha, the SMS setting and the registration call fail quietly.
-vi.mock('../src/lib/lazy-http', () => ({
+vi.mock('../src/lib/api-client', () => ({
   getData: () => Promise.reject(new Error('offline')),
   postData: vi.fn(() => Promise.reject(new Error('offline'))),
 }));

@@ -1,6 +1,6 @@
 import { appConfig } from '../lib/app-config';
 import { useSysStore } from '../lib/store';
-import { loadSystemSetting } from '../lib/system-api';
+import { loadSystemSetting } from '../lib/api/system';
 import { officeCodeFromUrl } from './guard';
 
 /**

@@ -4,7 +4,7 @@ import { App, Button, QRCode, Skeleton } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from './format';
 import { InfoRows } from './InfoRows';
-import { downloadTicketPdf, useAdmissionTicket } from '../lib/ticket-api';
+import { downloadTicketPdf, useAdmissionTicket } from '../lib/api/tickets';
 import './admission-ticket.css';
 
 const fileNameOf = (examName: string, ticketNo: string) => `准考证-${ticketNo}-${examName.replace(/[\\/:*?"<>|\s]+/g, '_')}.pdf`;

@@ -3,8 +3,7 @@ import type { Exam } from '@zhikaoyun/shared';
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useHydrated } from '../lib/hydrated';
-import { getData } from '../lib/lazy-http';
-import { usePublicQuery } from '../lib/public-query';
+import { usePublicCurrentExam } from '../lib/api/exams';
 import { useNow } from '../lib/use-now';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { formatDateTime } from './format';
@@ -50,7 +49,7 @@ export function CurrentExamBanner() {
   const navigate = useNavigate();
   // A guest's page: read without TanStack Query (lib/public-query.ts); the server renders the
   // page with it (entry-server.tsx), so the card is in the HTML.
-  const current = usePublicQuery(['currentExam'], () => getData<Exam | null>('/api/getCurrentExam'));
+  const current = usePublicCurrentExam();
   const exam = current.data;
   // Until the exam arrives (when the server could not read it) the card keeps its place, so the
   // entries below do not jump when it shows (layout shift).

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { EmptyState } from './plain/Empty';
 import { MobileContainerCard } from './MobileContainerCard';
-import { useActiveExam } from '../lib/exam-api';
+import { useActiveExam } from '../lib/api/exams-queries';
 
 /** Renders its page for the exam being applied to, or says how to choose one. */
 export function ExamGate({ children }: { children: (exam: Exam) => ReactNode }) {

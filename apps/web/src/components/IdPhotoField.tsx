@@ -4,8 +4,9 @@ import { PHOTO_RULES, PHOTO_SPEC, type UserInfo } from '@zhikaoyun/shared';
 import { Suspense, useRef, useState } from 'react';
 import { lazyScoped } from '../lib/lazy-scoped';
 import { deferredFeedback } from '../lib/feedback';
-import { decodePhoto, UnreadablePhoto, uploadPhoto } from '../lib/photo';
-import { USER_INFO_KEY } from '../lib/query-keys';
+import { uploadPhoto } from '../lib/api/accounts';
+import { accountKeys, applicationKeys } from '../lib/api/keys';
+import { decodePhoto, UnreadablePhoto } from '../lib/photo';
 import { useSysStore } from '../lib/store';
 import { buttonClass } from './plain/Button';
 
@@ -62,8 +63,8 @@ export function IdPhotoField({
     setImage(null);
     void message.success('照片已上传');
     useSysStore.getState().setUserInfo(info);
-    client.setQueryData(USER_INFO_KEY, info);
-    void client.invalidateQueries({ queryKey: ['myApplications'] });
+    client.setQueryData(accountKeys.userInfo(), info);
+    void client.invalidateQueries({ queryKey: applicationKeys.mine() });
   }
 
   return (

@@ -1,7 +1,7 @@
 import { journeyOf, showsReviewOpinion, type MyApplication } from '@zhikaoyun/shared';
 import { Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { chooseExam } from '../lib/public-exam';
+import { chooseExam } from '../lib/api/exams';
 import { DeadlineCountdown } from './DeadlineCountdown';
 import { JourneySteps } from './JourneySteps';
 import { JourneyHeadline, StatusTag } from './StatusTag';

@@ -2,7 +2,7 @@ import { TrophyOutlined } from '@ant-design/icons';
 import { formatPoints } from '@zhikaoyun/shared';
 import { Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { useMyScore } from '../lib/score-api';
+import { useMyScore } from '../lib/api/scores';
 import './score-link-card.css';
 
 /**

@@ -1,7 +1,7 @@
-import type { SentSmsCode, SmsCodePurpose } from '@zhikaoyun/shared';
+import type { SmsCodePurpose } from '@zhikaoyun/shared';
 import { App, Button, Input } from 'antd';
 import { useEffect, useState } from 'react';
-import { postData } from '../lib/lazy-http';
+import { sendSmsCode } from '../lib/api/sms';
 
 interface Props {
   value?: string;
@@ -34,7 +34,7 @@ export function SmsCodeField({ value, onChange, id, purpose, request, onCaptchaU
     if (!input) return;
     setSending(true);
     try {
-      const sent = await postData<SentSmsCode>('/api/sendSmsCode', { ...input, purpose });
+      const sent = await sendSmsCode({ ...input, purpose });
       setWait(sent.resendIn);
       void message.success(`验证码已发送，${Math.round(sent.expiresIn / 60)} 分钟内有效`);
     } catch {

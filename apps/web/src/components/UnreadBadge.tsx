@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../lib/query-client';
-import { badgeText, useUnreadCount } from '../lib/unread';
+import { badgeText, useUnreadCount } from '../lib/api/notifications';
 
 function Badge({ part }: { part: 'badge' | 'label' }) {
   const unread = badgeText(useUnreadCount());

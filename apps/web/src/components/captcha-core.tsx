@@ -2,7 +2,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import type { Captcha } from '@zhikaoyun/shared';
 import { useCallback, useEffect, useImperativeHandle, useState, type InputHTMLAttributes, type Ref } from 'react';
 import { ssrCaptcha, takeSsrCaptcha } from '../lib/ssr-data';
-import { fetchCaptcha } from '../lib/system-api';
+import { fetchCaptcha } from '../lib/api/system';
 import { inputClass } from './plain/Field';
 
 export interface CaptchaHandle {
@@ -29,6 +29,8 @@ export function useCaptcha(ref: Ref<CaptchaHandle>, onChange?: (value: string) =
 
   useImperativeHandle(ref, () => ({ refresh, captchaId: () => captcha?.captchaId ?? '' }), [refresh, captcha]);
 
+  // Fetched by hand rather than as a query: a captcha is single use, so every form shown and every
+  // refresh needs a new one, never a cached one.
   useEffect(() => {
     if (ssrCaptcha()) takeSsrCaptcha();
     else fetchCaptcha().then(setCaptcha, () => setFailed(true));

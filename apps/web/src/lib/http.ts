@@ -1,5 +1,5 @@
 import { API_TIMEOUT_MS, CLIENT_ERROR_TEXT, HTTP_STATUS_TEXT, type Envelope } from '@zhikaoyun/shared';
-import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
 import { appConfig } from './app-config';
 import { toastError } from './feedback';
 import { RequestError } from './request-error';
@@ -119,22 +119,5 @@ export function createHttpClient(baseURL: string = appConfig.apiBase, options: H
   return client;
 }
 
+/** The candidate's instance; lib/api-client.ts reads through it (the console has its own, lib/console-http.ts). */
 export const http = createHttpClient();
-
-/** GET an envelope and give back its data. */
-export async function getData<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
-  const res = await http.get<Envelope<T>>(url, config);
-  return res.data.data as T;
-}
-
-/** POST and give back the envelope's data. */
-export async function postData<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
-  const res = await http.post<Envelope<T>>(url, body, config);
-  return res.data.data as T;
-}
-
-/** GET the whole body whatever its success flag (raw data). */
-export async function getRaw<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
-  const res = await http.get<T>(url, { ...config, raw: true });
-  return res.data;
-}

@@ -1,19 +1,10 @@
-import { PHOTO_SPEC, type UserInfo } from '@zhikaoyun/shared';
-import { loadHttp } from './lazy-http';
+import { PHOTO_SPEC } from '@zhikaoyun/shared';
 
 /**
  * The size the browser sends: the office's ratio at 1.5× its pixels, under the server's 600×800
  * (so the server keeps it as sent) and a small fraction of its 5 MB limit.
  */
 export const PHOTO_OUTPUT = { width: Math.round(PHOTO_SPEC.width * 1.5), height: Math.round(PHOTO_SPEC.height * 1.5) } as const;
-
-export async function uploadPhoto(file: Blob): Promise<UserInfo> {
-  const form = new FormData();
-  form.append('file', file, 'photo.jpg');
-  const { http } = await loadHttp();
-  const res = await http.post<{ data: UserInfo }>('/api/uploadPhoto', form);
-  return res.data.data;
-}
 
 /** HEIC/HEIF (iPhone photos): by declared type, by name, or by the file's own `ftyp` brand. */
 export async function isHeic(file: File): Promise<boolean> {

@@ -1,18 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import type { AdminExam } from '@zhikaoyun/shared';
 import { useCallback, useEffect } from 'react';
-import { getData } from '../../lib/console-http';
+import { useAdminExams } from '../../lib/api/console-exams';
 import { useStaffSession } from '../../lib/staff-session';
 import { readStored, writeStored } from '../../lib/storage';
 import { intParam, useUrlParams } from './url-state';
-
-/** Exams are needed by several console pages (review, statistics, exams, positions): their call lives here. */
-export const ADMIN_EXAMS_KEY = ['console', 'admin-exams'] as const;
-export const fetchAdminExams = () => getData<AdminExam[]>('/api/admin/getExamList');
-
-export function useAdminExams() {
-  return useQuery({ queryKey: ADMIN_EXAMS_KEY, queryFn: fetchAdminExams });
-}
 
 const ACTIVE = new Set(['registering', 'reviewing', 'confirming']);
 

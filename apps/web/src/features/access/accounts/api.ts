@@ -1,8 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
+  AuthResult,
   ChangePasswordInput,
   DeleteAccountInput,
+  LoginInput,
   MyData,
+  RegisterInput,
   ResetPasswordInput,
   RevealedHintAnswer,
   RevealHintAnswerInput,
@@ -10,9 +12,13 @@ import type {
   UpdateUserInfoInput,
   UserInfo,
 } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/lazy-http';
-import { USER_INFO_KEY } from '../../../lib/query-keys';
-import { useSysStore } from '../../../lib/store';
+import { getData, postData } from '../../../lib/api-client';
+
+// The account's calls, without TanStack Query: the login and registration pages load without it
+// (their JavaScript budget); the hooks of the pages that have it are in ./queries.ts.
+
+export const login = (input: LoginInput) => postData<AuthResult>('/api/login', input);
+export const register = (input: RegisterInput) => postData<AuthResult>('/api/register', input);
 
 /**
  * Ends the session on the server with the token it is given, so that the browser can forget the
@@ -29,21 +35,6 @@ export const changePassword = (input: ChangePasswordInput) => postData<null>('/a
 export const getSecurityQuestion = (input: { idno: string; captchaId: string; captcha: string }) =>
   postData<{ question: string }>('/api/getSecurityQuestion', input);
 export const resetPassword = (input: ResetPasswordInput) => postData<null>('/api/resetPassword', input);
-
-export { useUserInfo } from '../../../lib/user-info';
-
-/** Mutations that answer with the new userInfo refresh both the cache and the store. */
-export function useUserInfoMutation<T>(fn: (input: T) => Promise<UserInfo>) {
-  const client = useQueryClient();
-  const setUserInfo = useSysStore((s) => s.setUserInfo);
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: (info) => {
-      setUserInfo(info);
-      client.setQueryData(USER_INFO_KEY, info);
-    },
-  });
-}
 
 /** Data subject rights: everything held about me, and deleting my account. */
 export const exportMyData = () => getData<MyData>('/api/exportMyData');

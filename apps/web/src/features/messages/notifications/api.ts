@@ -1,15 +1,14 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MessageList, ReadMessageInput } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/lazy-http';
-import { UNREAD_KEY } from '../../../lib/unread';
+import { getData, postData } from '../../../lib/api-client';
+import { messageKeys } from '../../../lib/api/keys';
 
 export const MESSAGE_PAGE_SIZE = 10;
-const MESSAGES_KEY = ['messages', 'list'] as const;
 
 /** 我的消息, newest first, a page at a time ("加载更多"). */
 export function useMessages() {
   return useInfiniteQuery({
-    queryKey: MESSAGES_KEY,
+    queryKey: messageKeys.list(),
     initialPageParam: 1,
     queryFn: ({ pageParam }) => getData<MessageList>('/api/getMessageList', { params: { page: pageParam, pageSize: MESSAGE_PAGE_SIZE } }),
     getNextPageParam: (last, pages) => (pages.length * MESSAGE_PAGE_SIZE < last.total ? pages.length + 1 : undefined),
@@ -21,8 +20,8 @@ export function useReadMessage() {
   return useMutation({
     mutationFn: (input: ReadMessageInput) => postData<{ unread: number }>('/api/readMessage', input),
     onSuccess: (data) => {
-      client.setQueryData(UNREAD_KEY, data);
-      void client.invalidateQueries({ queryKey: MESSAGES_KEY });
+      client.setQueryData(messageKeys.unread(), data);
+      void client.invalidateQueries({ queryKey: messageKeys.list() });
     },
   });
 }

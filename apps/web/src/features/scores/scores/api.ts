@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InterviewList, RequestScoreReviewInput } from '@zhikaoyun/shared';
-import { getData, postData } from '../../../lib/lazy-http';
-
-export { useMyScore } from '../../../lib/score-api';
+import { getData, postData } from '../../../lib/api-client';
+import { scoreKeys } from '../../../lib/api/keys';
 
 /** The public interview list of an exam (masked names). */
 export function useInterviewList(examId: number | undefined) {
   return useQuery({
-    queryKey: ['interviewList', examId],
+    queryKey: scoreKeys.interviewList(examId),
     queryFn: () => getData<InterviewList>('/api/getInterviewList', { params: { examId }, silent: true }),
     enabled: examId !== undefined,
     retry: false,
@@ -19,6 +18,6 @@ export function useRequestScoreReview() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: RequestScoreReviewInput) => postData<null>('/api/requestScoreReview', input),
-    onSuccess: (_r, input) => void client.invalidateQueries({ queryKey: ['myScore', input.examId] }),
+    onSuccess: (_r, input) => void client.invalidateQueries({ queryKey: scoreKeys.mine(input.examId) }),
   });
 }

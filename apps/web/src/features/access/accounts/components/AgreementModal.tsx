@@ -1,6 +1,6 @@
 import { Modal, Skeleton } from 'antd';
 import { DIALOG_WIDTH } from '@zhikaoyun/shared';
-import { useTreatyDesc } from '../../../../lib/system-queries';
+import { useTreatyDesc } from '../queries';
 
 /** The office's registration agreement (getTreatyDesc), read before agreeing. */
 export function AgreementModal({ open, onClose, onAgree }: { open: boolean; onClose: () => void; onAgree: () => void }) {

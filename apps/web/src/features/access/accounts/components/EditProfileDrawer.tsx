@@ -13,7 +13,8 @@ import {
 import { App, Button, Drawer, Form, Input, Select } from 'antd';
 import type { RuleRender } from 'antd/es/form';
 import { zodRule } from '../../../../lib/form-rules';
-import { updateUserInfo, useUserInfoMutation } from '../api';
+import { updateUserInfo } from '../api';
+import { useUserInfoMutation } from '../queries';
 
 type Values = Required<UpdateUserInfoInput>;
 

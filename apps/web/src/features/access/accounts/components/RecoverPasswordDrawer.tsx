@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
 import { zodRule } from '../../../../lib/form-rules';
 import { SmsCodeField } from '../../../../components/SmsCodeField';
-import { usePhoneVerification } from '../../../../lib/phone-verification';
+import { usePhoneVerification } from '../../../../lib/api/sms';
 import { getSecurityQuestion, resetPassword } from '../api';
 import { NewPasswordFields } from './NewPasswordFields';
 

@@ -8,7 +8,8 @@ import { MobileContainerCard } from '../../../../components/MobileContainerCard'
 import { useSiteName } from '../../../../components/site-name';
 import { useHydrated } from '../../../../lib/hydrated';
 import { takeReturnTo } from '../../../../lib/return-to';
-import { login, startSession } from '../session';
+import { login } from '../api';
+import { startSession } from '../session';
 
 // The recovery drawer (its steps, forms and the password rules, on antd with its theme and App)
 // loads when first opened: it is not needed to show the login form, which is plain and needs

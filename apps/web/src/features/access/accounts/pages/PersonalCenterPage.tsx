@@ -21,11 +21,12 @@ import { APPLICATION_STATES, DIALOG_WIDTH, photoLockOf } from '@zhikaoyun/shared
 import { lazyScoped } from '../../../../lib/lazy-scoped';
 import { deferredFeedback } from '../../../../lib/feedback';
 import { useHydrated } from '../../../../lib/hydrated';
-import { useMyApplications } from '../../../../lib/journey-api';
-import { chooseExam } from '../../../../lib/public-exam';
+import { useMyApplications } from '../../../../lib/api/applications-queries';
+import { chooseExam } from '../../../../lib/api/exams';
 import { useSysStore } from '../../../../lib/store';
-import { badgeText, useUnreadCount } from '../../../../lib/unread';
-import { exportMyData, logout, useUserInfo } from '../api';
+import { badgeText, useUnreadCount } from '../../../../lib/api/notifications';
+import { useUserInfo } from '../../../../lib/api/accounts';
+import { exportMyData, logout } from '../api';
 import { saveMyDataFile } from '../components/my-data-file';
 import { useRevealAnswer } from '../components/reveal-answer';
 

@@ -11,11 +11,12 @@ import { describedBy, FormField, inputClass as plainInputClass, PasswordInput } 
 import { SelectStandIn } from '../../../../components/plain/Select';
 import { useSiteName } from '../../../../components/site-name';
 import { useHydrated } from '../../../../lib/hydrated';
-import { usePhoneVerification } from '../../../../lib/phone-verification';
+import { usePhoneVerification } from '../../../../lib/api/sms';
 import { RequestError } from '../../../../lib/request-error';
 import { takeReturnTo } from '../../../../lib/return-to';
 import type { RegisterField, RegisterValues } from '../register-rules';
-import { register, startSession } from '../session';
+import { register } from '../api';
+import { startSession } from '../session';
 
 // The form is plain (no antd runtime, no TanStack Query), so the page loads light. What it needs
 // only once used loads then: its rules (the shared zod schemas) and antd's Select for 密保问题 on

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
+import { positionKeys, staffKeys } from '../../../../lib/api/console-keys';
 import { getData, postData } from '../../../../lib/console-http';
 import { useStaffSession } from '../../../../lib/staff-session';
-
-export const STAFF_KEY = ['console', 'staff'] as const;
 
 export const staffLogin = (input: StaffLoginInput) => postData<StaffAuthResult>('/api/admin/login', input);
 export const staffLogout = () => postData<null>('/api/admin/logout');
@@ -12,7 +11,7 @@ export const saveStaff = (input: StaffInput) => postData<{ id: number }>('/api/a
 /** The office's units (from its positions): a reviewer's scope is chosen from them, never typed. */
 export const fetchUnitList = () => getData<string[]>('/api/admin/getUnitList');
 export function useUnitList(enabled: boolean) {
-  return useQuery({ queryKey: ['console', 'units'], queryFn: fetchUnitList, enabled });
+  return useQuery({ queryKey: positionKeys.units(), queryFn: fetchUnitList, enabled });
 }
 export const setStaffDisabled = (input: { id: number; disabled: boolean }) => postData<null>('/api/admin/setStaffDisabled', input);
 
@@ -43,12 +42,12 @@ export function useStaffLogout() {
 }
 
 export function useStaffList() {
-  return useQuery({ queryKey: STAFF_KEY, queryFn: fetchStaffList });
+  return useQuery({ queryKey: staffKeys.all(), queryFn: fetchStaffList });
 }
 
 function useStaffMutation<I, O>(fn: (input: I) => Promise<O>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: STAFF_KEY }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: staffKeys.all() }) });
 }
 
 export const useSaveStaff = () => useStaffMutation(saveStaff);

@@ -10,7 +10,8 @@ import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
 import { zodRule } from '../../../../lib/form-rules';
-import { useSaveSite, useSaveSubject, type ExamSubject } from './api';
+import type { ExamSubject } from '../../../../lib/api/console-exams';
+import { useSaveSite, useSaveSubject } from './api';
 import { FormModal } from '../../../../components/console/FormModal';
 
 type Site = ArrangementOverview['sites'][number];

@@ -12,23 +12,12 @@ import type {
   SiteImportResult,
   VerifiedTicket,
 } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { arrangementKeys, examKeys } from '../../../../lib/api/console-keys';
 import { downloadFile, getData, postData, uploadFile } from '../../../../lib/console-http';
-
-export interface ExamSubject {
-  id: number;
-  name: string;
-  startAt: string;
-  endAt: string;
-}
-
-const subjectsKey = (examId: number | undefined) => ['console', 'arrangement', 'subjects', examId] as const;
-const overviewKey = (examId: number | undefined) => ['console', 'arrangement', 'overview', examId] as const;
 
 /** A file name staff recognise: 考场签到表-<考点>.pdf, without characters file systems refuse. */
 const safe = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_');
 
-export const fetchSubjects = (examId: number) => getData<ExamSubject[]>('/api/admin/getExamSubjects', { params: { examId } });
 export const fetchOverview = (examId: number) => getData<ArrangementOverview>('/api/admin/getArrangement', { params: { examId } });
 export const saveSubject = (input: ExamSubjectInput) => postData<{ id: number }>('/api/admin/saveExamSubject', input);
 export const saveSite = (input: ExamSiteInput) => postData<{ id: number }>('/api/admin/saveExamSite', input);
@@ -52,11 +41,8 @@ export const downloadRoomSheets = ({ examId, siteId, roomId, label }: { examId: 
 export const exportArrangement = ({ examId, examName }: { examId: number; examName: string }) =>
   downloadFile('/api/admin/exportArrangement', { params: { examId } }, `考场编排-${safe(examName)}.xlsx`);
 
-export function useSubjects(examId: number | undefined) {
-  return useQuery({ queryKey: subjectsKey(examId), queryFn: () => fetchSubjects(examId!), enabled: examId !== undefined });
-}
 export function useOverview(examId: number | undefined) {
-  return useQuery({ queryKey: overviewKey(examId), queryFn: () => fetchOverview(examId!), enabled: examId !== undefined });
+  return useQuery({ queryKey: arrangementKeys.overview(examId), queryFn: () => fetchOverview(examId!), enabled: examId !== undefined });
 }
 
 /** Every change here shows in the subjects, the sites and seats, and the exams' ticket state. */
@@ -65,10 +51,7 @@ function useArrangementMutation<I, O>(fn: (input: I) => Promise<O>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: ['console', 'arrangement'] }),
-        client.invalidateQueries({ queryKey: ADMIN_EXAMS_KEY }),
-      ]),
+      Promise.all([client.invalidateQueries({ queryKey: arrangementKeys.all() }), client.invalidateQueries({ queryKey: examKeys.all() })]),
   });
 }
 
@@ -86,5 +69,5 @@ export const useMoveSeat = () => useArrangementMutation(moveSeat);
 export const useVerifyTicket = () => useMutation({ mutationFn: verifyTicket });
 /** The exam the door check opens on (today's on the office clock); asked once per page visit. */
 export function useDoorCheckExam(enabled: boolean) {
-  return useQuery({ queryKey: ['console', 'door-check-exam'], queryFn: fetchDoorCheckExam, enabled, staleTime: 60_000 });
+  return useQuery({ queryKey: arrangementKeys.doorCheckExam(), queryFn: fetchDoorCheckExam, enabled, staleTime: 60_000 });
 }

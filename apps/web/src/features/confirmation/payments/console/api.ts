@@ -9,15 +9,8 @@ import type {
   WaiverItem,
   WaiverStatus,
 } from '@zhikaoyun/shared';
+import { paymentKeys } from '../../../../lib/api/console-keys';
 import { downloadFile, examFileName, getData, postData, uploadFile } from '../../../../lib/console-http';
-
-export const paymentsKeys = {
-  all: ['console', 'payments'] as const,
-  list: (q: object) => ['console', 'payments', 'list', q] as const,
-  events: (examId: number | undefined) => ['console', 'payments', 'events', examId] as const,
-  waivers: (q: object) => ['console', 'payments', 'waivers', q] as const,
-  opening: (examId: number | undefined) => ['console', 'payments', 'opening', examId] as const,
-};
 
 export interface PaymentListQuery {
   examId: number;
@@ -28,7 +21,7 @@ export interface PaymentListQuery {
 
 export function usePaymentList(q: PaymentListQuery | null) {
   return useQuery({
-    queryKey: paymentsKeys.list(q ?? {}),
+    queryKey: paymentKeys.list(q ?? {}),
     queryFn: () => getData<PaymentList>('/api/admin/getPaymentList', { params: q }),
     enabled: q !== null,
     placeholderData: (p) => p,
@@ -38,7 +31,7 @@ export function usePaymentList(q: PaymentListQuery | null) {
 
 export function usePaymentEvents(examId: number | undefined) {
   return useQuery({
-    queryKey: paymentsKeys.events(examId),
+    queryKey: paymentKeys.events(examId),
     queryFn: () =>
       getData<{ id: number; provider: string; orderNo: string; kind: string; detail: string; at: string }[]>(
         '/api/admin/getPaymentEvents',
@@ -56,7 +49,7 @@ export const exportPayments = ({ examId, examName }: { examId: number; examName:
 
 function useInvalidate() {
   const client = useQueryClient();
-  return () => void client.invalidateQueries({ queryKey: paymentsKeys.all });
+  return () => void client.invalidateQueries({ queryKey: paymentKeys.all() });
 }
 
 export function useRefund() {
@@ -81,7 +74,7 @@ export function useApplyStatementLine() {
 
 export function useWaiverList(q: { examId: number; status?: WaiverStatus | undefined; page: number; pageSize: number } | null) {
   return useQuery({
-    queryKey: paymentsKeys.waivers(q ?? {}),
+    queryKey: paymentKeys.waivers(q ?? {}),
     queryFn: () => getData<{ list: WaiverItem[]; total: number }>('/api/admin/getFeeWaiverList', { params: q }),
     enabled: q !== null,
     placeholderData: (p) => p,
@@ -102,7 +95,7 @@ export const openWaiverProof = (id: number) => downloadFile('/api/admin/getFeeWa
 
 export function useOpeningCheck(examId: number | undefined) {
   return useQuery({
-    queryKey: paymentsKeys.opening(examId),
+    queryKey: paymentKeys.opening(examId),
     queryFn: () =>
       getData<{ openingRatio: number; switchStart: string | null; switchEnd: string | null; positions: OpeningCheckItem[] }>(
         '/api/admin/getOpeningCheck',

@@ -4,7 +4,7 @@ import { App, Button, Popconfirm, Space, Table, Tag } from 'antd';
 import { formatDateTime } from '../../../../components/format';
 import { useMatch } from 'react-router';
 import { ButtonLink } from '../../../../components/console/ButtonLink';
-import { useAdminExams } from '../../../../components/console/console-exams';
+import { useAdminExams } from '../../../../lib/api/console-exams';
 import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
 import { useIsAdmin } from '../../../../lib/staff-session';

@@ -1,10 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminExam, DocumentInput, ExamDocument, ExamInput, ExamSaveImpact } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { examKeys } from '../../../../lib/api/console-keys';
 import { formatDateTime } from '../../../../components/format';
 import { getData, postData } from '../../../../lib/console-http';
-
-const documentsKey = (examId: number | undefined) => ['console', 'exam-documents', examId] as const;
 
 export const fetchExamDocuments = (examId: number) => getData<ExamDocument[]>('/api/admin/getExamDocuments', { params: { examId } });
 export const saveExam = (input: ExamInput) => postData<{ id: number }>('/api/admin/saveExam', input);
@@ -14,13 +12,13 @@ export const setExamPublished = (input: { examId: number; published: boolean }) 
 export const saveExamDocument = (input: DocumentInput) => postData<null>('/api/admin/saveExamDocument', input);
 
 export function useExamDocuments(examId: number | undefined) {
-  return useQuery({ queryKey: documentsKey(examId), queryFn: () => fetchExamDocuments(examId!), enabled: examId !== undefined });
+  return useQuery({ queryKey: examKeys.documents(examId), queryFn: () => fetchExamDocuments(examId!), enabled: examId !== undefined });
 }
 
 /** An exam's windows, publication or name show on every console page that picks an exam. */
 function useExamMutation<I, O>(fn: (input: I) => Promise<O>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: ADMIN_EXAMS_KEY }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: examKeys.all() }) });
 }
 
 export const useSaveExam = () => useExamMutation(saveExam);
@@ -30,7 +28,7 @@ export function useSaveExamDocument() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveExamDocument,
-    onSuccess: (_, input) => client.invalidateQueries({ queryKey: documentsKey(input.examId) }),
+    onSuccess: (_, input) => client.invalidateQueries({ queryKey: examKeys.documents(input.examId) }),
   });
 }
 

@@ -19,9 +19,8 @@ import { Button } from '../../../../components/plain/Button';
 import { Skeleton } from '../../../../components/plain/Skeleton';
 import { JourneyHeadline, StatusTag } from '../../../../components/StatusTag';
 import { useHydrated } from '../../../../lib/hydrated';
-import { getData } from '../../../../lib/lazy-http';
-import { chooseExam, fetchExamList } from '../../../../lib/public-exam';
-import { usePublicQuery } from '../../../../lib/public-query';
+import { fetchMyApplications } from '../../../../lib/api/applications';
+import { chooseExam, usePublicExamList } from '../../../../lib/api/exams';
 import { useSysStore } from '../../../../lib/store';
 
 // The page the guard sends a candidate to after logging in, so it is built like the public pages
@@ -180,7 +179,9 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
 /**
  * The candidate's own applications, read afresh on every visit once the page runs in the browser
  * (never in the server's HTML, which knows no one); undefined until they arrive. Not cached: they
- * are one person's, and the page shows them as they are now.
+ * are one person's, and the page shows them as they are now. Hence an effect rather than a query:
+ * this page is built without TanStack Query (its JavaScript budget), and the public pages' cache
+ * (lib/public-query.ts) outlives a sign-out, which one person's applications must not.
  */
 function useOwnApplications(enabled: boolean): MyApplication[] | undefined {
   const [applications, setApplications] = useState<MyApplication[]>();
@@ -189,7 +190,7 @@ function useOwnApplications(enabled: boolean): MyApplication[] | undefined {
     let live = true;
     // A failure is shown by the client (an ended session goes to login); the cards keep waiting.
     // Filled in as a transition: the cards re-render in slices, not in one long task.
-    getData<MyApplication[]>('/api/getMyApplications').then(
+    fetchMyApplications().then(
       (list) => live && startTransition(() => setApplications(list)),
       () => undefined,
     );
@@ -206,7 +207,7 @@ function useOwnApplications(enabled: boolean): MyApplication[] | undefined {
  * applications are read once the page runs in the browser, and fill in each card's reserved line.
  */
 export default function ExamListPage() {
-  const exams = usePublicQuery(['exams'], fetchExamList);
+  const exams = usePublicExamList();
   const hydrated = useHydrated();
   const applications = useOwnApplications(hydrated);
   if (exams.isPending) {

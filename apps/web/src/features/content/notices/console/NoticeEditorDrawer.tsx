@@ -1,7 +1,7 @@
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, noticeInputSchema, type AdminNotice } from '@zhikaoyun/shared';
 import { App, Button, Form, Input, List, Select, Space, Switch, Upload } from 'antd';
-import { useAdminExams } from '../../../../components/console/console-exams';
+import { useAdminExams } from '../../../../lib/api/console-exams';
 import { EditorDrawer } from '../../../../components/console/EditorDrawer';
 import { useEffect, useState } from 'react';
 import { RichTextEditor } from '../../../../components/console/RichTextEditor';

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminNotice, NoticeInput } from '@zhikaoyun/shared';
+import { noticeKeys } from '../../../../lib/api/console-keys';
 import { getData, postData, uploadFile } from '../../../../lib/console-http';
 
 export const NOTICE_PAGE_SIZE = 20;
-const NOTICES_KEY = ['console', 'notices'] as const;
 
 export const fetchAdminNotices = (page: number) =>
   getData<{ list: AdminNotice[]; total: number }>('/api/admin/getNoticeList', { params: { page, pageSize: NOTICE_PAGE_SIZE } });
@@ -14,13 +14,13 @@ export const deleteNotice = (id: number) => postData<null>('/api/admin/deleteNot
 export const uploadAttachment = (file: File) => uploadFile<{ name: string; url: string }>('/api/admin/uploadAttachment', file);
 
 export function useAdminNotices(page: number) {
-  return useQuery({ queryKey: [...NOTICES_KEY, 'page', page], queryFn: () => fetchAdminNotices(page), placeholderData: (p) => p });
+  return useQuery({ queryKey: noticeKeys.page(page), queryFn: () => fetchAdminNotices(page), placeholderData: (p) => p });
 }
 
 /** One notice for the editor, drafts included; read afresh each time the editor opens. */
 export function useAdminNotice(id: number | undefined) {
   return useQuery({
-    queryKey: [...NOTICES_KEY, 'detail', id],
+    queryKey: noticeKeys.detail(id),
     queryFn: () => fetchAdminNotice(id!),
     enabled: id !== undefined,
     staleTime: 0,
@@ -29,7 +29,7 @@ export function useAdminNotice(id: number | undefined) {
 
 function useNoticeMutation<I, O>(fn: (input: I) => Promise<O>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: NOTICES_KEY }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: noticeKeys.all() }) });
 }
 
 export const useSaveNotice = () => useNoticeMutation(saveNotice);

@@ -6,7 +6,7 @@ import { Search } from '../../../../components/plain/Search';
 import { Select } from '../../../../components/plain/Select';
 import { Skeleton } from '../../../../components/plain/Skeleton';
 import { EDUCATION_FILTER_LEVELS } from '../education-levels';
-import { POSITION_PAGE_SIZE, type PositionFilter, type PositionPage } from '../position-query';
+import { POSITION_PAGE_SIZE, type PositionFilter, type PositionPage } from '../../../../lib/api/positions';
 import { PositionCard } from './PositionCard';
 
 // antd's pager (with antd's theme) loads only when a second page exists: the list and its filters

@@ -9,7 +9,8 @@ import {
 import { App, Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useEffect } from 'react';
 import { zodRule } from '../../../../lib/form-rules';
-import { useExamSubjects, useSavePosition } from './api';
+import { useExamSubjects } from '../../../../lib/api/console-exams';
+import { useSavePosition } from './api';
 import { FormModal } from '../../../../components/console/FormModal';
 
 interface Values {

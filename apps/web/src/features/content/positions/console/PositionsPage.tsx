@@ -9,7 +9,8 @@ import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPic
 import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
 import { useIsAdmin } from '../../../../lib/staff-session';
-import { useAdminPositions, useDeletePosition, useExportPositions, useImportPositions, usePositionTemplate } from './api';
+import { useExamPositions } from '../../../../lib/api/console-exams';
+import { useDeletePosition, useExportPositions, useImportPositions, usePositionTemplate } from './api';
 import { PositionFormModal } from './PositionFormModal';
 import { ImportErrorsDialog } from '../../../../components/console/ImportErrorsDialog';
 
@@ -36,7 +37,7 @@ const LIST = '/admin/positions';
 export default function PositionsPage() {
   const location = useLocation();
   const { examId, exams, chooseExam } = useExamParam();
-  const positions = useAdminPositions(examId);
+  const positions = useExamPositions(examId);
   const canEdit = useIsAdmin();
   const exporting = useExportPositions();
   const template = usePositionTemplate();

@@ -5,9 +5,9 @@ import { ExamGate } from '../../../../components/ExamGate';
 import { ExamTitle } from '../../../../components/ExamTitle';
 import { JourneySteps } from '../../../../components/JourneySteps';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { usePositionPage } from '../api';
+import { usePositionPage } from '../queries';
 import { PositionBrowser } from '../components/PositionBrowser';
-import { usePositionFilter } from '../position-query';
+import { usePositionFilter } from '../../../../lib/api/positions';
 
 function Positions({ exam }: { exam: Exam }) {
   const navigate = useNavigate();

@@ -3,9 +3,9 @@ import { EmptyState } from '../../../../components/plain/Empty';
 import { ExamTitle } from '../../../../components/ExamTitle';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
 import { Skeleton } from '../../../../components/plain/Skeleton';
-import { usePublicActiveExam } from '../../../../lib/public-exam';
+import { usePublicActiveExam } from '../../../../lib/api/exams';
 import { PositionBrowser } from '../components/PositionBrowser';
-import { usePositionFilter, usePublicPositionPage } from '../position-query';
+import { usePositionFilter, usePublicPositionPage } from '../../../../lib/api/positions';
 
 function Positions({ exam }: { exam: Exam }) {
   const { filter, change, turn } = usePositionFilter();

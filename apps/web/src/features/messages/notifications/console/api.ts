@@ -8,15 +8,14 @@ import type {
   OutboxList,
   SmsStatus,
 } from '@zhikaoyun/shared';
+import { messageKeys } from '../../../../lib/api/console-keys';
 import { getData, postData } from '../../../../lib/console-http';
 
 export const OUTBOX_PAGE_SIZE = 20;
-const OUTBOX_KEY = ['console', 'sms-outbox'] as const;
-const SETTINGS_KEY = ['console', 'notification-settings'] as const;
 
 export function useOutbox(status: SmsStatus | undefined, page: number) {
   return useQuery({
-    queryKey: [...OUTBOX_KEY, status ?? 'all', page],
+    queryKey: messageKeys.outboxPage(status, page),
     queryFn: () => getData<OutboxList>('/api/admin/getSmsOutbox', { params: { status, page, pageSize: OUTBOX_PAGE_SIZE } }),
     placeholderData: keepPreviousData,
     staleTime: 0,
@@ -29,13 +28,13 @@ export function useRetrySms() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => postData<null>('/api/admin/retrySms', { id }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: OUTBOX_KEY }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: messageKeys.outbox() }),
   });
 }
 
 export function useAnnouncementPreview(examId: number | undefined, audience: AnnouncementAudience) {
   return useQuery({
-    queryKey: ['console', 'announcement-preview', examId, audience],
+    queryKey: messageKeys.announcementPreview(examId, audience),
     queryFn: () => postData<AnnouncementPreview>('/api/admin/previewAnnouncement', { examId, audience }),
     enabled: examId !== undefined,
     staleTime: 0,
@@ -46,18 +45,18 @@ export function useSendAnnouncement() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: AnnouncementInput) => postData<AnnouncementResult>('/api/admin/sendAnnouncement', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: OUTBOX_KEY }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: messageKeys.outbox() }),
   });
 }
 
 export function useNotificationSettings() {
-  return useQuery({ queryKey: SETTINGS_KEY, queryFn: () => getData<NotificationSettings>('/api/admin/getNotificationSettings') });
+  return useQuery({ queryKey: messageKeys.settings(), queryFn: () => getData<NotificationSettings>('/api/admin/getNotificationSettings') });
 }
 
 export function useSaveNotificationSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: NotificationSettings) => postData<NotificationSettings>('/api/admin/saveNotificationSettings', input),
-    onSuccess: (data) => client.setQueryData(SETTINGS_KEY, data),
+    onSuccess: (data) => client.setQueryData(messageKeys.settings(), data),
   });
 }

@@ -9,7 +9,8 @@ import { MobileContainerCard } from '../../../../components/MobileContainerCard'
 import { MobileUserInfoCard } from '../../../../components/MobileUserInfoCard';
 import { DIALOG_WIDTH } from '@zhikaoyun/shared';
 import { SAMPLE_USER as SAMPLE } from '../../../../lib/sample-user';
-import { fetchCaptcha, fetchExamDocuments, fetchMenu, fetchSystemSetting, fetchTreatyDesc } from '../../../../lib/system-api';
+import { fetchExamDocuments } from '../../../../lib/api/documents';
+import { fetchCaptcha, fetchMenu, fetchSystemSetting, fetchTreatyDesc } from '../../../../lib/api/system';
 
 /** Labelled sample data for the component gallery; never shown outside this page. */
 

@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AppealItem, AppealStatus, ResolveAppealInput, ResolveAppealResult } from '@zhikaoyun/shared';
+import { appealKeys } from '../../../../lib/api/console-keys';
 import { getData, postData } from '../../../../lib/console-http';
-
-export const APPEALS_KEY = ['console', 'appeals'] as const;
 
 export const fetchAppeals = (status: AppealStatus | undefined, page: number, pageSize: number) =>
   getData<{ list: AppealItem[]; total: number }>('/api/admin/getAppealList', { params: { status, page, pageSize } });
@@ -10,7 +9,7 @@ export const resolveAppeal = (input: ResolveAppealInput) => postData<ResolveAppe
 
 export function useAppeals(status: AppealStatus | undefined, page: number, pageSize: number) {
   return useQuery({
-    queryKey: [...APPEALS_KEY, status, page],
+    queryKey: appealKeys.list(status, page),
     queryFn: () => fetchAppeals(status, page, pageSize),
     placeholderData: (p) => p,
     staleTime: 0,
@@ -19,5 +18,5 @@ export function useAppeals(status: AppealStatus | undefined, page: number, pageS
 
 export function useResolveAppeal() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: resolveAppeal, onSettled: () => client.invalidateQueries({ queryKey: APPEALS_KEY }) });
+  return useMutation({ mutationFn: resolveAppeal, onSettled: () => client.invalidateQueries({ queryKey: appealKeys.all() }) });
 }

@@ -26,7 +26,7 @@ import {
   usePaymentStatus,
   useSwitchPosition,
   useSwitchTargets,
-} from '../confirmation-api';
+} from '../api';
 
 function Deadline({ deadline, label = '报名确认截止' }: { deadline: string; label?: string }) {
   return <DeadlineCountdown deadline={{ label, at: deadline }} />;

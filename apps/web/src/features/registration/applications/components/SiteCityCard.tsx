@@ -1,11 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SiteCityChoice } from '@zhikaoyun/shared';
 import { App, Button, Select } from 'antd';
 import { useState } from 'react';
-import { getData, postData } from '../../../../lib/http';
+import { useChooseSiteCity, useSiteCity } from '../api';
 import './site-city.css';
-
-const key = (examId: number) => ['mySiteCity', examId] as const;
 
 /**
  * 考点城市: on an approved or confirmed application of an exam that offers the choice, the
@@ -13,20 +9,11 @@ const key = (examId: number) => ['mySiteCity', examId] as const;
  */
 export function SiteCityCard({ examId }: { examId: number }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  const mine = useQuery({
-    queryKey: key(examId),
-    queryFn: () => getData<SiteCityChoice>('/api/getMySiteCity', { params: { examId } }),
-    staleTime: 0,
-  });
+  const mine = useSiteCity(examId);
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const choose = useMutation({
-    mutationFn: (city: string) => postData<{ city: string }>('/api/chooseSiteCity', { examId, city }),
-    onSuccess: (r) => {
-      void message.success(`考点城市已选为 ${r.city}`);
-      setPicked(undefined);
-      void client.invalidateQueries({ queryKey: key(examId) });
-    },
+  const choose = useChooseSiteCity(examId, (city) => {
+    void message.success(`考点城市已选为 ${city}`);
+    setPicked(undefined);
   });
   const c = mine.data;
   if (!c?.enabled) return null;

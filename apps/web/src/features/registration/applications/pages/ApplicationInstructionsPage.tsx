@@ -6,8 +6,8 @@ import { formLock, fromStatesOf, type Exam } from '@zhikaoyun/shared';
 import { ExamTitle } from '../../../../components/ExamTitle';
 import { GroupTitle } from '../../../../components/GroupTitle';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { useExamDocuments } from '../../../../lib/system-queries';
-import { applicationKey, fetchApplication, saveApplication, useApplication } from '../api';
+import { fetchApplication, saveApplication, useApplication, useExamDocuments } from '../api';
+import { applicationKeys } from '../../../../lib/api/keys';
 import { ExamGate } from '../../../../components/ExamGate';
 import { JourneySteps } from '../../../../components/JourneySteps';
 import { ReviewOpinion } from '../components/ReviewOpinion';
@@ -37,7 +37,7 @@ function Instructions({ exam }: { exam: Exam }) {
         const fresh = await fetchApplication(exam.id);
         const saved = await saveApplication(exam.id, { ...(fresh?.form ?? {}), pledge: true }, undefined, false, fresh?.version ?? 0);
         // The form page starts from this draft, not from the copy read before the pledge.
-        client.setQueryData(applicationKey(exam.id), saved);
+        client.setQueryData(applicationKeys.detail(exam.id), saved);
       } catch {
         setSaving(false);
         return;

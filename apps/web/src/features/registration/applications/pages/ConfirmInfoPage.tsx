@@ -6,8 +6,9 @@ import { ExamTitle } from '../../../../components/ExamTitle';
 import { GroupTitle } from '../../../../components/GroupTitle';
 import { MobileBaseInfoCard } from '../../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { useUserInfo } from '../../../../lib/user-info';
-import { applicationKey, isConflict, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
+import { useUserInfo } from '../../../../lib/api/accounts';
+import { isConflict, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
+import { applicationKeys } from '../../../../lib/api/keys';
 import { ExamGate } from '../../../../components/ExamGate';
 import { JourneySteps } from '../../../../components/JourneySteps';
 import { FormSummary } from '../components/FormSummary';
@@ -38,7 +39,7 @@ function Confirm({ exam }: { exam: Exam }) {
     }
     saveApplication(exam.id, undefined, chosen).then(
       (saved) => {
-        client.setQueryData(applicationKey(exam.id), saved);
+        client.setQueryData(applicationKeys.detail(exam.id), saved);
         setChoosing(false);
         setParams({}, { replace: true });
       },

@@ -31,50 +31,45 @@ import { useApplyStatus, usePosition, useStatusChange } from '../api';
 import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
 import { EmptyState } from '../../../../components/plain/Empty';
 import { JourneySteps } from '../../../../components/JourneySteps';
-import { useExamList } from '../../../../lib/exam-api';
-import { chooseExam } from '../../../../lib/public-exam';
-import { useMyApplications } from '../../../../lib/journey-api';
+import { STATUS_LOOK } from '../../../../components/status-look';
+import { useExamList } from '../../../../lib/api/exams-queries';
+import { chooseExam } from '../../../../lib/api/exams';
+import { useMyApplications } from '../../../../lib/api/applications-queries';
 import { useSysStore } from '../../../../lib/store';
 import { ConfirmationStep } from '../components/ConfirmationStep';
 import { SiteCityCard } from '../components/SiteCityCard';
 import { AdmissionTicketCard } from '../../../../components/AdmissionTicketCard';
 import { ScoreLinkCard } from '../../../../components/ScoreLinkCard';
 
-const LOOK: Record<ApplicationStatus, { icon: ReactNode; tone: string; words: string }> = {
-  draft: { icon: <EditFilled />, tone: 'draft', words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },
+/** What 报考状态 says of each status; its colour is the status's tone (components/status-look.ts). */
+const LOOK: Record<ApplicationStatus, { icon: ReactNode; words: string }> = {
+  draft: { icon: <EditFilled />, words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },
   submitted: {
     icon: <ClockCircleFilled />,
-    tone: 'submitted',
     words: '已提交，等待资格审查。审核结果会显示在这里，一般在 2 个工作日内完成；审核前如需修改，可先撤回。',
   },
   approved: {
     icon: <CheckCircleFilled />,
-    tone: 'approved',
     words: '资格审查已通过，报名信息已锁定。请在确认截止前完成报名确认（缴费或申请减免），逾期未确认的报名无效。',
   },
   confirmed: {
     icon: <CheckCircleFilled />,
-    tone: 'approved',
     words: '报名已确认。请关注通知公告，按时打印准考证并参加考试。',
   },
   expired: {
     icon: <CloseCircleFilled />,
-    tone: 'rejected',
     words: '未在确认截止前完成报名确认，本次报名无效。',
   },
   cancelled: {
     icon: <CloseCircleFilled />,
-    tone: 'rejected',
     words: '报名已取消。已缴纳的报名费将原路退回。',
   },
   rejected: {
     icon: <CloseCircleFilled />,
-    tone: 'rejected',
     words: '资格审查未通过。请按下方审核意见修改报考信息后重新提交（须在报名截止前）。',
   },
   rejectedFinal: {
     icon: <CloseCircleFilled />,
-    tone: 'rejected',
     words: '资格审查不通过，且不得再报：本次考试不能修改、撤回或重新提交报名。',
   },
 };
@@ -130,7 +125,7 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
   const journey = mine ? journeyOf(exam, { ...mine, positionCancelled }, hasPhoto) : null;
   const look = positionCancelled
     ? { ...LOOK.confirmed, icon: <ExclamationCircleFilled />, tone: 'rejected', words: POSITION_CANCELLED_WORDS }
-    : LOOK[s.status];
+    : { ...LOOK[s.status], tone: STATUS_LOOK[s.status].tone };
   // During the print window the ticket is what the candidate comes for: it leads the page.
   const printing =
     APPLICATION_STATES[s.status].sits && !positionCancelled && journey?.step === STEP.ticket && journey.stepStatus === 'process';
@@ -213,7 +208,7 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
             .reverse()
             .map(({ h, word }) => ({
               // The colour of the status's own look: a step forward green, an end red, the rest blue.
-              color: LOOK[h.status].tone === 'approved' ? 'green' : LOOK[h.status].tone === 'rejected' ? 'red' : 'blue',
+              color: STATUS_LOOK[h.status].tone === 'approved' ? 'green' : STATUS_LOOK[h.status].tone === 'rejected' ? 'red' : 'blue',
               content: (
                 <div className="history-item">
                   <span className="history-item__status">

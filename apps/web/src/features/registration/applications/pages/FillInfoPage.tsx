@@ -19,9 +19,9 @@ import { IdPhotoField } from '../../../../components/IdPhotoField';
 import { JourneySteps } from '../../../../components/JourneySteps';
 import { MobileBaseInfoCard } from '../../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { MY_APPLICATIONS_KEY } from '../../../../lib/journey-api';
-import { useUserInfo } from '../../../../lib/user-info';
-import { applicationKey, useApplication, useLastProfile } from '../api';
+import { useUserInfo } from '../../../../lib/api/accounts';
+import { useApplication, useLastProfile } from '../api';
+import { applicationKeys } from '../../../../lib/api/keys';
 import { replacedFields, takeKeptDraft, useAutosave } from '../autosave';
 import { ExamGate } from '../../../../components/ExamGate';
 import { ApplicationFormFields } from '../components/ApplicationFormFields';
@@ -61,7 +61,9 @@ function FillForm({ exam }: { exam: Exam }) {
       shown.current = saved.version;
       // A read still under way left before this save: it must not put the older form back in
       // the cache (the confirm page submits the cached version). Cancelled first, then set.
-      void client.cancelQueries({ queryKey: applicationKey(exam.id) }).then(() => client.setQueryData(applicationKey(exam.id), saved));
+      void client
+        .cancelQueries({ queryKey: applicationKeys.detail(exam.id) })
+        .then(() => client.setQueryData(applicationKeys.detail(exam.id), saved));
     },
     onConflict: () => {
       conflicted.current = true;
@@ -162,7 +164,7 @@ function FillForm({ exam }: { exam: Exam }) {
     await autosave.flush();
     // Newer elsewhere: stay, so the candidate sees the form that is now saved.
     if (conflicted.current) return;
-    void client.invalidateQueries({ queryKey: MY_APPLICATIONS_KEY });
+    void client.invalidateQueries({ queryKey: applicationKeys.mine() });
     void navigate('/job-positions');
   }
 

@@ -8,23 +8,15 @@ import { useExamParam } from '../../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
 import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
+import { STATUS_LOOK } from '../../../../components/status-look';
 import { useIsAdmin, useStaffSession } from '../../../../lib/staff-session';
-import { useBulkApprove, useExamPositions, useExportApplications, useReviewList } from './api';
+import { useExamPositions } from '../../../../lib/api/console-exams';
+import { useBulkApprove, useExportApplications, useReviewList } from './api';
 import { RejectionReasonsModal } from './RejectionReasonsModal';
 import { ReviewDrawer } from './ReviewDrawer';
 import { reviewActions } from './review-actions';
 
 const PAGE_SIZE = 20;
-const STATUS_COLOR: Record<ApplicationStatus, string> = {
-  draft: 'default',
-  submitted: 'processing',
-  approved: 'success',
-  rejected: 'error',
-  rejectedFinal: 'error',
-  confirmed: 'green',
-  expired: 'default',
-  cancelled: 'orange',
-};
 const STATUS_FILTERS = ['all', ...STAFF_VISIBLE_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
 /** The queue opens on what awaits a decision: where a submit leads. */
@@ -163,7 +155,7 @@ export default function ReviewPage() {
           {
             title: '状态',
             dataIndex: 'status',
-            render: (s: ApplicationStatus) => <Tag color={STATUS_COLOR[s]}>{APPLICATION_STATUS_LABEL[s]}</Tag>,
+            render: (s: ApplicationStatus) => <Tag color={STATUS_LOOK[s].tag}>{APPLICATION_STATUS_LABEL[s]}</Tag>,
           },
           { title: '提交时间', dataIndex: 'submittedAt', render: (v: string | null) => (v ? formatDateTime(v) : '') },
           {

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type {
-  Position,
   QueueEdgeInput,
   RejectionReasons,
   RevealedIdentity,
@@ -11,19 +10,9 @@ import type {
   ReviewListQuery,
   Statistics,
 } from '@zhikaoyun/shared';
-import { ADMIN_EXAMS_KEY } from '../../../../components/console/console-exams';
+import { examKeys, positionKeys, reviewKeys } from '../../../../lib/api/console-keys';
 import { downloadFile, examFileName, getData, postData } from '../../../../lib/console-http';
 
-export const reviewKeys = {
-  positions: (examId: number | undefined) => ['console', 'positions', examId] as const,
-  lists: ['console', 'reviews'] as const,
-  list: (q: ReviewListQuery | null) => ['console', 'reviews', q] as const,
-  detail: (id: number | null) => ['console', 'review', id] as const,
-  stats: ['console', 'stats'] as const,
-  reasons: ['console', 'rejection-reasons'] as const,
-};
-
-export const fetchExamPositions = (examId: number) => getData<Position[]>('/api/admin/getPositionList', { params: { examId } });
 /** POST, so that a keyword (often an ID number) travels in the body and never in a URL. */
 export const fetchReviewList = (q: ReviewListQuery) => postData<{ list: ReviewItem[]; total: number }>('/api/admin/getApplicationList', q);
 export const fetchReviewDetail = (id: number) => getData<ReviewDetail>('/api/admin/getApplicationDetail', { params: { id } });
@@ -42,15 +31,6 @@ export const exportApplications = ({ examId, examName }: { examId: number; examN
     { params: { examId }, timeout: 0, onDownloadProgress: (e) => onBytes?.(e.loaded) },
     examFileName('报名信息', examName),
   );
-
-/** The exam's positions, for the queue's unit and position filters. */
-export function useExamPositions(examId: number | undefined) {
-  return useQuery({
-    queryKey: reviewKeys.positions(examId),
-    queryFn: () => fetchExamPositions(examId!),
-    enabled: examId !== undefined,
-  });
-}
 
 type ListQuery = Omit<ReviewListQuery, 'after' | 'before' | 'page'> & { page: number };
 interface Shown {
@@ -117,7 +97,7 @@ export function useRevealApplication() {
 
 export function useStatistics(examId: number | undefined) {
   return useQuery({
-    queryKey: [...reviewKeys.stats, examId],
+    queryKey: reviewKeys.statisticsOf(examId),
     queryFn: () => fetchStatistics(examId!),
     enabled: examId !== undefined,
     refetchInterval: 15_000,
@@ -129,7 +109,7 @@ function useDecisionInvalidation() {
   const client = useQueryClient();
   return () =>
     Promise.all(
-      [reviewKeys.lists, ['console', 'review'], reviewKeys.stats, ['console', 'positions'], ADMIN_EXAMS_KEY].map((queryKey) =>
+      [reviewKeys.lists(), reviewKeys.details(), reviewKeys.statistics(), positionKeys.all(), examKeys.all()].map((queryKey) =>
         client.invalidateQueries({ queryKey }),
       ),
     );
@@ -145,12 +125,12 @@ export const saveRejectionReasons = (input: RejectionReasons) => postData<Reject
 
 /** The office's preset rejection reasons, offered in the rejection dialog. */
 export function useRejectionReasons() {
-  return useQuery({ queryKey: reviewKeys.reasons, queryFn: fetchRejectionReasons, staleTime: 60_000 });
+  return useQuery({ queryKey: reviewKeys.reasons(), queryFn: fetchRejectionReasons, staleTime: 60_000 });
 }
 
 export function useSaveRejectionReasons() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveRejectionReasons, onSuccess: (saved) => client.setQueryData(reviewKeys.reasons, saved) });
+  return useMutation({ mutationFn: saveRejectionReasons, onSuccess: (saved) => client.setQueryData(reviewKeys.reasons(), saved) });
 }
 
 export function useBulkApprove() {

@@ -8,19 +8,12 @@ import type {
   ScoreReview,
   ScoreRules,
 } from '@zhikaoyun/shared';
+import { scoreKeys } from '../../../../lib/api/console-keys';
 import { downloadFile, examFileName, getData, importSheet, postData } from '../../../../lib/console-http';
-
-export const scoresKeys = {
-  all: ['console', 'scores'] as const,
-  rules: (examId: number | undefined) => ['console', 'scores', 'rules', examId] as const,
-  ranking: (examId: number | undefined, positionId: number | undefined) => ['console', 'scores', 'ranking', examId, positionId] as const,
-  reviews: (examId: number | undefined, status: 'pending' | 'answered' | undefined) =>
-    ['console', 'scores', 'reviews', examId, status] as const,
-};
 
 export function useScoreRules(examId: number | undefined) {
   return useQuery({
-    queryKey: scoresKeys.rules(examId),
+    queryKey: scoreKeys.rules(examId),
     queryFn: () => getData<ScoreRules>('/api/admin/getScoreRules', { params: { examId } }),
     enabled: examId !== undefined,
     staleTime: 0,
@@ -29,7 +22,7 @@ export function useScoreRules(examId: number | undefined) {
 
 export function useScoreRanking(examId: number | undefined, positionId: number | undefined) {
   return useQuery({
-    queryKey: scoresKeys.ranking(examId, positionId),
+    queryKey: scoreKeys.ranking(examId, positionId),
     queryFn: () => getData<ScoreRanking>('/api/admin/getScoreRanking', { params: { examId, positionId } }),
     enabled: examId !== undefined,
     placeholderData: (p) => p,
@@ -41,7 +34,7 @@ export function useSaveScoreRules() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: SaveScoreRulesInput) => postData<null>('/api/admin/saveScoreRules', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoreKeys.all() }),
   });
 }
 
@@ -51,7 +44,7 @@ export function useImportScores() {
     mutationFn: (input: { examId: number; dryRun: boolean; file: File }) =>
       importSheet<ScoreImportResult>('/api/admin/importScores', input),
     onSuccess: (r) => {
-      if (!r.dryRun && r.imported > 0) void client.invalidateQueries({ queryKey: scoresKeys.all });
+      if (!r.dryRun && r.imported > 0) void client.invalidateQueries({ queryKey: scoreKeys.all() });
     },
   });
 }
@@ -60,7 +53,7 @@ export function usePublishScores() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: PublishScoresInput) => postData<{ notified: number }>('/api/admin/publishScores', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoreKeys.all() }),
   });
 }
 
@@ -95,7 +88,7 @@ export function useRecordGiveUp() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { examId: number; ticketNo: string; reason?: string }) => postData<null>('/api/admin/recordGiveUp', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoreKeys.all() }),
   });
 }
 
@@ -103,14 +96,14 @@ export function useFillVacancy() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { examId: number; positionId: number }) => postData<{ added: string[] }>('/api/admin/fillVacancy', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoreKeys.all() }),
   });
 }
 
 /** 成绩复核 requests of an exam, pending or answered (undefined: all). */
 export function useScoreReviews(examId: number | undefined, status: 'pending' | 'answered' | undefined) {
   return useQuery({
-    queryKey: scoresKeys.reviews(examId, status),
+    queryKey: scoreKeys.reviews(examId, status),
     queryFn: () => getData<ScoreReview[]>('/api/admin/getScoreReviewList', { params: { examId, status } }),
     enabled: examId !== undefined,
     staleTime: 0,
@@ -122,6 +115,6 @@ export function useAnswerScoreReview() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: AnswerScoreReviewInput) => postData<null>('/api/admin/answerScoreReview', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: scoresKeys.all }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: scoreKeys.all() }),
   });
 }

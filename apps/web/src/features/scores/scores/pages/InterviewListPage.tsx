@@ -5,8 +5,8 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../../components/plain/Empty';
 import { formatDateTime } from '../../../../components/format';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { useActiveExam } from '../../../../lib/exam-api';
-import { useStageLists } from '../../../../lib/stage-api';
+import { useActiveExam } from '../../../../lib/api/exams-queries';
+import { useStageLists } from '../../../../lib/api/stages';
 import { useInterviewList } from '../api';
 import '../scores.css';
 

@@ -4,9 +4,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../../components/plain/Empty';
 import { InfoRows } from '../../../../components/InfoRows';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { useMyApplications } from '../../../../lib/journey-api';
-import { useMyStages } from '../../../../lib/stage-api';
-import { useMyScore } from '../api';
+import { useMyApplications } from '../../../../lib/api/applications-queries';
+import { useMyStages } from '../../../../lib/api/stages';
+import { useMyScore } from '../../../../lib/api/scores';
 import { ScoreReviewCard } from './ScoreReviewCard';
 import '../scores.css';
 

@@ -1,15 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PublishStageInput, RecordStageResultsInput, SaveStageWeightInput, ScoreImportResult, StageBoard } from '@zhikaoyun/shared';
+import { stageKeys } from '../../../../lib/api/console-keys';
 import { downloadFile, examFileName, getData, importSheet, postData } from '../../../../lib/console-http';
-
-export const stagesKeys = {
-  all: ['console', 'stages'] as const,
-  board: (examId: number | undefined) => ['console', 'stages', 'board', examId] as const,
-};
 
 export function useStageBoard(examId: number | undefined) {
   return useQuery({
-    queryKey: stagesKeys.board(examId),
+    queryKey: stageKeys.board(examId),
     queryFn: () => getData<StageBoard>('/api/admin/getStageBoard', { params: { examId } }),
     enabled: examId !== undefined,
     placeholderData: (p) => p,
@@ -19,7 +15,7 @@ export function useStageBoard(examId: number | undefined) {
 
 function useStageMutation<I, R>(mutationFn: (input: I) => Promise<R>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => void client.invalidateQueries({ queryKey: stagesKeys.all }) });
+  return useMutation({ mutationFn, onSuccess: () => void client.invalidateQueries({ queryKey: stageKeys.all() }) });
 }
 
 export const useSaveStageWeight = () =>
@@ -47,7 +43,7 @@ export function useImportInterviewScores() {
     mutationFn: (input: { examId: number; dryRun: boolean; file: File }) =>
       importSheet<ScoreImportResult>('/api/admin/importInterviewScores', input),
     onSuccess: (r) => {
-      if (!r.dryRun && r.imported > 0) void client.invalidateQueries({ queryKey: stagesKeys.all });
+      if (!r.dryRun && r.imported > 0) void client.invalidateQueries({ queryKey: stageKeys.all() });
     },
   });
 }

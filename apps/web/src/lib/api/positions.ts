@@ -1,19 +1,19 @@
 import type { Position } from '@zhikaoyun/shared';
 import { useState } from 'react';
-import { getData } from '../../../lib/lazy-http';
-import { usePublicQuery } from '../../../lib/public-query';
+import { getData } from '../api-client';
+import { usePublicQuery } from '../public-query';
+import { positionKeys, type PositionPageFilter } from './keys';
 
-// Apart from ./api.ts (its hook needs TanStack Query): the public position list loads without it.
+// The position calls: the position pages read them, and the application's pages (the chosen
+// position, the positions to switch to). Without TanStack Query: the public list loads without it
+// (its JavaScript budget); the signed-in list's hook is in
+// features/content/positions/queries.ts.
 
 export const POSITION_PAGE_SIZE = 10;
 
-export interface PositionFilter {
-  keyword: string;
-  unit: string;
-  education: string;
+export interface PositionFilter extends PositionPageFilter {
   /** Only the positions the signed-in candidate qualifies for. */
   eligibleOnly: boolean;
-  page: number;
 }
 
 export interface PositionPage {
@@ -36,6 +36,12 @@ export function fetchPositionPage(examId: number | undefined, f: PositionFilter,
   });
 }
 
+export const fetchPositionDetail = (id: number) => getData<Position>('/api/getPositionDetail', { params: { id } });
+
+/** The exam's positions the candidate could switch to (eligible ones, as the server judges them). */
+export const fetchSwitchTargets = (examId: number) =>
+  getData<{ list: Position[] }>('/api/getPositionList', { params: { examId, page: 1, pageSize: 100 } });
+
 /** The search and filters of a position list: a new search or filter starts again at page 1. */
 export function usePositionFilter() {
   const [filter, setFilter] = useState<PositionFilter>({ keyword: '', unit: '', education: '', eligibleOnly: false, page: 1 });
@@ -44,17 +50,9 @@ export function usePositionFilter() {
   return { filter, change, turn };
 }
 
-/**
- * The key of a page of the public (read-only) list: the server renders /job-positions-only-read
- * with the first page under it (entry-server.tsx), so the browser's first render reads the same.
- */
-export function publicPositionsKey(examId: number, f: Pick<PositionFilter, 'keyword' | 'unit' | 'education' | 'page'>) {
-  return ['positions', examId, { keyword: f.keyword, unit: f.unit, education: f.education, page: f.page }, false] as const;
-}
-
 /** A page of the public list, read without TanStack Query (lib/public-query.ts); the previous page shows while the next loads. */
 export function usePublicPositionPage(examId: number, f: PositionFilter) {
-  return usePublicQuery(publicPositionsKey(examId, f), () => fetchPositionPage(examId, { ...f, eligibleOnly: false }, false), {
+  return usePublicQuery(positionKeys.publicPage(examId, f), () => fetchPositionPage(examId, { ...f, eligibleOnly: false }, false), {
     keepPrevious: true,
   });
 }

@@ -1,15 +1,16 @@
-import { setDisplayTimeZone } from './office-time-zone';
-import type { Captcha, DocumentType, ExamDocument, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
-import { getData } from './lazy-http';
-import { writeStored } from './storage';
-import { useSysStore } from './store';
+import type { Captcha, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
+import { getData } from '../api-client';
+import { setDisplayTimeZone } from '../office-time-zone';
+import { writeStored } from '../storage';
+import { useSysStore } from '../store';
+
+// The office's settings, menu, agreement and captchas: the entry loads this module (the start-up
+// settings), so it stays free of TanStack Query.
 
 export const fetchSystemSetting = (silent = false) => getData<SystemSetting>('/api/getWSystem', { silent });
 export const fetchMenu = (silent = false) => getData<MenuItem[]>('/api/getMenu', { silent });
 export const fetchTreatyDesc = () => getData<TreatyDesc>('/api/getTreatyDesc');
 export const fetchCaptcha = () => getData<Captcha>('/api/getCode');
-export const fetchExamDocuments = (examId: number, type?: DocumentType) =>
-  getData<ExamDocument[]>('/api/getDoc', { params: { examId, ...(type ? { type } : {}) } });
 
 /**
  * Start-up load: settings once, into session storage and the store; a failure shows

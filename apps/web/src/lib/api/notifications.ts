@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { getData } from './lazy-http';
-import { isLoggedIn, useSysStore } from './store';
-
-/** The query key of the unread count; the inbox refreshes it after reading. */
-export const UNREAD_KEY = ['messages', 'unread'] as const;
+import { getData } from '../api-client';
+import { isLoggedIn, useSysStore } from '../store';
+import { messageKeys } from './keys';
 
 /**
  * How many of the candidate's messages are unread: the badge on the bottom nav and the personal
@@ -13,7 +11,7 @@ export function useUnreadCount(): number {
   const token = useSysStore((s) => s.token);
   const loggedIn = isLoggedIn({ token });
   const q = useQuery({
-    queryKey: UNREAD_KEY,
+    queryKey: messageKeys.unread(),
     queryFn: () => getData<{ unread: number }>('/api/getUnreadCount'),
     enabled: loggedIn,
     staleTime: 30_000,

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Exam } from '@zhikaoyun/shared';
-import { fetchCurrentExam, fetchExamList } from './public-exam';
-import { useSysStore } from './store';
+import { useSysStore } from '../store';
+import { fetchCurrentExam, fetchExamList } from './exams';
+import { examKeys } from './keys';
 
-// Exams are needed by several features (list, positions, applications): their calls live in
-// lib/public-exam.ts (the public pages read them without TanStack Query), their hooks here.
+// The exam hooks of the logged-in pages, on TanStack Query (apart from ./exams.ts, which the
+// public pages load without it).
 
 export function useExamList() {
-  return useQuery({ queryKey: ['exams'], queryFn: fetchExamList });
+  return useQuery({ queryKey: examKeys.list(), queryFn: fetchExamList });
 }
 
 /**
@@ -17,7 +18,7 @@ export function useExamList() {
 export function useActiveExam(): { exam: Exam | null | undefined; isLoading: boolean } {
   const chosen = useSysStore((s) => s.exam);
   const list = useExamList();
-  const current = useQuery({ queryKey: ['currentExam'], queryFn: fetchCurrentExam, enabled: chosen === null });
+  const current = useQuery({ queryKey: examKeys.current(), queryFn: fetchCurrentExam, enabled: chosen === null });
   if (chosen) {
     const exam = list.data?.find((e) => e.id === chosen.id);
     return { exam: list.data ? (exam ?? null) : undefined, isLoading: list.isLoading };

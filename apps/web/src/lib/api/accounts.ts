@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { UserInfo } from '@zhikaoyun/shared';
-import { getData } from './lazy-http';
-import { USER_INFO_KEY } from './query-keys';
-import { useSysStore } from './store';
+import { getData, postData } from '../api-client';
+import { accountKeys } from './keys';
+import { useSysStore } from '../store';
 
 export const fetchUserInfo = () => getData<UserInfo>('/api/getUserInfo');
 
@@ -14,7 +14,7 @@ export const fetchUserInfo = () => getData<UserInfo>('/api/getUserInfo');
 export function useUserInfo() {
   const setUserInfo = useSysStore((s) => s.setUserInfo);
   return useQuery({
-    queryKey: USER_INFO_KEY,
+    queryKey: accountKeys.userInfo(),
     queryFn: async () => {
       const info = await fetchUserInfo();
       setUserInfo(info);
@@ -24,3 +24,10 @@ export function useUserInfo() {
     staleTime: 0,
   });
 }
+
+/** The ID photo, cropped in the browser (lib/photo.ts); answers the userInfo with it. */
+export const uploadPhoto = (file: Blob) => {
+  const form = new FormData();
+  form.append('file', file, 'photo.jpg');
+  return postData<UserInfo>('/api/uploadPhoto', form);
+};
