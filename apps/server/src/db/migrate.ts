@@ -22,6 +22,7 @@ import { ticketCheckIn } from './migrations/0021_ticket_check_in';
 import { applicationNoAndExamNotices } from './migrations/0022_application_no_and_exam_notices';
 import { reviewReasons } from './migrations/0023_review_reasons';
 import { platform } from './migrations/0025_platform';
+import { platformCaptcha } from './migrations/0026_platform_captcha';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -52,6 +53,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0022_application_no_and_exam_notices': applicationNoAndExamNotices(dialect),
     '0023_review_reasons': reviewReasons(dialect),
     '0025_platform': platform(dialect),
+    '0026_platform_captcha': platformCaptcha(),
   };
 }
 
