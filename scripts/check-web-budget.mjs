@@ -51,6 +51,10 @@ export const MEASURED_ROUTES = {
 const ADMIN_ONLY = [
   /^admin\.html$/,
   /^src\/admin\//,
+  /^platform\.html$/,
+  /^src\/platform\//,
+  /^src\/features\/platform\//,
+  /^src\/lib\/platform-session\.ts$/,
   /^src\/features\/(staff|review|audit|appeals)\//,
   /^src\/(features\/[^/]+\/|components\/)console\//,
   /^src\/lib\/(staff-session|console-http)\.ts$/,
@@ -172,6 +176,9 @@ export function checkWebBudget(dist, budgetKiB = BUDGET_KIB) {
   const candidateChunks = fullClosure(manifest, 'index.html');
   const adminEntry = manifest['admin.html']?.file;
   if (adminEntry && candidateChunks.has(adminEntry)) problems.push(`the candidate site can load the console's entry ${adminEntry}`);
+  const platformEntry = manifest['platform.html']?.file;
+  if (platformEntry && candidateChunks.has(platformEntry))
+    problems.push(`the candidate site can load the platform console's entry ${platformEntry}`);
   for (const file of candidateChunks) {
     for (const id of modules.chunks[file] ?? []) {
       if (ADMIN_ONLY.some((re) => re.test(id))) problems.push(`${file} (candidate site) holds console code: ${id}`);

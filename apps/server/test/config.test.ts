@@ -34,7 +34,15 @@ describe('configuration', () => {
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'off' })).toMatchObject({ seedDemo: false, seedConfirmationDemo: false });
     expect(loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'off' }).seedDemo).toBe(false);
-    const production = loadConfig({ NODE_ENV: 'production', DATA_KEY: 'a'.repeat(64), PAYMENT_PROVIDER: 'alipay', ALIPAY_APP_ID: 'x', ALIPAY_PRIVATE_KEY: '-----BEGIN x', ALIPAY_PUBLIC_KEY: '-----BEGIN y', PUBLIC_URL: 'https://bm.example.cn' });
+    const production = loadConfig({
+      NODE_ENV: 'production',
+      DATA_KEY: 'a'.repeat(64),
+      PAYMENT_PROVIDER: 'alipay',
+      ALIPAY_APP_ID: 'x',
+      ALIPAY_PRIVATE_KEY: '-----BEGIN x',
+      ALIPAY_PUBLIC_KEY: '-----BEGIN y',
+      PUBLIC_URL: 'https://bm.example.cn',
+    });
     expect(production).toMatchObject({ seedDemo: false, seedConfirmationDemo: false, platformAdminPassword: undefined });
   });
 });

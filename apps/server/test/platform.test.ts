@@ -27,7 +27,8 @@ for (const kind of DATABASES) {
     async function staffLogin(username: string, password: string, query = '') {
       return post(t, `/api/admin/login${query}`, { username, password, ...(await captcha(t, query)) });
     }
-    const audit = async () => (await t.db.kysely.selectFrom('platform_audit').select(['action', 'target']).orderBy('id').execute()).map((r) => r.action);
+    const audit = async () =>
+      (await t.db.kysely.selectFrom('platform_audit').select(['action', 'target']).orderBy('id').execute()).map((r) => r.action);
 
     beforeAll(async () => {
       t = await createTestApp(kind, { RATE_LIMITS: 'off' });
@@ -39,10 +40,19 @@ for (const kind of DATABASES) {
     });
 
     it('signs the operator in with a captcha; a one-time password opens only its own change', async () => {
-      const noCaptcha = await post(t, '/api/platform/login', { username: 'platform', password: TEST_PLATFORM_PASSWORD, captchaId: 'x', captcha: 'y' });
+      const noCaptcha = await post(t, '/api/platform/login', {
+        username: 'platform',
+        password: TEST_PLATFORM_PASSWORD,
+        captchaId: 'x',
+        captcha: 'y',
+      });
       expect(noCaptcha.body).toMatchObject({ success: false, errorCode: ErrorCode.CaptchaInvalid });
       // An office's captcha is no platform captcha.
-      const officeCaptcha = await post(t, '/api/platform/login', { username: 'platform', password: TEST_PLATFORM_PASSWORD, ...(await captcha(t)) });
+      const officeCaptcha = await post(t, '/api/platform/login', {
+        username: 'platform',
+        password: TEST_PLATFORM_PASSWORD,
+        ...(await captcha(t)),
+      });
       expect(officeCaptcha.body.errorCode).toBe(ErrorCode.CaptchaInvalid);
       const wrong = await platformLogin('not the password');
       const unknown = await platformLogin('not the password', 'nobody');
@@ -65,14 +75,34 @@ for (const kind of DATABASES) {
           msg: ERROR_TEXT[ErrorCode.PasswordChangeRequired],
         });
       }
-      const wrongOld = await post(t, '/api/platform/changePassword', { oldPassword: 'not it at all', newPassword: NEW_PLATFORM_PASSWORD }, bearer(operator));
+      const wrongOld = await post(
+        t,
+        '/api/platform/changePassword',
+        { oldPassword: 'not it at all', newPassword: NEW_PLATFORM_PASSWORD },
+        bearer(operator),
+      );
       expect(wrongOld.body).toMatchObject({ success: false, errorCode: ErrorCode.WrongPassword, msg: '原密码不正确' });
-      const weak = await post(t, '/api/platform/changePassword', { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: '12345678' }, bearer(operator));
+      const weak = await post(
+        t,
+        '/api/platform/changePassword',
+        { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: '12345678' },
+        bearer(operator),
+      );
       expect(weak.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation });
       expect(weak.body.msg).toMatch(/[\u4e00-\u9fff]/);
-      const same = await post(t, '/api/platform/changePassword', { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: TEST_PLATFORM_PASSWORD }, bearer(operator));
+      const same = await post(
+        t,
+        '/api/platform/changePassword',
+        { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: TEST_PLATFORM_PASSWORD },
+        bearer(operator),
+      );
       expect(same.body.msg).toContain('新密码不能与原密码相同');
-      const changed = await post(t, '/api/platform/changePassword', { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: NEW_PLATFORM_PASSWORD }, bearer(operator));
+      const changed = await post(
+        t,
+        '/api/platform/changePassword',
+        { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: NEW_PLATFORM_PASSWORD },
+        bearer(operator),
+      );
       expect(changed.body, changed.body.msg).toMatchObject({ success: true });
       expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.success).toBe(true);
       // The old password no longer works; the new one signs in without a change asked.
@@ -146,7 +176,10 @@ for (const kind of DATABASES) {
       const dup = await save({ code: 'demo', name: '乙市考试院', hosts: [] });
       expect(dup.body).toMatchObject({ success: false, msg: expect.stringContaining('机构代码 demo 已被「示范市人事考试中心」使用') });
       const host = await save({ code: 'city-b', name: '乙市考试院', hosts: ['CITY-A.example.cn'] });
-      expect(host.body).toMatchObject({ success: false, msg: expect.stringContaining('域名 city-a.example.cn 已绑定到「甲市人事考试院」') });
+      expect(host.body).toMatchObject({
+        success: false,
+        msg: expect.stringContaining('域名 city-a.example.cn 已绑定到「甲市人事考试院」'),
+      });
       for (const bad of ['http://x.cn', 'x.cn:8080', 'a..b', '-a.cn', 'x.cn/path']) {
         const r = await save({ code: 'city-b', name: '乙市考试院', hosts: [bad] });
         expect(r.body, bad).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: expect.stringContaining('域名') });
@@ -161,16 +194,35 @@ for (const kind of DATABASES) {
     it('edits, disables and enables an office, keeping its hosts its own', async () => {
       const save = (body: Record<string, unknown>) => post(t, '/api/platform/saveOffice', body, bearer(operator));
       // Keeping its own host is no conflict; moving a host to another office is.
-      const edited = await save({ id: cityId, code: 'city-a', name: '甲市人事考试院（新）', hosts: ['city-a.example.cn', 'exam.city-a.cn'] });
+      const edited = await save({
+        id: cityId,
+        code: 'city-a',
+        name: '甲市人事考试院（新）',
+        hosts: ['city-a.example.cn', 'exam.city-a.cn'],
+      });
       expect(edited.body, edited.body.msg).toMatchObject({ success: true, data: { id: cityId } });
-      const off = await save({ id: cityId, code: 'city-a', name: '甲市人事考试院（新）', hosts: ['city-a.example.cn', 'exam.city-a.cn'], disabled: true });
+      const off = await save({
+        id: cityId,
+        code: 'city-a',
+        name: '甲市人事考试院（新）',
+        hosts: ['city-a.example.cn', 'exam.city-a.cn'],
+        disabled: true,
+      });
       expect(off.body.success).toBe(true);
-      let row = await t.db.kysely.selectFrom('office').select(['disabled', 'disabled_at', 'name']).where('id', '=', cityId).executeTakeFirstOrThrow();
+      let row = await t.db.kysely
+        .selectFrom('office')
+        .select(['disabled', 'disabled_at', 'name'])
+        .where('id', '=', cityId)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ disabled: 1, name: '甲市人事考试院（新）' });
       expect(row.disabled_at).not.toBeNull();
       const on = await save({ id: cityId, code: 'city-a', name: '甲市人事考试院（新）', hosts: ['city-a.example.cn'], disabled: false });
       expect(on.body.success).toBe(true);
-      row = await t.db.kysely.selectFrom('office').select(['disabled', 'disabled_at', 'name']).where('id', '=', cityId).executeTakeFirstOrThrow();
+      row = await t.db.kysely
+        .selectFrom('office')
+        .select(['disabled', 'disabled_at', 'name'])
+        .where('id', '=', cityId)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ disabled: 0, disabled_at: null });
       const hosts = await t.db.kysely.selectFrom('office_host').select('host').where('office_id', '=', cityId).execute();
       expect(hosts.map((h) => h.host)).toEqual(['city-a.example.cn']);
@@ -189,7 +241,12 @@ for (const kind of DATABASES) {
     });
 
     it('creates an office’s first admin with a one-time password, who must change it before anything else', async () => {
-      const created = await post(t, '/api/platform/createOfficeAdmin', { officeId: cityId, username: 'CityAdmin', name: '张主任' }, bearer(operator));
+      const created = await post(
+        t,
+        '/api/platform/createOfficeAdmin',
+        { officeId: cityId, username: 'CityAdmin', name: '张主任' },
+        bearer(operator),
+      );
       expect(created.body, created.body.msg).toMatchObject({ success: true, data: { username: 'cityadmin' } });
       const initial = created.body.data.initialPassword as string;
       expect(initial.length).toBeGreaterThanOrEqual(12);
@@ -200,11 +257,25 @@ for (const kind of DATABASES) {
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ role: 'admin', must_change_password: 1 });
       expect(row.password_hash).not.toContain(initial);
-      const dup = await post(t, '/api/platform/createOfficeAdmin', { officeId: cityId, username: 'cityadmin', name: '李四' }, bearer(operator));
+      const dup = await post(
+        t,
+        '/api/platform/createOfficeAdmin',
+        { officeId: cityId, username: 'cityadmin', name: '李四' },
+        bearer(operator),
+      );
       expect(dup.body).toMatchObject({ success: false, msg: expect.stringContaining('cityadmin') });
-      const nowhere = await post(t, '/api/platform/createOfficeAdmin', { officeId: 999_999, username: 'x-admin', name: '王五' }, bearer(operator));
+      const nowhere = await post(
+        t,
+        '/api/platform/createOfficeAdmin',
+        { officeId: 999_999, username: 'x-admin', name: '王五' },
+        bearer(operator),
+      );
       expect(nowhere.body).toMatchObject({ success: false, errorCode: ErrorCode.NotFound });
-      const log = await t.db.kysely.selectFrom('platform_audit').select(['action', 'detail']).where('action', '=', '创建机构管理员').execute();
+      const log = await t.db.kysely
+        .selectFrom('platform_audit')
+        .select(['action', 'detail'])
+        .where('action', '=', '创建机构管理员')
+        .execute();
       expect(log).toHaveLength(1);
       expect(log[0]!.detail).not.toContain(initial);
 
@@ -214,13 +285,30 @@ for (const kind of DATABASES) {
       const token = signedIn.body.data.token as string;
       for (const url of ['/api/admin/getProfile', '/api/admin/getStaffList', '/api/admin/getAuditLog']) {
         const r = await get(t, `${url}${q}`, bearer(token));
-        expect(r.body, url).toMatchObject({ success: false, errorCode: ErrorCode.PasswordChangeRequired, msg: ERROR_TEXT[ErrorCode.PasswordChangeRequired] });
+        expect(r.body, url).toMatchObject({
+          success: false,
+          errorCode: ErrorCode.PasswordChangeRequired,
+          msg: ERROR_TEXT[ErrorCode.PasswordChangeRequired],
+        });
       }
-      const wrongOld = await post(t, `/api/admin/changePassword${q}`, { oldPassword: 'wrong-old-password', newPassword: 'city admin pass 2026' }, bearer(token));
+      const wrongOld = await post(
+        t,
+        `/api/admin/changePassword${q}`,
+        { oldPassword: 'wrong-old-password', newPassword: 'city admin pass 2026' },
+        bearer(token),
+      );
       expect(wrongOld.body).toMatchObject({ success: false, errorCode: ErrorCode.WrongPassword });
-      const changed = await post(t, `/api/admin/changePassword${q}`, { oldPassword: initial, newPassword: 'city admin pass 2026' }, bearer(token));
+      const changed = await post(
+        t,
+        `/api/admin/changePassword${q}`,
+        { oldPassword: initial, newPassword: 'city admin pass 2026' },
+        bearer(token),
+      );
       expect(changed.body, changed.body.msg).toMatchObject({ success: true });
-      expect((await get(t, `/api/admin/getProfile${q}`, bearer(token))).body.data).toMatchObject({ username: 'cityadmin', officeName: '甲市人事考试院（新）' });
+      expect((await get(t, `/api/admin/getProfile${q}`, bearer(token))).body.data).toMatchObject({
+        username: 'cityadmin',
+        officeName: '甲市人事考试院（新）',
+      });
       const next = await staffLogin('cityadmin', 'city admin pass 2026', q);
       expect(next.body.success).toBe(true);
       expect(next.body.data.mustChangePassword).toBeUndefined();
@@ -231,11 +319,21 @@ for (const kind of DATABASES) {
 
     it('lets office staff change their own password at any time, and signs their other sessions out', async () => {
       const other = await staffLogin('admin', TEST_ADMIN_PASSWORD);
-      const r = await post(t, '/api/admin/changePassword', { oldPassword: TEST_ADMIN_PASSWORD, newPassword: 'demo admin new 2026' }, bearer(demoAdmin));
+      const r = await post(
+        t,
+        '/api/admin/changePassword',
+        { oldPassword: TEST_ADMIN_PASSWORD, newPassword: 'demo admin new 2026' },
+        bearer(demoAdmin),
+      );
       expect(r.body, r.body.msg).toMatchObject({ success: true });
       expect((await get(t, '/api/admin/getProfile', bearer(demoAdmin))).body.success).toBe(true);
       expect((await get(t, '/api/admin/getProfile', bearer(other.body.data.token))).body.errorCode).toBe(ErrorCode.Unauthorized);
-      const back = await post(t, '/api/admin/changePassword', { oldPassword: 'demo admin new 2026', newPassword: TEST_ADMIN_PASSWORD }, bearer(demoAdmin));
+      const back = await post(
+        t,
+        '/api/admin/changePassword',
+        { oldPassword: 'demo admin new 2026', newPassword: TEST_ADMIN_PASSWORD },
+        bearer(demoAdmin),
+      );
       expect(back.body.success).toBe(true);
     });
 
@@ -245,7 +343,8 @@ for (const kind of DATABASES) {
       const actions = (page.body.data.list as { action: string; operatorName: string }[]).map((e) => e.action);
       expect(page.body.data.total).toBe(actions.length);
       expect(actions[0]).toBe('创建机构管理员');
-      for (const a of ['登录', '修改密码', '新建考试机构', '修改考试机构', '暂停考试机构', '恢复考试机构', '创建机构管理员']) expect(actions).toContain(a);
+      for (const a of ['登录', '修改密码', '新建考试机构', '修改考试机构', '暂停考试机构', '恢复考试机构', '创建机构管理员'])
+        expect(actions).toContain(a);
       expect(page.body.data.list[0].operatorName).toBe('平台管理员');
       const out = await post(t, '/api/platform/logout', {}, bearer(operator));
       expect(out.body.success).toBe(true);
@@ -264,10 +363,16 @@ for (const kind of DATABASES) {
         const password = /platform \/ (\S+)/.exec(printed)?.[1];
         expect(password, printed).toMatch(/^[A-Za-z0-9_-]{16}$/);
         for (const table of ['office', 'staff_user', 'candidate', 'exam', 'notice', 'position', 'application'] as const) {
-          const n = await db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+          const n = await db.kysely
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow();
           expect(Number(n.n), table).toBe(0);
         }
-        const operators = await db.kysely.selectFrom('platform_operator').select(['username', 'must_change_password', 'password_hash']).execute();
+        const operators = await db.kysely
+          .selectFrom('platform_operator')
+          .select(['username', 'must_change_password', 'password_hash'])
+          .execute();
         expect(operators).toHaveLength(1);
         expect(operators[0]).toMatchObject({ username: 'platform', must_change_password: 1 });
         expect(operators[0]!.password_hash).not.toContain(password!);

@@ -10,7 +10,7 @@ import { seedCloseoutDemo } from './closeout';
 import { seedConfirmationDemo } from './confirmation';
 import { seedTicketsDemo } from './tickets';
 import { seedScoresDemo } from './scores';
-import { AGREEMENT_TITLE, DEFAULT_WEBNAME, registrationAgreement } from './office-defaults';
+import { AGREEMENT_TITLE, DEFAULT_WEBNAME, registrationAgreement } from '../modules/platform/offices/defaults';
 
 const DAY = 86_400_000;
 

@@ -9,7 +9,10 @@ import { hashPassword } from '../lib/password';
  * and shown once. Either way it must be changed at the first sign-in: a password that sat in an
  * environment file or a log is known to more people than the operator.
  */
-export async function seedPlatformOperator(db: Db, opts: { password: string | undefined; now?: Date }): Promise<{ generatedPassword?: string }> {
+export async function seedPlatformOperator(
+  db: Db,
+  opts: { password: string | undefined; now?: Date },
+): Promise<{ generatedPassword?: string }> {
   const existing = await db.kysely.selectFrom('platform_operator').select('id').limit(1).executeTakeFirst();
   if (existing) return {};
   const generated = opts.password ? undefined : randomBytes(12).toString('base64url');

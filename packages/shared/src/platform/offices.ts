@@ -40,7 +40,11 @@ export const saveOfficeSchema = z.object({
     .string({ message: '请输入机构代码' })
     .trim()
     .regex(OFFICE_CODE_PATTERN, { message: '机构代码为 2–32 位小写字母、数字或连字符 -' }),
-  name: z.string({ message: '请输入机构名称' }).trim().min(2, { message: '请输入机构名称' }).max(40, { message: '机构名称不能超过 40 个字' }),
+  name: z
+    .string({ message: '请输入机构名称' })
+    .trim()
+    .min(2, { message: '请输入机构名称' })
+    .max(40, { message: '机构名称不能超过 40 个字' }),
   hosts: z
     .array(officeHostSchema)
     .max(OFFICE_HOSTS_MAX, { message: `最多绑定 ${OFFICE_HOSTS_MAX} 个域名` })

@@ -33,12 +33,7 @@ export function createStaffRepository(db: Db) {
         .executeTakeFirst();
     },
     passwordHash(officeId: number, id: number) {
-      return k
-        .selectFrom('staff_user')
-        .select('password_hash')
-        .where('office_id', '=', officeId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      return k.selectFrom('staff_user').select('password_hash').where('office_id', '=', officeId).where('id', '=', id).executeTakeFirst();
     },
     /** Whether another staff user of the office already has this username, in any case. */
     async usernameTaken(officeId: number, username: string, exceptId?: number): Promise<boolean> {

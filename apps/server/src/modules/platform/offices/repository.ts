@@ -202,7 +202,10 @@ export function createPlatformRepository(db: Db) {
           .offset(offset)
           .limit(limit)
           .execute(),
-        k.selectFrom('platform_audit').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+        k
+          .selectFrom('platform_audit')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(total.n) };
     },

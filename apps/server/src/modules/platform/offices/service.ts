@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MENU,
   ErrorCode,
   type OfficeAdminResult,
   type PlatformAuditEntry,
@@ -14,8 +15,7 @@ import { clock, isoIn, nowIso } from '../../../lib/clock';
 import { failureGuard, sessionStrikes, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
 import { hashPassword, verifyPassword } from '../../../lib/password';
 import type { CounterStore } from '../../../lib/throttle';
-import { AGREEMENT_TITLE, BLANK_OFFICE_SETTINGS, registrationAgreement } from '../../../seed/office-defaults';
-import { DEFAULT_MENU } from '@zhikaoyun/shared';
+import { AGREEMENT_TITLE, BLANK_OFFICE_SETTINGS, registrationAgreement } from './defaults';
 import type { CaptchaService } from '../../access/captcha/service';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../access/sessions/service';
 import type { PlatformRepository } from './repository';
@@ -75,10 +75,7 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
     ip: string,
     trx?: Kysely<DB>,
   ) {
-    return repo.insertAudit(
-      { operator_id: actor.id, operator_name: actor.name, action, target, detail, ip, at: nowIso() },
-      trx,
-    );
+    return repo.insertAudit({ operator_id: actor.id, operator_name: actor.name, action, target, detail, ip, at: nowIso() }, trx);
   }
 
   /** Refuses a code or a host another office has, naming it. */
@@ -86,13 +83,17 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
     const codeOwner = await repo.codeOwner(code, exceptId);
     if (codeOwner) throw new AppError(ErrorCode.Validation, `机构代码 ${code} 已被「${codeOwner.name}」使用，请换一个`);
     const taken = await repo.hostOwners(hosts, exceptId);
-    if (taken[0]) throw new AppError(ErrorCode.Validation, `域名 ${taken[0].host} 已绑定到「${taken[0].name}」，一个域名只能属于一个考试机构`);
+    if (taken[0])
+      throw new AppError(ErrorCode.Validation, `域名 ${taken[0].host} 已绑定到「${taken[0].name}」，一个域名只能属于一个考试机构`);
   }
 
   return {
     captcha,
 
-    async login(input: { username: string; password: string; captchaId: string; captcha: string }, ip: string): Promise<PlatformLoginResult> {
+    async login(
+      input: { username: string; password: string; captchaId: string; captcha: string },
+      ip: string,
+    ): Promise<PlatformLoginResult> {
       const account = input.username.trim().toLowerCase();
       const { stepUp } = await guard.check(0, account, ip);
       const fresh = stepUp ? { maxAgeMs: STEP_UP_CAPTCHA_MAX_AGE_MS } : {};
@@ -188,7 +189,14 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
               disabled_at: disabled ? at : null,
             });
             await repo.replaceHosts(trx, id, input.hosts, at);
-            await audit(operator, PLATFORM_ACTIONS.createOffice, `office:${id}`, `${input.code} ${input.name}；域名：${input.hosts.join('、') || '无'}`, ip, trx);
+            await audit(
+              operator,
+              PLATFORM_ACTIONS.createOffice,
+              `office:${id}`,
+              `${input.code} ${input.name}；域名：${input.hosts.join('、') || '无'}`,
+              ip,
+              trx,
+            );
             return id;
           }
           const wasDisabled = before.disabled === 1;
@@ -202,7 +210,14 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
           });
           await repo.replaceHosts(trx, before.id, input.hosts, at);
           const target = `office:${before.id}`;
-          await audit(operator, PLATFORM_ACTIONS.editOffice, target, `${input.code} ${input.name}；域名：${input.hosts.join('、') || '无'}`, ip, trx);
+          await audit(
+            operator,
+            PLATFORM_ACTIONS.editOffice,
+            target,
+            `${input.code} ${input.name}；域名：${input.hosts.join('、') || '无'}`,
+            ip,
+            trx,
+          );
           if (disabled !== wasDisabled)
             await audit(operator, disabled ? PLATFORM_ACTIONS.disableOffice : PLATFORM_ACTIONS.enableOffice, target, input.name, ip, trx);
           return before.id;
@@ -234,8 +249,21 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
       const passwordHash = await hashPassword(initialPassword);
       try {
         await repo.transaction(async (trx) => {
-          const id = await repo.insertOfficeAdmin(trx, { office_id: office.id, username, name: input.name, password_hash: passwordHash, at: nowIso() });
-          await audit(operator, PLATFORM_ACTIONS.createOfficeAdmin, `office:${office.id}`, `${office.name}：管理员 ${username}（${input.name}），人员 #${id}`, ip, trx);
+          const id = await repo.insertOfficeAdmin(trx, {
+            office_id: office.id,
+            username,
+            name: input.name,
+            password_hash: passwordHash,
+            at: nowIso(),
+          });
+          await audit(
+            operator,
+            PLATFORM_ACTIONS.createOfficeAdmin,
+            `office:${office.id}`,
+            `${office.name}：管理员 ${username}（${input.name}），人员 #${id}`,
+            ip,
+            trx,
+          );
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw taken();
@@ -247,7 +275,15 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
     async auditLog(page: number, pageSize: number): Promise<{ list: PlatformAuditEntry[]; total: number }> {
       const { rows, total } = await repo.auditPage((page - 1) * pageSize, pageSize);
       return {
-        list: rows.map((r) => ({ id: r.id, operatorName: r.operator_name, action: r.action, target: r.target, detail: r.detail, ip: r.ip, at: r.at })),
+        list: rows.map((r) => ({
+          id: r.id,
+          operatorName: r.operator_name,
+          action: r.action,
+          target: r.target,
+          detail: r.detail,
+          ip: r.ip,
+          at: r.at,
+        })),
         total,
       };
     },
