@@ -289,4 +289,3 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
     },
   };
 }
-export type PlatformService = ReturnType<typeof createPlatformService>;
