@@ -53,7 +53,7 @@ const ADMIN_ONLY = [
   /^src\/admin\//,
   /^platform\.html$/,
   /^src\/platform\//,
-  /^src\/features\/platform\//,
+  /^src\/features\/platform\/offices\//,
   /^src\/lib\/platform-session\.ts$/,
   /^src\/features\/(staff|review|audit|appeals)\//,
   /^src\/(features\/[^/]+\/|components\/)console\//,
