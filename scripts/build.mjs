@@ -74,6 +74,7 @@ export function buildWeb({ force = false } = {}) {
     'apps/web/src',
     'apps/web/index.html',
     'apps/web/admin.html',
+    'apps/web/platform.html',
     'apps/web/public',
     'apps/web/vite.config.ts',
     'apps/web/package.json',

@@ -54,6 +54,10 @@ const ADMIN_ONLY = [
   /^src\/features\/[^/]+\/(staff|review|audit|appeals)\//,
   /^src\/(features\/[^/]+\/[^/]+\/|components\/)console\//,
   /^src\/lib\/(staff-session|console-http|api\/console-[^/]+)\.ts$/,
+  /^platform\.html$/,
+  /^src\/platform\//,
+  /^src\/features\/platform\/offices\//,
+  /^src\/lib\/platform-session\.ts$/,
 ];
 
 const kib = (bytes) => bytes / 1024;
@@ -172,6 +176,9 @@ export function checkWebBudget(dist, budgetKiB = BUDGET_KIB) {
   const candidateChunks = fullClosure(manifest, 'index.html');
   const adminEntry = manifest['admin.html']?.file;
   if (adminEntry && candidateChunks.has(adminEntry)) problems.push(`the candidate site can load the console's entry ${adminEntry}`);
+  const platformEntry = manifest['platform.html']?.file;
+  if (platformEntry && candidateChunks.has(platformEntry))
+    problems.push(`the candidate site can load the platform console's entry ${platformEntry}`);
   for (const file of candidateChunks) {
     for (const id of modules.chunks[file] ?? []) {
       if (ADMIN_ONLY.some((re) => re.test(id))) problems.push(`${file} (candidate site) holds console code: ${id}`);

@@ -86,7 +86,7 @@ function hasSideEffects(id: string): boolean | undefined {
 }
 
 /**
- * In development, /admin and its deep links open the console's page, as the server's history
+ * In development, /admin and /platform and their deep links open their console's page, as the server's history
  * fallback does in production (Vite alone would answer them with the candidate site).
  */
 function consoleFallback(): Plugin {
@@ -96,14 +96,16 @@ function consoleFallback(): Plugin {
       server.middlewares.use((req, _res, next) => {
         const url = req.url ?? '';
         if (/^\/admin(\/[^.]*)?(\?.*)?$/.test(url)) req.url = '/admin.html';
+        if (/^\/platform(\/[^.]*)?(\?.*)?$/.test(url)) req.url = '/platform.html';
         next();
       });
     },
   };
 }
 
-// Two entries: the candidate site (index.html) and the office console (admin.html). The
-// console's code is its own chunk graph and never ships in the candidate bundle.
+// Three entries: the candidate site (index.html), the office console (admin.html) and the
+// platform console (platform.html). Each console's code is its own chunk graph and never ships in
+// the candidate bundle.
 // `vite build --ssr` builds the server render of the public pages instead (src/entry-server.tsx)
 // into dist/.ssr/, a module and its chunks that the server loads (a folder starting with a dot is
 // never served).
@@ -148,6 +150,8 @@ export default defineConfig(({ isSsrBuild }) =>
             input: {
               index: resolve(here, 'index.html'),
               admin: resolve(here, 'admin.html'),
+              // The platform console (issue 31): its own entry, like the office console's.
+              platform: resolve(here, 'platform.html'),
             },
           },
         },

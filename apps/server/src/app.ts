@@ -52,6 +52,7 @@ import { paymentsCandidateRoutes, paymentsNotifyRoutes, sandboxRoutes } from './
 import { startConfirmationSweeper } from './modules/confirmation/payments/sweeper';
 import { sharedSandboxKeys } from './modules/confirmation/payments/sandbox-keys';
 import { waiversAdminRoutes, waiversCandidateRoutes } from './modules/confirmation/waivers/routes';
+import platformRoutes from './modules/platform/offices/routes';
 
 export interface AppDeps {
   db: Db;
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(ticketsAdminRoutes, { prefix: '/api/admin' });
   await app.register(scoresAdminRoutes, { prefix: '/api/admin' });
   await app.register(stagesAdminRoutes, { prefix: '/api/admin' });
+  await app.register(platformRoutes, { prefix: '/api/platform' });
   startConfirmationSweeper(app, config.payments.sweepMs);
 
   await app.register(webPlugin, { root: config.webDist });

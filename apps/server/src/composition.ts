@@ -65,6 +65,8 @@ import { createStagesRepository } from './modules/scores/stages/repository';
 import { createStagesService } from './modules/scores/stages/service';
 import { createCloseoutService } from './modules/confirmation/closeout/service';
 import { createPaymentsAdminService } from './modules/confirmation/payments/admin-service';
+import { createPlatformRepository } from './modules/platform/offices/repository';
+import { createPlatformService } from './modules/platform/offices/service';
 import { composeProviders, type PaymentsOptions } from './modules/confirmation/payments/compose';
 import { createPaymentsRepository } from './modules/confirmation/payments/repository';
 import { createSandboxRepository } from './modules/confirmation/payments/sandbox-repository';
@@ -130,6 +132,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     tickets: createTicketsRepository(db),
     scores: createScoresRepository(db),
     stages: createStagesRepository(db),
+    platform: createPlatformRepository(db),
   };
 
   const audit = createAuditService(repos.audit);
@@ -311,6 +314,13 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
         ),
     }),
     staff: createStaffService({ repo: repos.staff, captcha, sessions, counters, audit }),
+    // The platform operator's calls: the same captcha service, over the operator's own captcha table.
+    platform: createPlatformService({
+      repo: repos.platform,
+      captcha: createCaptchaService(repos.platform.captcha, { fixedCode: options.captchaFixed }),
+      counters,
+      officeChanged: (officeId) => app.publicCache.invalidate(officeId),
+    }),
     staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions }),
     system: createSystemService(repos.system),
     systemAdmin: createSystemAdminService({ repo: repos.system, attachments, audit, changed }),

@@ -20,6 +20,10 @@ const envSchema = z
     DATABASE_URL: z.string().optional(),
     REDIS_URL: z.string().optional(),
     SEED_ADMIN_PASSWORD: z.string().min(8, 'SEED_ADMIN_PASSWORD must be at least 8 characters').optional(),
+    /** `off`: an empty database gets the platform operator and nothing else (always so in production). */
+    SEED_DEMO: z.enum(['on', 'off']).optional(),
+    /** The platform operator's first password (changed at the first sign-in); unset: a one-time one is printed. */
+    PLATFORM_ADMIN_PASSWORD: z.string().min(8, 'PLATFORM_ADMIN_PASSWORD must be at least 8 characters').optional(),
     CAPTCHA_FIXED: z.string().min(1).optional(),
     RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -113,6 +117,13 @@ const envSchema = z
         'when PAYMENT_PROVIDER=wechat',
       );
     if (env.NODE_ENV !== 'production') return;
+    if (env.SEED_DEMO === 'on') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_DEMO'],
+        message: 'SEED_DEMO=on seeds demo people with known passwords and is refused when NODE_ENV=production',
+      });
+    }
     if (env.SMS_LOG_CRASH_AFTER !== undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -160,6 +171,10 @@ export interface Config {
   database: Database;
   redisUrl: string | undefined;
   seedAdminPassword: string | undefined;
+  /** Seed the demo office into an empty database (never in production, nor with SEED_DEMO=off). */
+  seedDemo: boolean;
+  /** The platform operator's first password; undefined: a one-time one is made and printed once. */
+  platformAdminPassword: string | undefined;
   captchaFixed: string | undefined;
   rateLimits: boolean;
   logLevel: string;
@@ -237,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     database: parseDatabaseUrl(e.DATABASE_URL, cwd),
     redisUrl: e.REDIS_URL || undefined,
     seedAdminPassword: e.SEED_ADMIN_PASSWORD,
+    seedDemo: e.NODE_ENV !== 'production' && e.SEED_DEMO !== 'off',
+    platformAdminPassword: e.PLATFORM_ADMIN_PASSWORD,
     captchaFixed: e.CAPTCHA_FIXED,
     rateLimits: e.RATE_LIMITS === 'on',
     logLevel: e.LOG_LEVEL,
@@ -267,7 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       leaseMs: e.SMS_LEASE_SECONDS * 1000,
       logCrashAfter: e.SMS_LOG_CRASH_AFTER ?? null,
     },
-    seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production',
+    seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production' && e.SEED_DEMO !== 'off',
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
     payments: {
       provider: e.PAYMENT_PROVIDER,

@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { seedDemo } from './seed/demo';
+import { firstStart } from './seed/first-start';
 import { createDataCipher } from './lib/crypto';
 import { resolveDataKey } from './lib/data-key';
 import { resolveSandboxKeys } from './modules/confirmation/payments/sandbox-keys';
@@ -30,17 +30,16 @@ async function main(): Promise<void> {
   const db = openDatabase(config.database);
   await migrateToLatest(db);
   const dataKey = resolveDataKey(config);
-  // Outside production the demo also shows the confirmation stage (approved candidates who can pay).
-  const seed = await seedDemo(db, {
-    adminPassword: config.seedAdminPassword,
+  // An empty database: the platform operator, and outside production (unless SEED_DEMO=off) the
+  // demo office, which also shows the later stages (approved candidates who can pay).
+  const printed = await firstStart(db, {
+    demo: config.seedDemo,
+    demoAdminPassword: config.seedAdminPassword,
     ...(config.seedConfirmationDemo ? { confirmationDemo: { cipher: createDataCipher(dataKey, config.previousDataKeys) } } : {}),
+    platformPassword: config.platformAdminPassword,
   });
-  if (seed.generatedAdminPassword) {
-    // Printed once, on the run that created the account; it is stored only as an argon2id hash.
-    console.log(
-      `\n  Demo office seeded. Staff login: admin / ${seed.generatedAdminPassword}\n  (set SEED_ADMIN_PASSWORD to choose it; shown only this once)\n`,
-    );
-  }
+  // Printed once, on the run that created the account; it is stored only as an argon2id hash.
+  if (printed.length > 0) console.log(`\n${printed.map((line) => `  ${line}`).join('\n')}\n`);
 
   const sandboxKeys =
     config.payments.provider === 'sandbox' || config.env !== 'production' ? resolveSandboxKeys(config.database) : undefined;

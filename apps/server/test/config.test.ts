@@ -20,11 +20,29 @@ describe('configuration', () => {
   it('refuses the test-only switches in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', CAPTCHA_FIXED: '1234' })).toThrow(/CAPTCHA_FIXED/);
     expect(() => loadConfig({ NODE_ENV: 'production', RATE_LIMITS: 'off' })).toThrow(/RATE_LIMITS/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'on' })).toThrow(/SEED_DEMO/);
     expect(loadConfig({ NODE_ENV: 'test', CAPTCHA_FIXED: '1234', RATE_LIMITS: 'off' }).rateLimits).toBe(false);
   });
 
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SEED_ADMIN_PASSWORD: 'short' })).toThrow(/SEED_ADMIN_PASSWORD/);
+    expect(() => loadConfig({ PLATFORM_ADMIN_PASSWORD: 'short' })).toThrow(/PLATFORM_ADMIN_PASSWORD/);
+  });
+
+  it('seeds the demo office outside production unless SEED_DEMO=off (issue 31)', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'off' })).toMatchObject({ seedDemo: false, seedConfirmationDemo: false });
+    expect(loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'off' }).seedDemo).toBe(false);
+    const production = loadConfig({
+      NODE_ENV: 'production',
+      DATA_KEY: 'a'.repeat(64),
+      PAYMENT_PROVIDER: 'alipay',
+      ALIPAY_APP_ID: 'x',
+      ALIPAY_PRIVATE_KEY: '-----BEGIN x',
+      ALIPAY_PUBLIC_KEY: '-----BEGIN y',
+      PUBLIC_URL: 'https://bm.example.cn',
+    });
+    expect(production).toMatchObject({ seedDemo: false, seedConfirmationDemo: false, platformAdminPassword: undefined });
   });
 });

@@ -41,6 +41,8 @@ export const ErrorCode = {
   ResetFailed: 2003,
   WrongPassword: 2004,
   PhotoInvalid: 2005,
+  /** A sign-in with a one-time password: every call but the password change waits for a new one. */
+  PasswordChangeRequired: 2006,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -59,6 +61,7 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.ResetFailed]: '身份证号码或提示答案不正确，无法重置密码',
   [ErrorCode.WrongPassword]: '原密码不正确',
   [ErrorCode.PhotoInvalid]: '照片不符合要求，请上传 JPG 或 PNG 格式的证件照',
+  [ErrorCode.PasswordChangeRequired]: '当前使用的是初始密码，请先修改密码后再继续操作',
 };
 
 /**
@@ -80,6 +83,7 @@ export const NOT_FOUND_TEXT = {
   order: '该订单不存在，请刷新后再试',
   feeWaiver: '该减免申请不存在或已删除，请刷新后再试',
   staff: '该人员不存在或已删除，请刷新后再试',
+  office: '该考试机构不存在，请刷新后再试',
   appeal: '该申诉不存在，请刷新后再试',
   attachment: '该附件不存在或已删除，请刷新后再试',
   message: '该消息不存在或已删除，请刷新后再试',

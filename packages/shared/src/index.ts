@@ -28,3 +28,4 @@ export * from './money';
 export * from './arrangement/arrangement';
 export * from './scores/scores';
 export * from './scores/stages';
+export * from './platform/offices';

@@ -23,6 +23,7 @@ import { applicationNoAndExamNotices } from './migrations/0022_application_no_an
 import { reviewReasons } from './migrations/0023_review_reasons';
 import { laterHistory } from './migrations/0024_later_history';
 import { platform } from './migrations/0025_platform';
+import { platformCaptcha } from './migrations/0026_platform_captcha';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -54,6 +55,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0023_review_reasons': reviewReasons(dialect),
     '0024_later_history': laterHistory(dialect),
     '0025_platform': platform(dialect),
+    '0026_platform_captcha': platformCaptcha(),
   };
 }
 

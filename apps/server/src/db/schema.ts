@@ -70,6 +70,14 @@ export interface PlatformSessionTable {
   revoked_at: string | null;
 }
 
+/** The operator's sign-in captchas (an office's are in `captcha`, which belongs to an office). */
+export interface PlatformCaptchaTable {
+  id: string;
+  answer_hash: string;
+  expires_at: string;
+  created_at: string;
+}
+
 /** What the platform's operators did (creating offices, their first admins, pausing them). */
 export interface PlatformAuditTable {
   id: Generated<number>;
@@ -710,6 +718,7 @@ export interface DB {
   platform_operator: PlatformOperatorTable;
   platform_session: PlatformSessionTable;
   platform_audit: PlatformAuditTable;
+  platform_captcha: PlatformCaptchaTable;
   exam: ExamTable;
   exam_document: ExamDocumentTable;
   captcha: CaptchaTable;

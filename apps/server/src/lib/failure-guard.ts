@@ -116,9 +116,10 @@ export function failureGuard(
  * changing recovery data): `limit` of them end the session, so a borrowed or stolen token buys a
  * handful of guesses and no more, while the owner, who knows the password, is never held back.
  */
-export function sessionStrikes(store: CounterStore | null, limit = 5) {
-  // A session lives at most 12 hours; its strikes need not outlive it.
-  const strikes = store?.({ name: 'reauth:session', points: limit, duration: 12 * 60 * 60 }) ?? null;
+export function sessionStrikes(store: CounterStore | null, limit = 5, name = 'reauth:session') {
+  // A session lives at most 12 hours; its strikes need not outlive it. `name`: sessions numbered
+  // apart (the platform operator's) count apart.
+  const strikes = store?.({ name, points: limit, duration: 12 * 60 * 60 }) ?? null;
   return {
     /** Counts a wrong password; true when this one was the last the session is allowed. */
     async strike(sessionId: number): Promise<boolean> {

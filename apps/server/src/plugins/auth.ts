@@ -5,6 +5,7 @@ import { parseJsonColumn } from '../lib/json';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import type { OperatorPrincipal } from '../modules/platform/offices/service';
 import type { SessionPrincipal } from '../modules/access/sessions/service';
 
 export interface StaffPrincipal {
@@ -25,13 +26,18 @@ declare module 'fastify' {
     candidate: SessionPrincipal;
     /** The staff member, set on routes with `config.auth: 'staff'`. */
     staff: StaffPrincipal;
+    /** The platform's operator, set on routes with `config.auth: 'platform'`. */
+    operator: OperatorPrincipal;
   }
   interface FastifyContextConfig {
     /** Staff roles allowed on a staff route; any role when left out. */
     roles?: StaffRole[];
-    /** Who may call the route: a candidate's token, a staff token (console), or anyone, with a
-     * candidate's session used when one is given ('optional'). */
-    auth?: 'candidate' | 'staff' | 'optional';
+    /** Who may call the route: a candidate's token, a staff token (console), the platform
+     * operator's token (its own sessions, never an office's), or anyone, with a candidate's
+     * session used when one is given ('optional'). */
+    auth?: 'candidate' | 'staff' | 'platform' | 'optional';
+    /** A staff or platform route a session with a one-time password may call (changing it, signing out). */
+    openBeforePasswordChange?: boolean;
   }
 }
 
@@ -51,14 +57,27 @@ export const tokenOf = (request: FastifyRequest): string => tokenFromHeaders(req
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const { sessions, repos } = app.services;
+    const { sessions, repos, platform } = app.services;
     app.decorateRequest('candidate', null as unknown as SessionPrincipal);
     app.decorateRequest('staff', null as unknown as StaffPrincipal);
+    app.decorateRequest('operator', null as unknown as OperatorPrincipal);
+    // A one-time password opens nothing but its own change (issue 31).
+    const passwordChangeFirst = (request: FastifyRequest, mustChange: boolean) => {
+      if (mustChange && request.routeOptions.config.openBeforePasswordChange !== true) throw new AppError(ErrorCode.PasswordChangeRequired);
+    };
 
     // Before validation: a caller without a session learns nothing about the call's rules.
     app.addHook('preValidation', async (request) => {
       const needed = request.routeOptions.config.auth;
       if (!needed) return;
+      if (needed === 'platform') {
+        // Platform sessions are in a table of their own: an office's token is no token here.
+        const operator = await platform.authenticate(tokenOf(request));
+        if (!operator) throw new AppError(ErrorCode.Unauthorized);
+        request.operator = operator;
+        passwordChangeFirst(request, operator.mustChangePassword);
+        return;
+      }
       const session = await sessions.resolve(tokenOf(request));
       if (needed === 'optional') {
         const ok = session && session.kind === 'candidate' && session.officeId === request.office.id;
@@ -82,6 +101,7 @@ export default fp(
           role,
           units: parseJsonColumn(z.array(z.string()), row.units, []),
         };
+        passwordChangeFirst(request, row.must_change_password === 1);
         const roles = request.routeOptions.config.roles;
         if (roles && !roles.includes(role)) throw new AppError(ErrorCode.Forbidden);
       }

@@ -4,14 +4,14 @@ import fp from 'fastify-plugin';
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * Image captchas are kept in the database, so that any process can check one another issued
+ * Image captchas (offices' and the platform operator's) are kept in the database, so that any process can check one another issued
  * (`app.services.captcha`); this sweeps the expired and used ones away once a minute.
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const service = app.services.captcha;
+    const services = [app.services.captcha, app.services.platform.captcha];
     const timer = setInterval(() => {
-      service.sweep().catch((err: unknown) => app.log.warn({ err }, 'captcha sweep failed'));
+      for (const service of services) service.sweep().catch((err: unknown) => app.log.warn({ err }, 'captcha sweep failed'));
     }, SWEEP_INTERVAL_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

@@ -61,9 +61,11 @@ export default fp(
         return reply.code(404).send(fail(ErrorCode.NotFound, '请求地址出错'));
       }
       const isConsole = url === '/admin' || url.startsWith('/admin/');
-      if (!isConsole && pages && (await pages.answer(request, reply))) return reply;
+      // The platform console (issue 31): its own page, like the office console's.
+      const isPlatform = url === '/platform' || url.startsWith('/platform/');
+      if (!isConsole && !isPlatform && pages && (await pages.answer(request, reply))) return reply;
       reply.header('Cache-Control', 'no-cache');
-      return reply.sendFile(isConsole ? 'admin.html' : 'index.html');
+      return reply.sendFile(isConsole ? 'admin.html' : isPlatform ? 'platform.html' : 'index.html');
     });
   },
   { name: 'web' },

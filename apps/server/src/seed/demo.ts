@@ -10,6 +10,7 @@ import { seedCloseoutDemo } from './closeout';
 import { seedConfirmationDemo } from './confirmation';
 import { seedTicketsDemo } from './tickets';
 import { seedScoresDemo } from './scores';
+import { AGREEMENT_TITLE, DEFAULT_WEBNAME, registrationAgreement } from '../modules/platform/offices/defaults';
 
 const DAY = 86_400_000;
 
@@ -20,7 +21,7 @@ export interface SeedResult {
 }
 
 const DEMO_SETTINGS: OfficeSettings = {
-  webname: '智考云考试报名系统',
+  webname: DEFAULT_WEBNAME,
   contactPhone: '0571-87001234',
   contactEmail: 'kaowu@demo.zhikaoyun.cn',
   address: '浙江省杭州市西湖区文三路 100 号 人事考试中心',
@@ -30,17 +31,7 @@ const DEMO_SETTINGS: OfficeSettings = {
   timeZone: DEFAULT_TIME_ZONE,
 };
 
-const AGREEMENT = `<h3>一、总则</h3>
-<p>本系统由示范市人事考试中心（以下简称"考试机构"）提供，用于各类招聘考试的网上报名。考生注册账号、登录并使用本系统，即表示已阅读并同意本协议。</p>
-<h3>二、账号与实名</h3>
-<p>1. 考生须使用本人有效居民身份证号码注册，一个身份证号码只能注册一个账号。</p>
-<p>2. 考生应如实填写姓名、手机号码等信息，并妥善保管密码、密保问题及提示答案，因保管不善造成的后果由考生本人承担。</p>
-<h3>三、个人信息保护</h3>
-<p>考试机构依照《中华人民共和国个人信息保护法》收集和使用考生的个人信息，仅用于考试报名、资格审查、考试组织和录用工作，不会向无关第三方提供。身份证号码等敏感个人信息加密存储，在页面与导出中脱敏显示。</p>
-<h3>四、诚信报考</h3>
-<p>考生应对所填报信息的真实性、准确性负责。凡弄虚作假的，一经查实，即取消考试或聘用资格，并按照《事业单位公开招聘违纪违规行为处理规定》处理。</p>
-<h3>五、其他</h3>
-<p>本协议的解释权归考试机构所有。如有疑问，请在工作时间拨打咨询电话 0571-87001234。</p>`;
+const AGREEMENT = registrationAgreement('示范市人事考试中心', DEMO_SETTINGS.contactPhone);
 
 const NOTICE = `<h3>示范市 2026 年度市属事业单位公开招聘工作人员公告</h3>
 <p>根据《事业单位人事管理条例》及有关规定，经研究决定，2026 年度市属事业单位面向社会公开招聘工作人员。现将有关事项公告如下：</p>
@@ -104,7 +95,7 @@ export async function seedDemo(
         name: '示范市人事考试中心',
         settings: JSON.stringify(DEMO_SETTINGS),
         menu: JSON.stringify(menu),
-        agreement_title: '智考云考试报名系统用户注册协议',
+        agreement_title: AGREEMENT_TITLE,
         agreement_content: AGREEMENT,
         agreement_updated_at: stamp,
         created_at: stamp,

@@ -10,10 +10,13 @@ import { openDatabase, type Db } from '../../src/db/database';
 import type { DB } from '../../src/db/schema';
 import { migrateToLatest } from '../../src/db/migrate';
 import { seedDemo } from '../../src/seed/demo';
+import { seedPlatformOperator } from '../../src/seed/operator';
 import { createDataCipher } from '../../src/lib/crypto';
 import type { DatabaseKind, TestDatabase } from './databases';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-pass-2026';
+/** The platform operator's first password (a one-time one: changed at the first sign-in). */
+export const TEST_PLATFORM_PASSWORD = 'test-platform-pass-2026';
 export const TEST_CAPTCHA = 'zk-test-captcha';
 export const TEST_DATA_KEY = Buffer.alloc(32, 7);
 /** The export's worker script as `npm run build` bundles it (test/global-setup.mjs builds it when stale). */
@@ -63,6 +66,7 @@ export async function createTestApp(
     adminPassword: TEST_ADMIN_PASSWORD,
     ...(demoStages ? { confirmationDemo: { cipher: createDataCipher(TEST_DATA_KEY) } } : {}),
   });
+  await seedPlatformOperator(db, { password: TEST_PLATFORM_PASSWORD });
   const stream = new PassThrough();
   const chunks: string[] = [];
   stream.on('data', (c: Buffer) => {

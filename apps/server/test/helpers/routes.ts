@@ -3,7 +3,7 @@ import type { RouteOptions } from 'fastify';
 export interface ApiRoute {
   method: 'GET' | 'POST';
   url: string;
-  auth: 'candidate' | 'staff' | 'optional' | undefined;
+  auth: 'candidate' | 'staff' | 'platform' | 'optional' | undefined;
   roles: string[] | undefined;
   route: RouteOptions;
 }

@@ -24,6 +24,7 @@ import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from '
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { ConsoleForbidden, ConsoleNotFound } from '../components/console/ConsoleResult';
 import { useStaffLogout } from '../features/access/staff/console/api';
+import { ForcedPasswordChange, OwnPasswordButton } from '../features/access/staff/console/OwnPassword';
 import { useStaffSession } from '../lib/staff-session';
 import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleView, viewTitle, type ConsoleSection } from './route-table';
 
@@ -50,12 +51,12 @@ const ICONS: Record<ConsoleSection, ReactNode> = {
 /**
  * The console's frame around every page but sign-in: header, menu, content. On every
  * navigation, before the page renders: a signed-out visit goes to sign-in (which comes back
- * here afterwards), a reviewer gets 无权访问 for an admin page, an unknown path 页面不存在, and
+ * here afterwards), a one-time password gets the password change and nothing else, a reviewer gets 无权访问 for an admin page, an unknown path 页面不存在, and
  * the window title follows the route.
  */
 export function ConsoleLayout() {
   const location = useLocation();
-  const { token, staff, endedByUser } = useStaffSession();
+  const { token, staff, endedByUser, mustChangePassword } = useStaffSession();
   const logout = useStaffLogout();
   const isAdmin = staff?.role === 'admin';
   const view = consoleView(location.pathname, isAdmin);
@@ -77,6 +78,8 @@ export function ConsoleLayout() {
     const from = endedByUser ? undefined : { from: { pathname: location.pathname, search: location.search } };
     return <Navigate to={CONSOLE_LOGIN} replace state={from} />;
   }
+  // A one-time password: nothing of the console until it is changed (the server refuses the rest).
+  if (mustChangePassword) return <ForcedPasswordChange />;
 
   // Exam-scoped pages hand the chosen exam on to each other.
   const examId = new URLSearchParams(location.search).get('examId');
@@ -95,6 +98,7 @@ export function ConsoleLayout() {
         <span className="admin-header__user">
           {staff.name}（{STAFF_ROLE_LABEL[staff.role]}）
         </span>
+        <OwnPasswordButton />
         <Button icon={<LogoutOutlined />} loading={logout.isPending} onClick={() => logout.mutate()}>
           退出
         </Button>

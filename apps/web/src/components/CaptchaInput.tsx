@@ -1,3 +1,4 @@
+import type { Captcha } from '@zhikaoyun/shared';
 import { Input } from 'antd';
 import { forwardRef } from 'react';
 import { CaptchaImage, useCaptcha, type CaptchaHandle } from './captcha-core';
@@ -8,11 +9,13 @@ interface Props {
   value?: string;
   onChange?: (value: string) => void;
   id?: string;
+  /** Where the image comes from; the office's captcha unless given. */
+  load?: () => Promise<Captcha>;
 }
 
 /** The captcha field: code input and image; tap the image for a new one. */
-export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInput({ value, onChange, id }, ref) {
-  const { captcha, failed, refresh } = useCaptcha(ref, onChange);
+export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInput({ value, onChange, id, load }, ref) {
+  const { captcha, failed, refresh } = useCaptcha(ref, onChange, load);
   return (
     <div className="captcha-input">
       <Input

@@ -14,18 +14,19 @@ export interface CaptchaHandle {
 
 /**
  * A captcha field's image and its refresh, for both captcha inputs (antd's, in the forms built on
- * antd; the plain one of the login page, which loads without antd).
+ * antd; the plain one of the login page, which loads without antd). `load`: where the image comes
+ * from (an office's /api/getCode unless given; the platform console has its own).
  */
-export function useCaptcha(ref: Ref<CaptchaHandle>, onChange?: (value: string) => void) {
+export function useCaptcha(ref: Ref<CaptchaHandle>, onChange?: (value: string) => void, load: () => Promise<Captcha> = fetchCaptcha) {
   // The page's HTML may carry one (the server put it there): then it shows before any script runs.
   const [captcha, setCaptcha] = useState<Captcha | null>(ssrCaptcha);
   const [failed, setFailed] = useState(false);
 
   const refresh = useCallback(() => {
     setFailed(false);
-    fetchCaptcha().then(setCaptcha, () => setFailed(true));
+    load().then(setCaptcha, () => setFailed(true));
     onChange?.('');
-  }, [onChange]);
+  }, [onChange, load]);
 
   useImperativeHandle(ref, () => ({ refresh, captchaId: () => captcha?.captchaId ?? '' }), [refresh, captcha]);
 
@@ -33,7 +34,9 @@ export function useCaptcha(ref: Ref<CaptchaHandle>, onChange?: (value: string) =
   // refresh needs a new one, never a cached one.
   useEffect(() => {
     if (ssrCaptcha()) takeSsrCaptcha();
-    else fetchCaptcha().then(setCaptcha, () => setFailed(true));
+    else load().then(setCaptcha, () => setFailed(true));
+    // Loaded once, on the first render; a new one comes from refresh().
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return { captcha, failed, refresh };

@@ -5,6 +5,7 @@ import { readStored, removeStored, writeStored } from './storage';
 
 const TOKEN_KEY = 'adminToken';
 const STAFF_KEY = 'adminStaff';
+const MUST_CHANGE_KEY = 'adminMustChangePassword';
 
 interface StaffSession {
   token: string;
@@ -14,7 +15,11 @@ interface StaffSession {
    * instead of the page they left: whoever signs in next may be someone else.
    */
   endedByUser: boolean;
-  signIn: (token: string, staff: StaffProfile) => void;
+  /** Signed in with a one-time password: the console shows only the password change until it is done. */
+  mustChangePassword: boolean;
+  signIn: (token: string, staff: StaffProfile, mustChangePassword?: boolean) => void;
+  /** The one-time password was replaced: the console opens. */
+  passwordChanged: () => void;
   /** Ends the session; `byUser` for 退出, not for an expired session. */
   signOut: (byUser?: boolean) => void;
   /** The signed-in member's own profile changed (an admin renamed themself): same session. */
@@ -29,16 +34,24 @@ export const useStaffSession = create<StaffSession>()((set) => ({
   token: readStored<string>(TOKEN_KEY) ?? '',
   staff: storedStaff,
   endedByUser: false,
-  signIn: (token, staff) => {
+  mustChangePassword: readStored<boolean>(MUST_CHANGE_KEY) === true,
+  signIn: (token, staff, mustChangePassword = false) => {
     writeStored(TOKEN_KEY, token);
     writeStored(STAFF_KEY, staff);
+    if (mustChangePassword) writeStored(MUST_CHANGE_KEY, true);
+    else removeStored(MUST_CHANGE_KEY);
     setDisplayTimeZone(staff.timeZone);
-    set({ token, staff, endedByUser: false });
+    set({ token, staff, endedByUser: false, mustChangePassword });
+  },
+  passwordChanged: () => {
+    removeStored(MUST_CHANGE_KEY);
+    set({ mustChangePassword: false });
   },
   signOut: (byUser = false) => {
     removeStored(TOKEN_KEY);
     removeStored(STAFF_KEY);
-    set({ token: '', staff: null, endedByUser: byUser });
+    removeStored(MUST_CHANGE_KEY);
+    set({ token: '', staff: null, endedByUser: byUser, mustChangePassword: false });
   },
   updateProfile: (changes) =>
     set((state) => {

@@ -45,7 +45,12 @@ export const staffProfileSchema = z.object({
 });
 export type StaffProfile = z.infer<typeof staffProfileSchema>;
 
-export const staffAuthResultSchema = z.object({ token: z.string(), staff: staffProfileSchema });
+/** `mustChangePassword` is there only on a sign-in with a one-time password (an office's first admin). */
+export const staffAuthResultSchema = z.object({
+  token: z.string(),
+  staff: staffProfileSchema,
+  mustChangePassword: z.literal(true).optional(),
+});
 export type StaffAuthResult = z.infer<typeof staffAuthResultSchema>;
 
 const examIdParam = z.coerce.number({ message: '请选择考试' }).int().positive({ message: '请选择考试' });

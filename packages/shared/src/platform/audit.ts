@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS: readonly string[] = [
   // Sign-in and settings
   '登录',
   '退出',
+  '修改密码',
   '修改系统设置',
   '修改菜单',
   '修改消息设置',

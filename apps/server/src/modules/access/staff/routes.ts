@@ -1,8 +1,16 @@
-import { envelopeSchema, officeQuerySchema, ok, staffAuthResultSchema, staffLoginSchema, staffProfileSchema } from '@zhikaoyun/shared';
+import {
+  envelopeSchema,
+  officeQuerySchema,
+  ok,
+  ownPasswordChangeSchema,
+  staffAuthResultSchema,
+  staffLoginSchema,
+  staffProfileSchema,
+} from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-/** Console sign-in: `/api/admin/login`, `logout`, `getProfile`. */
+/** Console sign-in: `/api/admin/login`, `logout`, `getProfile`, `changePassword`. */
 const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   const { staff: service, audit } = app.services;
   const tags = ['console'];
@@ -25,7 +33,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout',
     {
-      config: { auth: 'staff' },
+      config: { auth: 'staff', openBeforePasswordChange: true },
       schema: { summary: '考务人员退出', tags, querystring: officeQuerySchema, response: { 200: envelopeSchema(z.null()) } },
     },
     async (request) => {
@@ -47,6 +55,24 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { summary: '当前考务人员', tags, querystring: officeQuerySchema, response: { 200: envelopeSchema(staffProfileSchema) } },
     },
     async (request) => ok(await service.profile(request.office.id, request.staff.id)),
+  );
+  app.post(
+    '/changePassword',
+    {
+      // Verifies and hashes a password; also the one call a one-time password opens.
+      config: { auth: 'staff', openBeforePasswordChange: true, rateLimit: { max: 30, timeWindow: '10 minutes' } },
+      schema: {
+        summary: '考务人员修改本人密码',
+        tags,
+        querystring: officeQuerySchema,
+        body: ownPasswordChangeSchema,
+        response: { 200: envelopeSchema(z.null()) },
+      },
+    },
+    async (request) => {
+      await service.changePassword({ ...request.staff, officeId: request.office.id }, request.body, request.ip);
+      return ok(null);
+    },
   );
 };
 

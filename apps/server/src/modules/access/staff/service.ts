@@ -8,7 +8,8 @@ import {
 } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
-import { failureGuard, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
+import { nowIso } from '../../../lib/clock';
+import { failureGuard, sessionStrikes, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
 import { parseJsonColumn } from '../../../lib/json';
 import { hashPassword, verifyPassword } from '../../../lib/password';
 import type { CounterStore } from '../../../lib/throttle';
@@ -27,6 +28,8 @@ export interface StaffDeps {
 
 export function createStaffService({ repo, captcha, sessions, counters, audit }: StaffDeps) {
   const guard = failureGuard(counters, 'staff-login', '登录');
+  // Wrong old passwords typed into a signed-in console: a few end the session.
+  const strikes = sessionStrikes(counters);
   let decoyHash: Promise<string> | null = null;
 
   async function profile(officeId: number, id: number): Promise<StaffProfile> {
@@ -68,7 +71,37 @@ export function createStaffService({ repo, captcha, sessions, counters, audit }:
       await guard.succeed(officeId, account, ip);
       const token = await sessions.open('staff', row.id, officeId);
       await audit.record({ id: row.id, officeId, name: row.name }, '登录', `staff:${row.id}`, '', ip);
-      return { token, staff: await profile(officeId, row.id) };
+      const staff = await profile(officeId, row.id);
+      // A one-time password (an office's first admin): the console asks for a new one before anything else.
+      return row.must_change_password ? { token, staff, mustChangePassword: true } : { token, staff };
+    },
+
+    /**
+     * A staff member's own password, at any time and first of all after a one-time one. Their
+     * other sessions are signed out; this one stays in.
+     */
+    async changePassword(
+      actor: { id: number; officeId: number; name: string; sessionId: number },
+      input: { oldPassword: string; newPassword: string },
+      ip: string,
+    ): Promise<void> {
+      const row = await repo.passwordHash(actor.officeId, actor.id);
+      if (!row) throw new AppError(ErrorCode.Unauthorized);
+      if (!(await verifyPassword(row.password_hash, input.oldPassword))) {
+        if (await strikes.strike(actor.sessionId)) {
+          await sessions.revoke(actor.sessionId);
+          throw new AppError(ErrorCode.Unauthorized, '原密码多次输入错误，请重新登录');
+        }
+        throw new AppError(ErrorCode.WrongPassword);
+      }
+      await strikes.clear(actor.sessionId);
+      await repo.update(actor.officeId, actor.id, {
+        password_hash: await hashPassword(input.newPassword),
+        must_change_password: 0,
+        updated_at: nowIso(),
+      });
+      await sessions.revokeAll('staff', actor.id, actor.sessionId);
+      await audit.record(actor, '修改密码', `staff:${actor.id}`, '', ip);
     },
     profile,
   };

@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
+import type { OwnPasswordChangeInput, StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
 import { positionKeys, staffKeys } from '../../../../lib/api/console-keys';
 import { getData, postData } from '../../../../lib/console-http';
 import { useStaffSession } from '../../../../lib/staff-session';
 
 export const staffLogin = (input: StaffLoginInput) => postData<StaffAuthResult>('/api/admin/login', input);
 export const staffLogout = () => postData<null>('/api/admin/logout');
+/** The staff member's own password (a one-time one first of all). */
+export const changeStaffPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/admin/changePassword', input);
 export const fetchStaffList = () => getData<StaffUser[]>('/api/admin/getStaffList');
 export const saveStaff = (input: StaffInput) => postData<{ id: number }>('/api/admin/saveStaff', input);
 /** The office's units (from its positions): a reviewer's scope is chosen from them, never typed. */
@@ -23,7 +25,7 @@ export function useStaffLogin() {
     mutationFn: staffLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.staff);
+      signIn(result.token, result.staff, result.mustChangePassword === true);
     },
   });
 }

@@ -1,0 +1,44 @@
+import { Button, Card, Form, Input } from 'antd';
+import { useRef } from 'react';
+import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
+import { fetchPlatformCaptcha, usePlatformLogin } from './api';
+
+interface Values {
+  username: string;
+  password: string;
+  captcha: string;
+}
+
+/** 平台管理员登录: username, password and the platform's own captcha; the same throttles as staff. */
+export default function PlatformLoginPage() {
+  const captcha = useRef<CaptchaHandle>(null);
+  const login = usePlatformLogin();
+  return (
+    <div className="admin-login">
+      <Card title="平台管理后台登录" className="admin-login__card">
+        <Form<Values>
+          name="platform-login"
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(values) =>
+            // A captcha is single use: a failed attempt needs a new one.
+            login.mutate({ ...values, captchaId: captcha.current?.captchaId() ?? '' }, { onError: () => captcha.current?.refresh() })
+          }
+        >
+          <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
+            <Input size="large" autoComplete="username" />
+          </Form.Item>
+          <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }]}>
+            <Input.Password size="large" autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
+            <CaptchaInput ref={captcha} load={fetchPlatformCaptcha} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" size="large" block loading={login.isPending}>
+            登录
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  Captcha,
+  CreateOfficeAdminInput,
+  Envelope,
+  OfficeAdminResult,
+  OwnPasswordChangeInput,
+  PlatformAuditEntry,
+  PlatformLoginInput,
+  PlatformLoginResult,
+  PlatformOffice,
+  SaveOfficeInput,
+} from '@zhikaoyun/shared';
+import { createHttpClient } from '../../../lib/http';
+import { usePlatformSession } from '../../../lib/platform-session';
+
+/**
+ * The platform console's client: the same envelope, error texts and toasts as the office console,
+ * with the operator's token, and no office named (the platform's calls belong to none). A 401
+ * ends the session and the layout sends the browser to sign-in.
+ */
+const platformHttp = createHttpClient(undefined, {
+  token: () => usePlatformSession.getState().token,
+  onUnauthorized: () => usePlatformSession.getState().signOut(),
+});
+
+async function getData<T>(url: string, params?: Record<string, unknown>): Promise<T> {
+  return (await platformHttp.get<Envelope<T>>(url, { noOffice: true, ...(params ? { params } : {}) })).data.data as T;
+}
+async function postData<T>(url: string, body?: unknown): Promise<T> {
+  return (await platformHttp.post<Envelope<T>>(url, body, { noOffice: true })).data.data as T;
+}
+
+export const fetchPlatformCaptcha = () => getData<Captcha>('/api/platform/getCode');
+export const platformLogin = (input: PlatformLoginInput) => postData<PlatformLoginResult>('/api/platform/login', input);
+export const platformLogout = () => postData<null>('/api/platform/logout');
+export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/platform/changePassword', input);
+export const fetchOffices = () => getData<{ list: PlatformOffice[] }>('/api/platform/getOfficeList');
+export const saveOffice = (input: SaveOfficeInput) => postData<{ id: number }>('/api/platform/saveOffice', input);
+export const createOfficeAdmin = (input: CreateOfficeAdminInput) => postData<OfficeAdminResult>('/api/platform/createOfficeAdmin', input);
+
+export const PLATFORM_AUDIT_PAGE_SIZE = 30;
+export const fetchPlatformAudit = (page: number) =>
+  getData<{ list: PlatformAuditEntry[]; total: number }>('/api/platform/getAuditLog', { page, pageSize: PLATFORM_AUDIT_PAGE_SIZE });
+
+const OFFICES_KEY = ['platform', 'offices'] as const;
+
+/** Signs in; whatever an earlier session left in the cache goes first. */
+export function usePlatformLogin() {
+  const client = useQueryClient();
+  const signIn = usePlatformSession((s) => s.signIn);
+  return useMutation({
+    mutationFn: platformLogin,
+    onSuccess: (result) => {
+      client.clear();
+      signIn(result.token, result.mustChangePassword === true);
+    },
+  });
+}
+
+/** 退出: the session ends here even when the server cannot be reached. */
+export function usePlatformLogout() {
+  const client = useQueryClient();
+  const signOut = usePlatformSession((s) => s.signOut);
+  return useMutation({
+    mutationFn: platformLogout,
+    onSettled: () => {
+      signOut(true);
+      client.clear();
+    },
+  });
+}
+
+export function useOffices() {
+  return useQuery({ queryKey: OFFICES_KEY, queryFn: fetchOffices });
+}
+
+export function useSaveOffice() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: saveOffice, onSuccess: () => client.invalidateQueries({ queryKey: OFFICES_KEY }) });
+}
+
+export function useCreateOfficeAdmin() {
+  return useMutation({ mutationFn: createOfficeAdmin });
+}
+
+export function usePlatformAudit(page: number) {
+  return useQuery({
+    queryKey: ['platform', 'audit', page],
+    queryFn: () => fetchPlatformAudit(page),
+    placeholderData: (p) => p,
+    staleTime: 0,
+  });
+}

@@ -1,0 +1,16 @@
+import { setChineseZodMessages } from '@zhikaoyun/shared';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Providers } from '../lib/providers';
+import { PlatformRouter } from './router';
+import '../styles/admin.css';
+
+setChineseZodMessages();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Providers>
+      <PlatformRouter />
+    </Providers>
+  </StrictMode>,
+);
