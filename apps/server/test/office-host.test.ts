@@ -107,7 +107,13 @@ for (const kind of DATABASES) {
 
     it('a bound host answers only its own office: another office named there is unknown (404), never served', async () => {
       const a = on(t, 'office-a.test');
-      for (const q of ['officeCode=host-b', `officeId=${ids.b}`, `officeId=${demoId}`, 'officeCode=demo', `officeId=${ids.a}&officeCode=host-b`]) {
+      for (const q of [
+        'officeCode=host-b',
+        `officeId=${ids.b}`,
+        `officeId=${demoId}`,
+        'officeCode=demo',
+        `officeId=${ids.a}&officeCode=host-b`,
+      ]) {
         const { res, body } = await a.get(`/api/getWSystem?${q}`);
         expect(res.statusCode, q).toBe(404);
         expect(body, q).toEqual({ success: false, errorCode: ErrorCode.UnknownOffice, msg: ERROR_TEXT[ErrorCode.UnknownOffice] });
@@ -143,9 +149,9 @@ for (const kind of DATABASES) {
     it('X-Forwarded-Host is not believed without TRUST_PROXY', async () => {
       const viaProxy = on(t, 'localhost', { headers: { 'x-forwarded-host': 'office-a.test' } });
       expect((await viaProxy.get('/api/getWSystem')).body.data.officeCode).toBe('demo');
-      expect((await on(t, 'office-b.test', { headers: { 'x-forwarded-host': 'office-a.test' } }).get('/api/getWSystem')).body.data.officeCode).toBe(
-        'host-b',
-      );
+      expect(
+        (await on(t, 'office-b.test', { headers: { 'x-forwarded-host': 'office-a.test' } }).get('/api/getWSystem')).body.data.officeCode,
+      ).toBe('host-b');
     });
 
     it('the answers kept before routing are kept per host: a real server, two hosts, one URL', async () => {
@@ -170,25 +176,28 @@ for (const kind of DATABASES) {
     });
   });
 
-  describe.skipIf(kind.skipped !== null)(`X-Forwarded-Host and TRUST_PROXY on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      // Only the proxy at 10.0.0.5 is believed.
-      t = await createTestApp(kind, { RATE_LIMITS: 'off', TRUST_PROXY: '10.0.0.5' });
-      await twoOffices(t);
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+  describe.skipIf(kind.skipped !== null)(
+    `X-Forwarded-Host and TRUST_PROXY on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => {
+        // Only the proxy at 10.0.0.5 is believed.
+        t = await createTestApp(kind, { RATE_LIMITS: 'off', TRUST_PROXY: '10.0.0.5' });
+        await twoOffices(t);
+      });
+      afterAll(async () => {
+        await t?.close();
+      });
 
-    it('believes X-Forwarded-Host from the trusted proxy only', async () => {
-      const headers = { 'x-forwarded-host': 'office-a.test', 'x-forwarded-for': '203.0.113.9' };
-      const fromProxy = on(t, 'localhost', { headers, remoteAddress: '10.0.0.5' });
-      expect((await fromProxy.get('/api/getWSystem')).body.data.officeCode).toBe('host-a');
-      const direct = on(t, 'localhost', { headers, remoteAddress: '198.51.100.7' });
-      expect((await direct.get('/api/getWSystem')).body.data.officeCode).toBe('demo');
-    });
-  });
+      it('believes X-Forwarded-Host from the trusted proxy only', async () => {
+        const headers = { 'x-forwarded-host': 'office-a.test', 'x-forwarded-for': '203.0.113.9' };
+        const fromProxy = on(t, 'localhost', { headers, remoteAddress: '10.0.0.5' });
+        expect((await fromProxy.get('/api/getWSystem')).body.data.officeCode).toBe('host-a');
+        const direct = on(t, 'localhost', { headers, remoteAddress: '198.51.100.7' });
+        expect((await direct.get('/api/getWSystem')).body.data.officeCode).toBe('demo');
+      });
+    },
+  );
 }
 
 /** The site's pages: the office's own, a 404 page for an unknown one, and 暂停服务 for a paused one. */
@@ -222,111 +231,117 @@ export async function render(url, read) {
 `;
 
 for (const kind of DATABASES) {
-  describe.skipIf(kind.skipped !== null)(`pages and a paused office on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
-    let t: TestApp;
-    let dist: string;
-    let ids: Record<'a' | 'b', number>;
-    const page = (host: string, url: string) => t.app.inject({ method: 'GET', url, headers: { host } });
-    const pause = async (officeId: number, disabled: boolean) => {
-      await t.db.kysely
-        .updateTable('office')
-        .set({ disabled: disabled ? 1 : 0, disabled_at: disabled ? new Date().toISOString() : null })
-        .where('id', '=', officeId)
-        .execute();
-      // What the platform's saveOffice does after its write (decision 028).
-      await t.app.publicCache.invalidate(officeId);
-    };
+  describe.skipIf(kind.skipped !== null)(
+    `pages and a paused office on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`,
+    () => {
+      let t: TestApp;
+      let dist: string;
+      let ids: Record<'a' | 'b', number>;
+      const page = (host: string, url: string) => t.app.inject({ method: 'GET', url, headers: { host } });
+      const pause = async (officeId: number, disabled: boolean) => {
+        await t.db.kysely
+          .updateTable('office')
+          .set({ disabled: disabled ? 1 : 0, disabled_at: disabled ? new Date().toISOString() : null })
+          .where('id', '=', officeId)
+          .execute();
+        // What the platform's saveOffice does after its write (decision 028).
+        await t.app.publicCache.invalidate(officeId);
+      };
 
-    beforeAll(async () => {
-      dist = mkdtempSync(path.join(tmpdir(), 'zk-office-host-'));
-      mkdirSync(path.join(dist, '.ssr'), { recursive: true });
-      writeFileSync(path.join(dist, 'index.html'), INDEX);
-      writeFileSync(path.join(dist, 'admin.html'), '<!doctype html><title>管理</title>');
-      writeFileSync(path.join(dist, '.ssr/entry-server.js'), RENDER);
-      t = await createTestApp(kind, { RATE_LIMITS: 'off', WEB_DIST: dist });
-      ids = await twoOffices(t);
-    });
-    afterAll(async () => {
-      await t?.close();
-      rmSync(dist, { recursive: true, force: true });
-    });
+      beforeAll(async () => {
+        dist = mkdtempSync(path.join(tmpdir(), 'zk-office-host-'));
+        mkdirSync(path.join(dist, '.ssr'), { recursive: true });
+        writeFileSync(path.join(dist, 'index.html'), INDEX);
+        writeFileSync(path.join(dist, 'admin.html'), '<!doctype html><title>管理</title>');
+        writeFileSync(path.join(dist, '.ssr/entry-server.js'), RENDER);
+        t = await createTestApp(kind, { RATE_LIMITS: 'off', WEB_DIST: dist });
+        ids = await twoOffices(t);
+      });
+      afterAll(async () => {
+        await t?.close();
+        rmSync(dist, { recursive: true, force: true });
+      });
 
-    it('renders each host’s pages with its own office, kept apart', async () => {
-      for (let round = 0; round < 2; round += 1) {
-        const a = await page('office-a.test', '/notice-list');
-        const b = await page('office-b.test', '/notice-list');
-        expect(a.statusCode).toBe(200);
-        expect(a.body).toContain('<h1>host-a 考试机构</h1><ul><li>A 机构公告</li></ul>');
-        expect(b.body).toContain('<h1>host-b 考试机构</h1><ul><li>B 机构公告</li></ul>');
-        expect((await page('localhost', '/notice-list')).body).toContain('<h1>示范市人事考试中心</h1>');
-      }
-      // Another office named on a bound host is no way in.
-      const other = await page('office-a.test', '/notice-list?code=host-b');
-      expect(other.statusCode).toBe(404);
-      expect(other.body).toContain('未找到该考试机构');
-      expect(other.body).not.toContain('B 机构公告');
-    });
+      it('renders each host’s pages with its own office, kept apart', async () => {
+        for (let round = 0; round < 2; round += 1) {
+          const a = await page('office-a.test', '/notice-list');
+          const b = await page('office-b.test', '/notice-list');
+          expect(a.statusCode).toBe(200);
+          expect(a.body).toContain('<h1>host-a 考试机构</h1><ul><li>A 机构公告</li></ul>');
+          expect(b.body).toContain('<h1>host-b 考试机构</h1><ul><li>B 机构公告</li></ul>');
+          expect((await page('localhost', '/notice-list')).body).toContain('<h1>示范市人事考试中心</h1>');
+        }
+        // Another office named on a bound host is no way in.
+        const other = await page('office-a.test', '/notice-list?code=host-b');
+        expect(other.statusCode).toBe(404);
+        expect(other.body).toContain('未找到该考试机构');
+        expect(other.body).not.toContain('B 机构公告');
+      });
 
-    it('an unknown office’s page is a Chinese 404 page', async () => {
-      const res = await page('localhost', '/?code=nosuch');
-      expect(res.statusCode).toBe(404);
-      expect(res.headers['content-type']).toMatch(/text\/html/);
-      expect(res.body).toContain(ERROR_TEXT[ErrorCode.UnknownOffice]);
-    });
+      it('an unknown office’s page is a Chinese 404 page', async () => {
+        const res = await page('localhost', '/?code=nosuch');
+        expect(res.statusCode).toBe(404);
+        expect(res.headers['content-type']).toMatch(/text\/html/);
+        expect(res.body).toContain(ERROR_TEXT[ErrorCode.UnknownOffice]);
+      });
 
-    it('a paused office: 暂停服务 pages (503), every call refused, staff sign-in refused, data kept; enabling brings all back', async () => {
-      const b = on(t, 'office-b.test');
-      const idno = newIdno();
-      const reg = await b.post('/api/register', { ...registration(idno, { name: '乙考生' }), ...(await b.captcha()) });
-      expect(reg.body.success, reg.body.msg).toBe(true);
-      const token = reg.body.data.token as string;
-      const staff = await b.post('/api/admin/login', { username: 'admin-b', password: STAFF_PASSWORD, ...(await b.captcha()) });
-      const staffToken = staff.body.data.token as string;
-      // Kept answers of every kind first: a public read, a rendered page.
-      for (let i = 0; i < 2; i += 1) {
-        expect((await b.get('/api/getWSystem')).body.success).toBe(true);
-        expect((await page('office-b.test', '/')).statusCode).toBe(200);
-      }
-      const rowsBefore = await t.db.kysely.selectFrom('candidate').selectAll().where('office_id', '=', ids.b).execute();
+      it('a paused office: 暂停服务 pages (503), every call refused, staff sign-in refused, data kept; enabling brings all back', async () => {
+        const b = on(t, 'office-b.test');
+        const idno = newIdno();
+        const reg = await b.post('/api/register', { ...registration(idno, { name: '乙考生' }), ...(await b.captcha()) });
+        expect(reg.body.success, reg.body.msg).toBe(true);
+        const token = reg.body.data.token as string;
+        const staff = await b.post('/api/admin/login', { username: 'admin-b', password: STAFF_PASSWORD, ...(await b.captcha()) });
+        const staffToken = staff.body.data.token as string;
+        // Kept answers of every kind first: a public read, a rendered page.
+        for (let i = 0; i < 2; i += 1) {
+          expect((await b.get('/api/getWSystem')).body.success).toBe(true);
+          expect((await page('office-b.test', '/')).statusCode).toBe(200);
+        }
+        const rowsBefore = await t.db.kysely.selectFrom('candidate').selectAll().where('office_id', '=', ids.b).execute();
 
-      await pause(ids.b, true);
-      const text = officeSuspendedText('host-b 考试机构');
-      for (const url of ['/', '/notice-list', '/login', '/admin', '/admin/login', '/personal-center']) {
-        const res = await page('office-b.test', url);
-        expect(res.statusCode, url).toBe(503);
-        expect(res.headers['cache-control'], url).toBe('no-store');
-        expect(res.body, url).toContain('暂停服务');
-        expect(res.body, url).toContain('host-b 考试机构');
-      }
-      const refusal = { success: false, errorCode: ErrorCode.OfficeSuspended, msg: text };
-      for (const [res, what] of [
-        [await b.get('/api/getWSystem'), 'public read'],
-        [await b.get('/api/getNoticeList?page=1&pageSize=10'), 'notices'],
-        [await b.get('/api/getCode'), 'captcha'],
-        [await b.get('/api/getUserInfo', token), 'candidate'],
-        [await b.post('/api/login', { idno, password: 'correct horse battery', captchaId: 'x', captcha: 'x' }), 'candidate sign-in'],
-        [await b.post('/api/admin/login', { username: 'admin-b', password: STAFF_PASSWORD, captchaId: 'x', captcha: 'x' }), 'staff sign-in'],
-        [await b.get('/api/admin/getProfile', staffToken), 'staff session'],
-        // Through the spec's selector on an unbound host too.
-        [await on(t, 'localhost').get('/api/getWSystem?officeCode=host-b'), 'by code'],
-      ] as const) {
-        expect(res.res.statusCode, what).toBe(503);
-        expect(res.body, what).toEqual(refusal);
-      }
-      // The other offices go on.
-      expect((await on(t, 'office-a.test').get('/api/getWSystem')).body.success).toBe(true);
-      expect((await page('office-a.test', '/')).statusCode).toBe(200);
-      expect(await t.db.kysely.selectFrom('candidate').selectAll().where('office_id', '=', ids.b).execute()).toEqual(rowsBefore);
+        await pause(ids.b, true);
+        const text = officeSuspendedText('host-b 考试机构');
+        for (const url of ['/', '/notice-list', '/login', '/admin', '/admin/login', '/personal-center']) {
+          const res = await page('office-b.test', url);
+          expect(res.statusCode, url).toBe(503);
+          expect(res.headers['cache-control'], url).toBe('no-store');
+          expect(res.body, url).toContain('暂停服务');
+          expect(res.body, url).toContain('host-b 考试机构');
+        }
+        const refusal = { success: false, errorCode: ErrorCode.OfficeSuspended, msg: text };
+        for (const [res, what] of [
+          [await b.get('/api/getWSystem'), 'public read'],
+          [await b.get('/api/getNoticeList?page=1&pageSize=10'), 'notices'],
+          [await b.get('/api/getCode'), 'captcha'],
+          [await b.get('/api/getUserInfo', token), 'candidate'],
+          [await b.post('/api/login', { idno, password: 'correct horse battery', captchaId: 'x', captcha: 'x' }), 'candidate sign-in'],
+          [
+            await b.post('/api/admin/login', { username: 'admin-b', password: STAFF_PASSWORD, captchaId: 'x', captcha: 'x' }),
+            'staff sign-in',
+          ],
+          [await b.get('/api/admin/getProfile', staffToken), 'staff session'],
+          // Through the spec's selector on an unbound host too.
+          [await on(t, 'localhost').get('/api/getWSystem?officeCode=host-b'), 'by code'],
+        ] as const) {
+          expect(res.res.statusCode, what).toBe(503);
+          expect(res.body, what).toEqual(refusal);
+        }
+        // The other offices go on.
+        expect((await on(t, 'office-a.test').get('/api/getWSystem')).body.success).toBe(true);
+        expect((await page('office-a.test', '/')).statusCode).toBe(200);
+        expect(await t.db.kysely.selectFrom('candidate').selectAll().where('office_id', '=', ids.b).execute()).toEqual(rowsBefore);
 
-      await pause(ids.b, false);
-      expect((await b.get('/api/getWSystem')).body.data.officeCode).toBe('host-b');
-      expect((await b.get('/api/getUserInfo', token)).body.data.name).toBe('乙考生');
-      expect((await b.get('/api/admin/getProfile', staffToken)).body.success).toBe(true);
-      expect((await page('office-b.test', '/')).body).toContain('<h1>host-b 考试机构</h1>');
-      const again = await b.post('/api/admin/login', { username: 'admin-b', password: STAFF_PASSWORD, ...(await b.captcha()) });
-      expect(again.body.success, again.body.msg).toBe(true);
-    });
-  });
+        await pause(ids.b, false);
+        expect((await b.get('/api/getWSystem')).body.data.officeCode).toBe('host-b');
+        expect((await b.get('/api/getUserInfo', token)).body.data.name).toBe('乙考生');
+        expect((await b.get('/api/admin/getProfile', staffToken)).body.success).toBe(true);
+        expect((await page('office-b.test', '/')).body).toContain('<h1>host-b 考试机构</h1>');
+        const again = await b.post('/api/admin/login', { username: 'admin-b', password: STAFF_PASSWORD, ...(await b.captcha()) });
+        expect(again.body.success, again.body.msg).toBe(true);
+      });
+    },
+  );
 }
 
 describe('an unbound host without a default office', () => {
