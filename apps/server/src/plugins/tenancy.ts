@@ -158,7 +158,7 @@ export default fp(
     app.addHook('preValidation', async (request) => {
       if (request.routeOptions.config.tenant === false) return;
       if (!request.routeOptions.url?.startsWith('/api/')) return;
-      const { office, disabled } = await resolve(request, (request.query ?? {}));
+      const { office, disabled } = await resolve(request, request.query ?? {});
       if (disabled) throw officeSuspended(office);
       request.office = office;
     });
