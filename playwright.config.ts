@@ -10,6 +10,16 @@ const PORT = Number(process.env.E2E_PORT ?? 4310);
 export const E2E_DB_DIR = process.env.E2E_DB_DIR ?? path.join(tmpdir(), `zhikaoyun-e2e-${process.pid}`);
 process.env.E2E_DB_DIR = E2E_DB_DIR;
 
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
@@ -29,15 +39,7 @@ export default defineConfig({
     locale: 'zh-CN',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_ARGS,
     },
     trace: 'off',
   },
@@ -48,7 +50,18 @@ export default defineConfig({
     {
       name: 'site',
       testIgnore:
-        /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification|platform-console)\.spec\.ts/,
+        /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification|platform-console|office-host)\.spec\.ts/,
+    },
+    // Offices of their own on host names of their own, which Chromium resolves to this machine.
+    {
+      name: 'office-host',
+      testMatch: /office-host\.spec\.ts/,
+      use: {
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP office-a.test 127.0.0.1, MAP office-b.test 127.0.0.1'],
+        },
+      },
     },
     // console-live-changes publishes an exam open for registration too (and takes it back at its end).
     { name: 'console-journey', testMatch: /(console-journey|console-live-changes)\.spec\.ts/, dependencies: ['site'] },

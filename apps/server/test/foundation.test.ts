@@ -43,7 +43,7 @@ for (const kind of DATABASES) {
       expect(byId.body.data.officeCode).toBe('demo');
     });
 
-    it('refuses an office that does not exist with a clear message, never a fallback', async () => {
+    it('refuses an office that does not exist with a clear message (HTTP 404), never a fallback', async () => {
       for (const q of [
         'officeCode=nosuch',
         'officeId=999999',
@@ -53,7 +53,7 @@ for (const kind of DATABASES) {
         'officeId=1&officeCode=nosuch',
       ]) {
         const { res, body } = await get(`/api/getWSystem?${q}`);
-        expect(res.statusCode, q).toBe(200);
+        expect(res.statusCode, q).toBe(404);
         expect(body, q).toMatchObject({ success: false, errorCode: ErrorCode.UnknownOffice });
         expect(body.msg).toMatch(/考试机构/);
       }

@@ -33,6 +33,8 @@ export const ErrorCode = {
   /** Someone else changed it first (another tab or device): shown the newer version, try again. */
   Conflict: 1009,
   UnknownOffice: 1002,
+  /** The office is paused by the platform (暂停服务): answered with HTTP 503 to every call. */
+  OfficeSuspended: 1503,
   CaptchaInvalid: 1003,
   TooManyRequests: 1029,
   Internal: 1500,
@@ -53,6 +55,7 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.Validation]: '提交的信息有误，请检查后重试',
   [ErrorCode.Conflict]: '内容已在其他页面或设备上修改，请刷新后再试',
   [ErrorCode.UnknownOffice]: '未找到该考试机构，请检查访问链接是否正确',
+  [ErrorCode.OfficeSuspended]: '该考试机构暂停服务，暂时无法登录或办理业务；已提交的信息均完整保留',
   [ErrorCode.CaptchaInvalid]: '验证码错误或已过期，请刷新后重新输入',
   [ErrorCode.TooManyRequests]: '操作过于频繁，请稍后再试',
   [ErrorCode.Internal]: '系统繁忙，请稍后再试',
@@ -63,6 +66,10 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.PhotoInvalid]: '照片不符合要求，请上传 JPG 或 PNG 格式的证件照',
   [ErrorCode.PasswordChangeRequired]: '当前使用的是初始密码，请先修改密码后再继续操作',
 };
+
+/** A paused office's answer, with its name: its API's refusal and its site's 暂停服务 page. */
+export const officeSuspendedText = (officeName: string): string =>
+  `${officeName}暂停服务，暂时无法登录或办理业务；已提交的信息均完整保留，恢复服务后可继续办理`;
 
 /**
  * What the user is told when a thing looked up is not there: one text per noun, the same from

@@ -67,7 +67,8 @@ interface Entry {
 }
 
 const subjectOf = (kind: string, subjectId: number) => `${kind}:${subjectId}`;
-const keyOf = (url: string, tokenHash: string) => `${url}\n${tokenHash}`;
+/** The host is part of the key: one token sent to two offices' host names is two answers (one refused). */
+const keyOf = (host: string, url: string, tokenHash: string) => `${host}\n${url}\n${tokenHash}`;
 
 export default fp(
   async (app: FastifyInstance, opts: PersonalCacheOptions) => {
@@ -172,7 +173,8 @@ export default fp(
       const q = req.url.indexOf('?');
       if (!paths.has(q < 0 ? req.url : req.url.slice(0, q))) return false;
       const hash = tokenHashOf(req.headers);
-      const e = hash === null ? undefined : entries.get(keyOf(req.url, hash));
+      const host = app.offices.hostKey(req);
+      const e = hash === null || host === null ? undefined : entries.get(keyOf(host, req.url, hash));
       if (!e || e.headers === null || !valid(e, Date.now()) || app.publicCache.freshTag(e.officeId) !== e.tag) return false;
       res.writeHead(200, { ...e.headers, 'content-length': e.body.length }).end(e.body);
       return true;
@@ -186,7 +188,8 @@ export default fp(
         const hash = tokenHashOf(request.headers);
         const officeId = request.office.id;
         paths.add(request.routeOptions.url ?? request.url.split('?')[0]!);
-        const key = hash === null ? null : keyOf(request.url, hash);
+        const host = app.offices.hostKey(request.raw);
+        const key = hash === null || host === null ? null : keyOf(host, request.url, hash);
         const started = { seq, at: Date.now() };
         const tag = key !== null && subscribed ? await app.publicCache.version(officeId) : null;
         const hit = key === null ? undefined : entries.get(key);

@@ -299,16 +299,25 @@ export default fp(
     // first use). Such answers leave no request log line (a reverse proxy's access log has them).
     // Anything else — another method, a token, an unknown URL, a stale entry, a closing server —
     // goes to Fastify as usual.
+    // Keyed by the host as well as the URL: two offices on two host names ask the same URLs.
     const urls = new Map<string, KnownUrl>();
+    const urlKey = (req: IncomingMessage, url: string): string | null => {
+      const host = app.offices.hostKey(req);
+      return host === null ? null : `${host}\n${url}`;
+    };
+    const knownUrl = (req: IncomingMessage, url: string): KnownUrl | undefined => {
+      const key = urlKey(req, url);
+      return key === null ? undefined : urls.get(key);
+    };
     const anonymous = new WeakSet<FastifyRequest>();
     app.addHook('onResponse', (request, reply, done) => {
-      const known = reply.statusCode === 200 && anonymous.has(request) ? urls.get(request.url) : undefined;
+      const known = reply.statusCode === 200 && anonymous.has(request) ? knownUrl(request.raw, request.url) : undefined;
       if (known && known.sent === null) known.sent = replayableHeaders(reply, 'etag', 'content-encoding');
       done();
     });
     function answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
       if (req.method !== 'GET' || req.url === undefined) return false;
-      const known = urls.get(req.url);
+      const known = knownUrl(req, req.url);
       if (known === undefined || known.sent === null) return false;
       const asked = anonymousAsk(req);
       if (asked === null) return false;
@@ -340,7 +349,7 @@ export default fp(
     // (with its office selectors) was resolved the slow way once; the entry is used only while
     // its own checks hold (same version, not expired), else the request takes the slow way.
     app.addHook('onRequest', (request, reply, done) => {
-      const known = request.method === 'GET' ? urls.get(request.url) : undefined;
+      const known = request.method === 'GET' ? knownUrl(request.raw, request.url) : undefined;
       const e = known && !request.headers.authorization && !request.headers.token ? answerable(known) : undefined;
       if (!known || !e) {
         done();
@@ -399,9 +408,10 @@ export default fp(
       async serve(request, reply, key, build, opts = {}) {
         const schema = request.routeOptions.schema?.response as Record<number, ZodType> | undefined;
         const entry = await entryFor(schema, request.office.id, key, build, opts, true);
-        if (!request.headers.authorization && !request.headers.token) {
+        const seen = urlKey(request.raw, request.url);
+        if (!request.headers.authorization && !request.headers.token && seen !== null) {
           const fullKey = `${request.office.id}|${key}`;
-          const known = urls.get(request.url);
+          const known = urls.get(seen);
           if (known?.key !== fullKey) {
             const url: KnownUrl = {
               key: fullKey,
@@ -413,7 +423,7 @@ export default fp(
               okGzip: [],
               notModifiedGzip: [],
             };
-            keepNewest(urls, request.url, url, MAX_ENTRIES);
+            keepNewest(urls, seen, url, MAX_ENTRIES);
           }
         }
         return send(request, reply, entry);
@@ -428,7 +438,7 @@ export default fp(
     };
     app.decorate('publicCache', cache);
   },
-  { name: 'public-cache', dependencies: ['db', 'redis'] },
+  { name: 'public-cache', dependencies: ['db', 'redis', 'tenancy'] },
 );
 
 /** A cache key from a route name and its validated query, without the office selectors. */

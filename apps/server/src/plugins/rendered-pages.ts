@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { acceptsGzip } from '../lib/raw-answer';
 import { DEFAULT_TTL_MS, LIVE_TTL_MS } from './public-cache';
+import type { Office } from './tenancy';
 
 /**
  * The candidate site's public pages, and the shells of its personal pages (the same for everyone:
@@ -17,7 +18,9 @@ import { DEFAULT_TTL_MS, LIVE_TTL_MS } from './public-cache';
  * modulepreloads: on a slow phone nothing but the HTML is fetched before the first paint).
  *
  * Rendered pages are kept per office and URL for the public cache's lifetimes and dropped at
- * once when staff change the office's content (app.publicCache.invalidate).
+ * once when staff change the office's content (app.publicCache.invalidate). The office is the one
+ * the page request resolved to (its host, or its `?code=`/`officeCode`/`officeId`: web.ts), and
+ * the page reads the API on the same host and office.
  */
 
 type ReadApi = (apiPath: string, query?: Record<string, string | number>) => Promise<unknown>;
@@ -111,8 +114,18 @@ const MAX_PAGES = 500;
 const SAFE_CAPTCHA = /^[A-Za-z0-9+/=:;,._-]+$/;
 
 export interface RenderedPages {
-  /** Answers a page request with its rendered HTML; false when it is not a rendered page (or rendering failed). */
-  answer(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /** Answers a page request of `office` with its rendered HTML; false when it is not a rendered page (or rendering failed). */
+  answer(request: FastifyRequest, reply: FastifyReply, office: Office): Promise<boolean>;
+}
+
+/** The office selectors a page URL carries (`?code=`, as the browser reads it, or the API's own). */
+export function pageOfficeSelector(search: URLSearchParams): { officeCode?: string; officeId?: string } {
+  const out: { officeCode?: string; officeId?: string } = {};
+  const code = search.get('officeCode') ?? search.get('code');
+  const id = search.get('officeId');
+  if (code !== null) out.officeCode = code.trim();
+  if (id !== null) out.officeId = id;
+  return out;
 }
 
 export async function renderedPages(app: FastifyInstance, root: string): Promise<RenderedPages | null> {
@@ -146,19 +159,27 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
     await invalidate(officeId);
   };
 
-  /** The office selectors a page URL carries (`?code=`, as the browser reads it, or the API's own). */
-  function officeQuery(search: URLSearchParams): Record<string, string> {
-    const out: Record<string, string> = {};
-    const code = search.get('officeCode') ?? search.get('code');
-    const id = search.get('officeId');
-    if (code && /^[A-Za-z0-9_-]{1,32}$/.test(code.trim())) out.officeCode = code.trim();
-    if (id && /^[1-9]\d{0,9}$/.test(id)) out.officeId = id;
-    return out;
+  /** The page's office: its id, on the host the page was asked on (a bound host answers only its own office). */
+  interface PageOffice {
+    id: number;
+    host: string;
   }
 
-  async function readApi(apiPath: string, query: Record<string, string | number>, remoteAddress?: string): Promise<unknown> {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const res = await app.inject({ method: 'GET', url: qs ? `${apiPath}?${qs}` : apiPath, ...(remoteAddress ? { remoteAddress } : {}) });
+  async function readApi(
+    apiPath: string,
+    query: Record<string, string | number>,
+    office: PageOffice,
+    remoteAddress?: string,
+  ): Promise<unknown> {
+    const qs = new URLSearchParams(
+      Object.entries({ ...query, officeId: office.id }).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
+    const res = await app.inject({
+      method: 'GET',
+      url: `${apiPath}?${qs}`,
+      headers: { host: office.host },
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
     if (res.statusCode !== 200) return undefined;
     try {
       const body = JSON.parse(res.body) as { success?: boolean; data?: unknown };
@@ -168,9 +189,9 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
     }
   }
 
-  async function build(url: string, office: Record<string, string>, pathname: string): Promise<CachedPage | null> {
+  async function build(key: string, url: string, office: PageOffice, pathname: string): Promise<CachedPage | null> {
     const started = new Map(versions);
-    const page = await renderer.render(url, (apiPath, query = {}) => readApi(apiPath, { ...query, ...office }));
+    const page = await renderer.render(url, (apiPath, query = {}) => readApi(apiPath, query, office));
     if (!page) return null;
     const html = assemble(shell!, page);
     const captcha = renderer.needsCaptcha(pathname);
@@ -185,8 +206,8 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
       br: captcha ? null : brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6 } }),
     };
     if ((started.get(page.officeId ?? 0) ?? 0) !== versionOf(page.officeId)) return entry;
-    pages.delete(url);
-    pages.set(url, entry);
+    pages.delete(key);
+    pages.set(key, entry);
     if (pages.size > MAX_PAGES) {
       const oldest = pages.keys().next().value;
       if (oldest !== undefined) pages.delete(oldest);
@@ -194,33 +215,38 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
     return entry;
   }
 
-  async function pageFor(key: string, office: Record<string, string>, pathname: string): Promise<CachedPage | null> {
+  async function pageFor(key: string, url: string, office: PageOffice, pathname: string): Promise<CachedPage | null> {
     const hit = pages.get(key);
     if (hit && hit.expires > Date.now()) return hit;
     let pending = rendering.get(key);
     if (!pending) {
-      pending = build(key, office, pathname).finally(() => rendering.delete(key));
+      pending = build(key, url, office, pathname).finally(() => rendering.delete(key));
       rendering.set(key, pending);
     }
     return pending;
   }
 
   return {
-    async answer(request, reply) {
+    async answer(request, reply, resolved) {
       const url = new URL(request.url, 'http://localhost');
       const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
       if (!renderer.isRenderedPath(pathname)) return false;
-      const office = officeQuery(url.searchParams);
+      const office: PageOffice = { id: resolved.id, host: request.host ?? '' };
       // Only what the page reads from its query makes another page: any other parameter (a
-      // tracking tag, a random one) is the same page, so it costs no render of its own.
-      const kept = new URLSearchParams(office);
+      // tracking tag, a random one) is the same page, so it costs no render of its own. The key
+      // starts with the office the request resolved to: two offices never share a page.
+      const kept = new URLSearchParams();
+      const selector = pageOfficeSelector(url.searchParams);
+      if (selector.officeCode && /^[A-Za-z0-9_-]{1,32}$/.test(selector.officeCode)) kept.set('officeCode', selector.officeCode);
+      if (selector.officeId && /^[1-9]\d{0,9}$/.test(selector.officeId)) kept.set('officeId', selector.officeId);
       const pageNo = url.searchParams.get('page');
       if (pathname === '/notice-list' && pageNo && /^[1-9]\d{0,5}$/.test(pageNo)) kept.set('page', pageNo);
       kept.sort();
-      const key = kept.size > 0 ? `${pathname}?${kept.toString()}` : pathname;
+      const pageUrl = kept.size > 0 ? `${pathname}?${kept.toString()}` : pathname;
+      const key = `${office.id}|${pageUrl}`;
       let page: CachedPage | null;
       try {
-        page = await pageFor(key, office, pathname);
+        page = await pageFor(key, pageUrl, office, pathname);
       } catch (err) {
         request.log.error({ err }, 'web: server render failed');
         return false;
@@ -232,7 +258,7 @@ export async function renderedPages(app: FastifyInstance, root: string): Promise
       const accepts = request.headers['accept-encoding'];
       if (renderer.needsCaptcha(pathname)) {
         // A captcha of its own for every page sent, under the same per-address limit as /api/getCode.
-        const captcha = (await readApi('/api/getCode', office, request.ip)) as Captcha | undefined;
+        const captcha = (await readApi('/api/getCode', {}, office, request.ip)) as Captcha | undefined;
         if (!captcha || !SAFE_CAPTCHA.test(captcha.captchaId) || !SAFE_CAPTCHA.test(captcha.image)) return false;
         html = html.replaceAll(renderer.CAPTCHA_SLOT.captchaId, captcha.captchaId).replaceAll(renderer.CAPTCHA_SLOT.image, captcha.image);
         reply.header('Cache-Control', 'no-store');

@@ -15,11 +15,20 @@ export function createSystemRepository(db: Db) {
   return {
     /** The office a request names: by id, by code, or the default office's code when neither. */
     findBySelector(selector: { officeId?: number | undefined; officeCode?: string | undefined }, defaultCode: string) {
-      let query = db.kysely.selectFrom('office').select(['id', 'code', 'name', 'settings']);
+      let query = db.kysely.selectFrom('office').select(['id', 'code', 'name', 'settings', 'disabled']);
       if (selector.officeId !== undefined) query = query.where('id', '=', selector.officeId);
       if (selector.officeCode) query = query.where('code', '=', selector.officeCode);
       if (selector.officeId === undefined && !selector.officeCode) query = query.where('code', '=', defaultCode);
       return query.executeTakeFirst();
+    },
+    /** The office a host name (lower case, no port) is bound to, if any. */
+    findByHost(host: string) {
+      return db.kysely
+        .selectFrom('office_host')
+        .innerJoin('office', 'office.id', 'office_host.office_id')
+        .select(['office.id', 'office.code', 'office.name', 'office.settings', 'office.disabled'])
+        .where('office_host.host', '=', host)
+        .executeTakeFirst();
     },
     findOffice(officeId: number) {
       return db.kysely
