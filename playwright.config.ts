@@ -50,16 +50,17 @@ export default defineConfig({
     {
       name: 'site',
       testIgnore:
-        /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification|platform-console|office-host)\.spec\.ts/,
+        /(console-journey|console-live-changes|candidate-journey-two-exams|arrangement-console|door-check|whole-exam|phone-verification|platform-console|office-host|go-live)\.spec\.ts/,
     },
-    // Offices of their own on host names of their own, which Chromium resolves to this machine.
+    // Offices of their own on host names of their own (*.test), which Chromium resolves to this
+    // machine; go-live.spec.ts starts a server of its own on an empty database (SEED_DEMO=off).
     {
       name: 'office-host',
-      testMatch: /office-host\.spec\.ts/,
+      testMatch: /(office-host|go-live)\.spec\.ts/,
       use: {
         launchOptions: {
           executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP office-a.test 127.0.0.1, MAP office-b.test 127.0.0.1'],
+          args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.test 127.0.0.1'],
         },
       },
     },
