@@ -123,23 +123,9 @@ test('an editor or drawer is an address: Back closes it, Forward and a deep link
   await newEditorIsAnAddress(page, '新建公告', /\/admin\/notices\/new$/, /\/admin\/notices$/);
 });
 
-test('the position, staff and appeal editors are addresses too: a deep link opens each, Back closes it', async ({ page, request }) => {
-  // An appeal to turn down, filed as a candidate files one.
-  const story = `路由测试：身份证号被他人注册 ${Date.now().toString(36)}`;
-  const code = await (await request.get('/api/getCode')).json();
-  const filed = await request.post('/api/submitAppeal', {
-    data: {
-      name: '路由申诉人',
-      idno: newIdno(),
-      mobile: '13900002222',
-      description: story,
-      captchaId: code.data.captchaId,
-      captcha: CAPTCHA,
-    },
-  });
-  expect((await filed.json()).success).toBe(true);
+// The position, staff and appeal editors are addresses too: a deep link opens each, Back closes it.
+test("a position editor is an address over its exam's list", async ({ page, request }) => {
   await withStaffSession(page, request, ADMIN.username, ADMIN.password);
-
   // A position: its editor carries the exam, so the copied address opens it over the same list.
   await page.goto('/admin/positions?examId=1');
   const first = page.locator('.ant-table-tbody tr.ant-table-row').first();
@@ -164,8 +150,10 @@ test('the position, staff and appeal editors are addresses too: a deep link open
   await newEditorIsAnAddress(page, '新增岗位', /\/admin\/positions\/new\?examId=1$/, /\/admin\/positions\?examId=1$/);
   await page.goto('/admin/positions/99999?examId=1');
   await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+});
 
-  // A staff member.
+test("a staff member's editor is an address", async ({ page, request }) => {
+  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
   await page.goto('/admin/staff');
   await page
     .getByRole('row')
@@ -188,8 +176,27 @@ test('the position, staff and appeal editors are addresses too: a deep link open
   await newEditorIsAnAddress(page, '添加人员', /\/admin\/staff\/new$/, /\/admin\/staff$/);
   await page.goto('/admin/staff/99999');
   await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+});
 
-  // Turning an appeal down: the dialog names who, and Back or the deep link work the same way.
+test('turning an appeal down is an address: the dialog names who, Back closes it, the link later says it was decided', async ({
+  page,
+  request,
+}) => {
+  // An appeal to turn down, filed as a candidate files one.
+  const story = `路由测试：身份证号被他人注册 ${Date.now().toString(36)}`;
+  const code = await (await request.get('/api/getCode')).json();
+  const filed = await request.post('/api/submitAppeal', {
+    data: {
+      name: '路由申诉人',
+      idno: newIdno(),
+      mobile: '13900002222',
+      description: story,
+      captchaId: code.data.captchaId,
+      captcha: CAPTCHA,
+    },
+  });
+  expect((await filed.json()).success).toBe(true);
+  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
   await page.goto('/admin/appeals');
   await page
     .getByRole('row', { name: new RegExp(story) })
