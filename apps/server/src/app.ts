@@ -39,6 +39,7 @@ import notificationsAdminRoutes from './modules/messages/notifications/admin-rou
 import notificationsRoutes from './modules/messages/notifications/routes';
 import reviewRoutes from './modules/registration/review/routes';
 import staffRoutes from './modules/access/staff/routes';
+import totpRoutes from './modules/access/totp/routes';
 import positionsRoutes from './modules/content/positions/routes';
 import systemRoutes from './modules/platform/system/routes';
 import arrangementAdminRoutes, { siteCityRoutes } from './modules/arrangement/arrangement/routes';
@@ -53,6 +54,7 @@ import { startConfirmationSweeper } from './modules/confirmation/payments/sweepe
 import { sharedSandboxKeys } from './modules/confirmation/payments/sandbox-keys';
 import { waiversAdminRoutes, waiversCandidateRoutes } from './modules/confirmation/waivers/routes';
 import platformRoutes from './modules/platform/offices/routes';
+import platformTotpRoutes from './modules/platform/offices/totp-routes';
 
 export interface AppDeps {
   db: Db;
@@ -113,6 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
     heavyTimeoutMs: config.heavyTaskTimeoutMs,
+    secondFactor: config.secondFactor,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);
@@ -139,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(noticesRoutes, { prefix: '/api' });
   await app.register(notificationsRoutes, { prefix: '/api' });
   await app.register(staffRoutes, { prefix: '/api/admin' });
+  await app.register(totpRoutes, { prefix: '/api/admin' });
   await app.register(reviewRoutes, { prefix: '/api/admin' });
   await app.register(attachmentsRoutes, { prefix: '/api' });
   await app.register(systemAdminRoutes, { prefix: '/api/admin' });
@@ -160,6 +164,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(scoresAdminRoutes, { prefix: '/api/admin' });
   await app.register(stagesAdminRoutes, { prefix: '/api/admin' });
   await app.register(platformRoutes, { prefix: '/api/platform' });
+  await app.register(platformTotpRoutes, { prefix: '/api/platform' });
   startConfirmationSweeper(app, config.payments.sweepMs);
 
   await app.register(webPlugin, { root: config.webDist });

@@ -40,6 +40,8 @@ import { createSessionsService } from './modules/access/sessions/service';
 import { createStaffAdminService } from './modules/access/staff/admin-service';
 import { createStaffRepository } from './modules/access/staff/repository';
 import { createStaffService } from './modules/access/staff/service';
+import { createSecondFactorRepository } from './modules/access/totp/repository';
+import { createSecondFactorService, type SecondFactorConfig } from './modules/access/totp/service';
 import { createSystemAdminService } from './modules/platform/system/admin-service';
 import { createSystemRepository } from './modules/platform/system/repository';
 import { createSystemService } from './modules/platform/system/service';
@@ -52,6 +54,7 @@ import { createSmsRepository } from './modules/messages/sms/repository';
 import { createSmsWorker } from './modules/messages/sms/worker';
 import type { Database, SmsConfig } from './config';
 import { createWorkerStreams } from './lib/worker-stream';
+import { nowIso } from './lib/clock';
 import { createHeavyTasks } from './heavy-tasks';
 import type { ExportJob } from './export-worker';
 import { createArrangementRepository } from './modules/arrangement/arrangement/repository';
@@ -87,6 +90,8 @@ export interface CompositionOptions {
   heavyWorker: URL | string;
   /** Wall-clock limit of one heavy task (config HEAVY_TASK_TIMEOUT_SECONDS). */
   heavyTimeoutMs: number;
+  /** Who must enroll a second factor before anything else (config, from NODE_ENV). */
+  secondFactor: SecondFactorConfig;
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -133,6 +138,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     scores: createScoresRepository(db),
     stages: createStagesRepository(db),
     platform: createPlatformRepository(db),
+    secondFactor: createSecondFactorRepository(db),
   };
 
   const audit = createAuditService(repos.audit);
@@ -204,6 +210,24 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     app.log.warn({ err: { message: err.message } }, 'import lock: redis unavailable, holding the lock in this process only'),
   );
   const reauth = createReauth({ counters, sessions });
+  const secondFactor = createSecondFactorService({
+    repo: repos.secondFactor,
+    cipher,
+    config: options.secondFactor,
+    audit,
+    operatorAudit: (operator, action, detail, ip) =>
+      repos.platform.insertAudit({
+        operator_id: operator.id,
+        operator_name: operator.name,
+        action,
+        target: `operator:${operator.id}`,
+        detail,
+        ip,
+        at: nowIso(),
+      }),
+    sessions,
+    findStaff: (officeId, id) => repos.staff.find(officeId, id),
+  });
 
   // Confirmation: fees, waivers, close-out. Every status step still goes through the lifecycle.
   const { providers: paymentProviders, provider, sandbox } = composeProviders(app, options.payments, options.production, repos.sandbox);
@@ -313,13 +337,15 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
           failed,
         ),
     }),
-    staff: createStaffService({ repo: repos.staff, captcha, sessions, counters, audit }),
+    staff: createStaffService({ repo: repos.staff, captcha, sessions, counters, audit, secondFactor }),
+    secondFactor,
     // The platform operator's calls: the same captcha service, over the operator's own captcha table.
     platform: createPlatformService({
       repo: repos.platform,
       captcha: createCaptchaService(repos.platform.captcha, { fixedCode: options.captchaFixed }),
       counters,
       officeChanged: (officeId) => app.publicCache.invalidate(officeId),
+      secondFactor,
     }),
     staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions }),
     system: createSystemService(repos.system),

@@ -4,6 +4,7 @@ import { SMS_MESSAGE_KINDS, type SmsMessageKind } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import type { DatabaseConfig } from './db/database';
 import { parseKey } from './lib/data-key';
+import type { SecondFactorConfig } from './modules/access/totp/service';
 import type { PaymentsConfig } from './modules/confirmation/payments/compose';
 import type { SmsConfig } from './modules/messages/sms/providers';
 
@@ -162,7 +163,7 @@ const envSchema = z
   });
 
 export type Database = DatabaseConfig;
-export type { PaymentsConfig, SmsConfig };
+export type { PaymentsConfig, SecondFactorConfig, SmsConfig };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -193,6 +194,8 @@ export interface Config {
   seedConfirmationDemo: boolean;
   /** Wall-clock limit of one heavy task (sheet, arrangement, ranking) in its worker thread. */
   heavyTaskTimeoutMs: number;
+  /** Staff sign-in's second factor: enforced for admins and the platform operator in production. */
+  secondFactor: SecondFactorConfig;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -286,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production' && e.SEED_DEMO !== 'off',
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
+    secondFactor: { enforced: e.NODE_ENV === 'production' },
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

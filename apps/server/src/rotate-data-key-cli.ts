@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate';
 import { createDataCipher } from './lib/crypto';
 import { resolveDataKey } from './lib/data-key';
 import { rotateDataKey } from './modules/access/accounts/key-rotation';
+import { rotateSecondFactors } from './modules/access/totp/rotation';
 
 /**
  * `npm run rotate-data-key`: rewrites every ID number and hint answer under DATA_KEY (the new
@@ -32,7 +33,7 @@ async function main(): Promise<number> {
       batchSize: Number.isInteger(batch) && batch > 0 ? batch : 500,
       onBatch: (table, lastId, rewritten) => console.log(`  ${table}: up to id ${lastId}, ${rewritten} rewritten`),
     });
-    console.log(JSON.stringify(report));
+    console.log(JSON.stringify({ ...report, secondFactors: await rotateSecondFactors(db, cipher) }));
     const conflicts = report.candidates.conflicts + report.appeals.conflicts;
     if (conflicts > 0) {
       console.error(`rotate-data-key: ${conflicts} row(s) collide with another account of the same ID number; see docs/security.md`);

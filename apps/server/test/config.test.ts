@@ -44,5 +44,9 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://bm.example.cn',
     });
     expect(production).toMatchObject({ seedDemo: false, seedConfirmationDemo: false, platformAdminPassword: undefined });
+    // Admins and the platform operator enroll a second factor before anything else in production only (issue 32).
+    expect(production.secondFactor).toEqual({ enforced: true });
+    expect(loadConfig({}).secondFactor).toEqual({ enforced: false });
+    expect(loadConfig({ NODE_ENV: 'test' }).secondFactor).toEqual({ enforced: false });
   });
 });

@@ -45,6 +45,12 @@ export const ErrorCode = {
   PhotoInvalid: 2005,
   /** A sign-in with a one-time password: every call but the password change waits for a new one. */
   PasswordChangeRequired: 2006,
+  /** The password was right and the person has a second factor: sign-in asks for its code. */
+  SecondFactorRequired: 2021,
+  /** A wrong, reused or expired dynamic code, or an unknown or used recovery code. */
+  SecondFactorInvalid: 2022,
+  /** This person must enroll a second factor before anything else (production admins, or the office's rule). */
+  SecondFactorEnrollmentRequired: 2023,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -65,6 +71,9 @@ export const ERROR_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.WrongPassword]: '原密码不正确',
   [ErrorCode.PhotoInvalid]: '照片不符合要求，请上传 JPG 或 PNG 格式的证件照',
   [ErrorCode.PasswordChangeRequired]: '当前使用的是初始密码，请先修改密码后再继续操作',
+  [ErrorCode.SecondFactorRequired]: '该账号已开启两步验证，请输入验证器 App 中的 6 位动态验证码，或使用一个恢复码',
+  [ErrorCode.SecondFactorInvalid]: '动态验证码或恢复码不正确（每个动态验证码只能使用一次），请重新输入',
+  [ErrorCode.SecondFactorEnrollmentRequired]: '请先开启两步验证（用验证器 App 扫码绑定）后再继续操作',
 };
 
 /** A paused office's answer, with its name: its API's refusal and its site's 暂停服务 page. */

@@ -299,6 +299,33 @@ export interface ExamDocumentTable {
   updated_at: string;
 }
 
+/** Whose second factor a row is: an office's staff member or the platform's operator. */
+export type SecondFactorKind = 'staff' | 'operator';
+
+/** A person's TOTP second factor (migration 0027). */
+export interface SecondFactorTable {
+  kind: SecondFactorKind;
+  subject_id: number;
+  /** The confirmed secret, encrypted under the data key; null until confirmed. */
+  secret_enc: string | null;
+  /** A secret started (startTotp) and not confirmed yet, encrypted. */
+  pending_enc: string | null;
+  enabled_at: string | null;
+  /** The last RFC 6238 time step a code was accepted for: no code of it or before is accepted again. */
+  last_step: number | null;
+  updated_at: string;
+}
+
+/** A single-use recovery code: its argon2id hash. */
+export interface RecoveryCodeTable {
+  id: Generated<number>;
+  kind: SecondFactorKind;
+  subject_id: number;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
 export interface CaptchaTable {
   id: string;
   office_id: number;
@@ -723,6 +750,8 @@ export interface DB {
   exam_document: ExamDocumentTable;
   captcha: CaptchaTable;
   staff_user: StaffUserTable;
+  second_factor: SecondFactorTable;
+  recovery_code: RecoveryCodeTable;
   candidate: CandidateTable;
   photo: PhotoTable;
   session: SessionTable;

@@ -38,6 +38,9 @@ declare module 'fastify' {
     auth?: 'candidate' | 'staff' | 'platform' | 'optional';
     /** A staff or platform route a session with a one-time password may call (changing it, signing out). */
     openBeforePasswordChange?: boolean;
+    /** A staff or platform route open to a session whose second factor is due (enrolling it); the
+     * routes open before a password change are open before it too. */
+    openBeforeTotpEnrollment?: boolean;
   }
 }
 
@@ -57,13 +60,19 @@ export const tokenOf = (request: FastifyRequest): string => tokenFromHeaders(req
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const { sessions, repos, platform } = app.services;
+    const { sessions, repos, platform, secondFactor } = app.services;
     app.decorateRequest('candidate', null as unknown as SessionPrincipal);
     app.decorateRequest('staff', null as unknown as StaffPrincipal);
     app.decorateRequest('operator', null as unknown as OperatorPrincipal);
     // A one-time password opens nothing but its own change (issue 31).
     const passwordChangeFirst = (request: FastifyRequest, mustChange: boolean) => {
       if (mustChange && request.routeOptions.config.openBeforePasswordChange !== true) throw new AppError(ErrorCode.PasswordChangeRequired);
+    };
+    // Then a second factor that is due (production admins, the operator, or the office's rule): its enrollment.
+    const enrollmentFirst = async (request: FastifyRequest, mustEnroll: () => Promise<boolean>) => {
+      const { openBeforePasswordChange, openBeforeTotpEnrollment } = request.routeOptions.config;
+      if (openBeforePasswordChange !== true && openBeforeTotpEnrollment !== true && (await mustEnroll()))
+        throw new AppError(ErrorCode.SecondFactorEnrollmentRequired);
     };
 
     // Before validation: a caller without a session learns nothing about the call's rules.
@@ -76,6 +85,9 @@ export default fp(
         if (!operator) throw new AppError(ErrorCode.Unauthorized);
         request.operator = operator;
         passwordChangeFirst(request, operator.mustChangePassword);
+        await enrollmentFirst(request, () =>
+          secondFactor.mustEnroll({ kind: 'operator', id: operator.id, name: operator.name }, undefined, false),
+        );
         return;
       }
       const session = await sessions.resolve(tokenOf(request));
@@ -102,6 +114,8 @@ export default fp(
           units: parseJsonColumn(z.array(z.string()), row.units, []),
         };
         passwordChangeFirst(request, row.must_change_password === 1);
+        const owner = { kind: 'staff', id: row.id, officeId: session.officeId, name: row.name } as const;
+        await enrollmentFirst(request, () => secondFactor.mustEnroll(owner, role, request.office.staffTotpRequired));
         const roles = request.routeOptions.config.roles;
         if (roles && !roles.includes(role)) throw new AppError(ErrorCode.Forbidden);
       }

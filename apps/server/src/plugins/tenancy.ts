@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { parseJsonColumn } from '../lib/json';
 
-const officeTimeZoneSchema = officeSettingsSchema.pick({ timeZone: true });
+const officeRequestSchema = officeSettingsSchema.pick({ timeZone: true, staffTotpRequired: true });
 
 export interface Office {
   id: number;
@@ -13,6 +13,8 @@ export interface Office {
   name: string;
   /** The office's wall clock (IANA name), for its days, windows and deadlines. */
   timeZone: string;
+  /** Every staff member must enroll a second factor before using the console (its setting). */
+  staffTotpRequired: boolean;
 }
 
 /** An office as a request resolves it: paused offices too, so that pages can say so with its name. */
@@ -130,8 +132,15 @@ export default fp(
         row = await offices.findBySelector(selector, opts.defaultOfficeCode);
       }
       if (!row) return null;
-      const settings = parseJsonColumn(officeTimeZoneSchema, row.settings, { timeZone: DEFAULT_TIME_ZONE });
-      return { office: { id: row.id, code: row.code, name: row.name, timeZone: settings.timeZone }, disabled: row.disabled === 1 };
+      const settings = parseJsonColumn(officeRequestSchema, row.settings, { timeZone: DEFAULT_TIME_ZONE, staffTotpRequired: false });
+      const office = {
+        id: row.id,
+        code: row.code,
+        name: row.name,
+        timeZone: settings.timeZone,
+        staffTotpRequired: settings.staffTotpRequired,
+      };
+      return { office, disabled: row.disabled === 1 };
     }
 
     // Which host Fastify believes (see its request.host): X-Forwarded-Host only from a trusted proxy.

@@ -29,6 +29,7 @@ const DEMO_SETTINGS: OfficeSettings = {
   icp: '浙ICP备00000000号',
   announcement: '2026 年度市属事业单位公开招聘工作人员报名进行中，请在报名截止前完成报名信息确认。',
   timeZone: DEFAULT_TIME_ZONE,
+  staffTotpRequired: false,
 };
 
 const AGREEMENT = registrationAgreement('示范市人事考试中心', DEMO_SETTINGS.contactPhone);

@@ -44,7 +44,8 @@ export interface TestApp {
  * A real app on a fresh, migrated and seeded database of the given kind. `demoStages`: the demo
  * office's later exams too (confirmation, close-out, tickets, scores), as `npm start` seeds them.
  * `heavyWorker`, `exportWorker`: another script for the heavy or export worker threads (a test's
- * gate around the real one).
+ * gate around the real one). `config`: fields set as production would set them (e.g. `secondFactor`),
+ * without the rest of NODE_ENV=production.
  */
 export async function createTestApp(
   kind: DatabaseKind,
@@ -53,11 +54,13 @@ export async function createTestApp(
     demoStages = false,
     heavyWorker = HEAVY_WORKER,
     exportWorker = EXPORT_WORKER,
-  }: { demoStages?: boolean; heavyWorker?: URL; exportWorker?: URL } = {},
+    config: overrides = {},
+  }: { demoStages?: boolean; heavyWorker?: URL; exportWorker?: URL; config?: Partial<Config> } = {},
 ): Promise<TestApp> {
   const database: TestDatabase = await kind.create();
   const config: Config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', CAPTCHA_FIXED: TEST_CAPTCHA, ...env }, process.cwd()),
+    ...overrides,
     database: database.config,
   };
   const db = openDatabase(database.config);

@@ -4,6 +4,7 @@ import { applicationDraftSchema, historyEntrySchema } from '../registration/appl
 import { pageQuerySchema } from '../envelope';
 import { APPLICATION_STATUSES, isStaffVisible } from '../registration/lifecycle';
 import { STAFF_ROLES, type StaffRole } from '../phases-and-roles';
+import { secondFactorFieldsSchema } from './totp';
 
 /** The office console: staff, review, statistics, audit. */
 
@@ -29,7 +30,8 @@ export const staffLoginSchema = z
     username: z.string({ message: '请输入用户名' }).trim().min(1, { message: '请输入用户名' }).max(40),
     password: z.string({ message: '请输入密码' }).min(1, { message: '请输入密码' }).max(128),
   })
-  .extend(captchaFieldsSchema.shape);
+  .extend(captchaFieldsSchema.shape)
+  .extend(secondFactorFieldsSchema.shape);
 export type StaffLoginInput = z.input<typeof staffLoginSchema>;
 
 export const staffProfileSchema = z.object({
@@ -45,11 +47,15 @@ export const staffProfileSchema = z.object({
 });
 export type StaffProfile = z.infer<typeof staffProfileSchema>;
 
-/** `mustChangePassword` is there only on a sign-in with a one-time password (an office's first admin). */
+/**
+ * `mustChangePassword` is there only on a sign-in with a one-time password (an office's first
+ * admin); `mustEnrollTotp` only when this person must enroll a second factor first.
+ */
 export const staffAuthResultSchema = z.object({
   token: z.string(),
   staff: staffProfileSchema,
   mustChangePassword: z.literal(true).optional(),
+  mustEnrollTotp: z.literal(true).optional(),
 });
 export type StaffAuthResult = z.infer<typeof staffAuthResultSchema>;
 
@@ -214,6 +220,8 @@ export const staffUserSchema = z.object({
   units: z.array(z.string()),
   disabled: z.boolean(),
   createdAt: z.string(),
+  /** Has a second factor (两步验证). */
+  totpEnrolled: z.boolean(),
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 

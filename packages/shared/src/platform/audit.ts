@@ -23,6 +23,10 @@ export const AUDIT_ACTIONS: readonly string[] = [
   '修改人员',
   '启用人员',
   '停用人员',
+  // Second factor (两步验证)
+  '开启两步验证',
+  '使用恢复码登录',
+  '重置两步验证',
   // Exams, positions, notices, files
   '新建考试',
   '修改考试',

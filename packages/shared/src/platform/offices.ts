@@ -15,8 +15,12 @@ export const PLATFORM_OPERATOR_USERNAME = 'platform';
 export const platformLoginSchema = staffLoginSchema;
 export type PlatformLoginInput = z.input<typeof platformLoginSchema>;
 
-/** `mustChangePassword` is there only on a sign-in with a one-time password. */
-export const platformLoginResultSchema = z.object({ token: z.string(), mustChangePassword: z.literal(true).optional() });
+/** `mustChangePassword` is there only on a sign-in with a one-time password; `mustEnrollTotp` while a second factor is due. */
+export const platformLoginResultSchema = z.object({
+  token: z.string(),
+  mustChangePassword: z.literal(true).optional(),
+  mustEnrollTotp: z.literal(true).optional(),
+});
 export type PlatformLoginResult = z.infer<typeof platformLoginResultSchema>;
 
 /** The operator's and office staff's own password change: the candidates' rules (one policy for everyone). */

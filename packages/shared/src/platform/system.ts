@@ -12,11 +12,13 @@ export const officeSettingsSchema = z.object({
   announcement: z.string().trim().max(500),
   /** The office's wall clock: its days, windows and deadlines are counted in this zone. */
   timeZone: z.string().trim().refine(isTimeZone, { message: '时区有误，请选择如 Asia/Shanghai 的时区' }).default(DEFAULT_TIME_ZONE),
+  /** Every staff member must enroll a second factor (两步验证) before using the console. */
+  staffTotpRequired: z.boolean({ message: '请选择是否要求两步验证' }).default(false),
 });
 export type OfficeSettings = z.infer<typeof officeSettingsSchema>;
 
-/** What getWSystem answers: the settings and which office they belong to. */
-export const systemSettingSchema = officeSettingsSchema.extend({
+/** What getWSystem answers: the settings the site shows (not the staff's sign-in rules) and which office they belong to. */
+export const systemSettingSchema = officeSettingsSchema.omit({ staffTotpRequired: true }).extend({
   officeId: z.number().int(),
   officeCode: z.string(),
   officeName: z.string(),

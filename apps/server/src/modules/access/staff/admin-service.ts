@@ -50,6 +50,7 @@ export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDep
         units: parseJsonColumn(z.array(z.string()), r.units, []),
         disabled: r.disabled === 1,
         createdAt: r.created_at,
+        totpEnrolled: r.totp_enabled_at !== null,
       }));
     },
 

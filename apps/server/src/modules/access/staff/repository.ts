@@ -27,7 +27,7 @@ export function createStaffRepository(db: Db) {
     findByUsername(officeId: number, username: string) {
       return k
         .selectFrom('staff_user')
-        .select(['id', 'name', 'password_hash', 'disabled', 'must_change_password'])
+        .select(['id', 'name', 'role', 'password_hash', 'disabled', 'must_change_password'])
         .where('office_id', '=', officeId)
         .where(sql<string>`lower(username)`, '=', normalizeUsername(username))
         .executeTakeFirst();
@@ -65,9 +65,19 @@ export function createStaffRepository(db: Db) {
     list(officeId: number) {
       return k
         .selectFrom('staff_user')
-        .select(['id', 'username', 'name', 'role', 'units', 'disabled', 'created_at'])
-        .where('office_id', '=', officeId)
-        .orderBy('id')
+        .leftJoin('second_factor as sf', (j) => j.onRef('sf.subject_id', '=', 'staff_user.id').on('sf.kind', '=', 'staff'))
+        .select([
+          'staff_user.id',
+          'staff_user.username',
+          'staff_user.name',
+          'staff_user.role',
+          'staff_user.units',
+          'staff_user.disabled',
+          'staff_user.created_at',
+          'sf.enabled_at as totp_enabled_at',
+        ])
+        .where('staff_user.office_id', '=', officeId)
+        .orderBy('staff_user.id')
         .execute();
     },
     find(officeId: number, id: number) {

@@ -16,6 +16,7 @@ import type { CounterStore } from '../../../lib/throttle';
 import type { AuditService } from '../../platform/audit/service';
 import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
+import type { SecondFactorService } from '../totp/service';
 import { normalizeUsername, type StaffRepository } from './repository';
 
 export interface StaffDeps {
@@ -24,9 +25,11 @@ export interface StaffDeps {
   sessions: SessionsService;
   counters: CounterStore | null;
   audit: AuditService;
+  /** The sign-in's second step (TOTP or a recovery code) once the staff member has enrolled. */
+  secondFactor: Pick<SecondFactorService, 'signIn'>;
 }
 
-export function createStaffService({ repo, captcha, sessions, counters, audit }: StaffDeps) {
+export function createStaffService({ repo, captcha, sessions, counters, audit, secondFactor }: StaffDeps) {
   const guard = failureGuard(counters, 'staff-login', '登录');
   // Wrong old passwords typed into a signed-in console: a few end the session.
   const strikes = sessionStrikes(counters);
@@ -52,7 +55,14 @@ export function createStaffService({ repo, captcha, sessions, counters, audit }:
     /** Staff log in with the same captcha, throttling and session rules as candidates. */
     async login(
       officeId: number,
-      input: { username: string; password: string; captchaId: string; captcha: string },
+      input: {
+        username: string;
+        password: string;
+        captchaId: string;
+        captcha: string;
+        totp?: string | undefined;
+        recoveryCode?: string | undefined;
+      },
       ip: string,
     ): Promise<StaffAuthResult> {
       const account = normalizeUsername(input.username);
@@ -68,12 +78,21 @@ export function createStaffService({ repo, captcha, sessions, counters, audit }:
         await guard.fail(officeId, account, ip);
         throw new AppError(ErrorCode.LoginFailed, '用户名或密码错误');
       }
+      const role = STAFF_ROLES.find((r) => r === row.role);
+      const owner = { kind: 'staff', id: row.id, officeId, name: row.name } as const;
+      const { mustEnrollTotp } = await secondFactor.signIn(owner, role, input, ip, () => guard.fail(officeId, account, ip));
       await guard.succeed(officeId, account, ip);
       const token = await sessions.open('staff', row.id, officeId);
       await audit.record({ id: row.id, officeId, name: row.name }, '登录', `staff:${row.id}`, '', ip);
       const staff = await profile(officeId, row.id);
-      // A one-time password (an office's first admin): the console asks for a new one before anything else.
-      return row.must_change_password ? { token, staff, mustChangePassword: true } : { token, staff };
+      // A one-time password (an office's first admin): the console asks for a new one before anything
+      // else; a second factor due: then its enrollment.
+      return {
+        token,
+        staff,
+        ...(row.must_change_password ? { mustChangePassword: true as const } : {}),
+        ...(mustEnrollTotp ? { mustEnrollTotp: true as const } : {}),
+      };
     },
 
     /**

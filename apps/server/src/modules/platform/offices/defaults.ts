@@ -19,6 +19,7 @@ export const BLANK_OFFICE_SETTINGS: OfficeSettings = {
   icp: '',
   announcement: '',
   timeZone: DEFAULT_TIME_ZONE,
+  staffTotpRequired: false,
 };
 
 /** The registration agreement, naming the office (and its phone, when it has one). */

@@ -17,6 +17,7 @@ import { hashPassword, verifyPassword } from '../../../lib/password';
 import type { CounterStore } from '../../../lib/throttle';
 import { AGREEMENT_TITLE, BLANK_OFFICE_SETTINGS, registrationAgreement } from './defaults';
 import type { CaptchaService } from '../../access/captcha/service';
+import type { SecondFactorService } from '../../access/totp/service';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../access/sessions/service';
 import type { PlatformRepository } from './repository';
 
@@ -38,6 +39,8 @@ export const PLATFORM_ACTIONS = {
   disableOffice: '暂停考试机构',
   enableOffice: '恢复考试机构',
   createOfficeAdmin: '创建机构管理员',
+  enableTotp: '开启两步验证',
+  recoveryCodeLogin: '使用恢复码登录',
 } as const;
 
 const TOUCH_EVERY_MS = 60 * 1000;
@@ -55,6 +58,8 @@ export interface PlatformDeps {
   counters: CounterStore | null;
   /** An office changed (name, code, hosts, state): whatever is kept of it elsewhere is forgotten. */
   officeChanged: (officeId: number) => Promise<void>;
+  /** The sign-in's second step (TOTP or a recovery code) once the operator has enrolled. */
+  secondFactor: Pick<SecondFactorService, 'signIn'>;
 }
 
 /**
@@ -62,7 +67,7 @@ export interface PlatformDeps {
  * password change a one-time password asks for, the offices with their host names and counts,
  * each office's first admin, and the platform's audit log.
  */
-export function createPlatformService({ repo, captcha, counters, officeChanged }: PlatformDeps) {
+export function createPlatformService({ repo, captcha, counters, officeChanged, secondFactor }: PlatformDeps) {
   const guard = failureGuard(counters, 'platform-login', '登录');
   const strikes = sessionStrikes(counters, 5, 'reauth:platform-session');
   let decoyHash: Promise<string> | null = null;
@@ -91,7 +96,14 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
     captcha,
 
     async login(
-      input: { username: string; password: string; captchaId: string; captcha: string },
+      input: {
+        username: string;
+        password: string;
+        captchaId: string;
+        captcha: string;
+        totp?: string | undefined;
+        recoveryCode?: string | undefined;
+      },
       ip: string,
     ): Promise<PlatformLoginResult> {
       const account = input.username.trim().toLowerCase();
@@ -107,6 +119,9 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
         await guard.fail(0, account, ip);
         throw new AppError(ErrorCode.LoginFailed, '用户名或密码错误');
       }
+      const { mustEnrollTotp } = await secondFactor.signIn({ kind: 'operator', id: row.id, name: row.name }, undefined, input, ip, () =>
+        guard.fail(0, account, ip),
+      );
       await guard.succeed(0, account, ip);
       const token = randomBytes(32).toString('base64url');
       const now = nowIso();
@@ -118,7 +133,11 @@ export function createPlatformService({ repo, captcha, counters, officeChanged }
         expires_at: isoIn(ABSOLUTE_TIMEOUT_MS),
       });
       await audit(row, PLATFORM_ACTIONS.login, `operator:${row.id}`, '', ip);
-      return row.must_change_password ? { token, mustChangePassword: true } : { token };
+      return {
+        token,
+        ...(row.must_change_password ? { mustChangePassword: true as const } : {}),
+        ...(mustEnrollTotp ? { mustEnrollTotp: true as const } : {}),
+      };
     },
 
     /** The operator of a live platform session, or null (unknown, revoked, idle too long, expired). */

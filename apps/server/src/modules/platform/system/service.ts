@@ -23,6 +23,7 @@ export const EMPTY_SETTINGS: OfficeSettings = {
   icp: '',
   announcement: '',
   timeZone: DEFAULT_TIME_ZONE,
+  staffTotpRequired: false,
 };
 
 export function createSystemService(repo: SystemRepository) {
@@ -35,7 +36,8 @@ export function createSystemService(repo: SystemRepository) {
   return {
     async getSystemSetting(officeId: number): Promise<SystemSetting> {
       const row = await office(officeId);
-      const settings = parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS);
+      // The staff's sign-in rule is no business of the public site.
+      const { staffTotpRequired: _staffRule, ...settings } = parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS);
       return {
         ...settings,
         webname: settings.webname || DEFAULT_SITE_NAME,
