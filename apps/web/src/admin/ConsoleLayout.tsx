@@ -25,6 +25,7 @@ import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { ConsoleForbidden, ConsoleNotFound } from '../components/console/ConsoleResult';
 import { useStaffLogout } from '../features/access/staff/console/api';
 import { ForcedPasswordChange, OwnPasswordButton } from '../features/access/staff/console/OwnPassword';
+import { ForcedTotpEnrollment, TotpButton } from '../features/access/staff/console/TwoFactor';
 import { useStaffSession } from '../lib/staff-session';
 import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleView, viewTitle, type ConsoleSection } from './route-table';
 
@@ -51,12 +52,13 @@ const ICONS: Record<ConsoleSection, ReactNode> = {
 /**
  * The console's frame around every page but sign-in: header, menu, content. On every
  * navigation, before the page renders: a signed-out visit goes to sign-in (which comes back
- * here afterwards), a one-time password gets the password change and nothing else, a reviewer gets 无权访问 for an admin page, an unknown path 页面不存在, and
+ * here afterwards), a one-time password gets the password change and nothing else (then a second
+ * factor that is due, its enrollment), a reviewer gets 无权访问 for an admin page, an unknown path 页面不存在, and
  * the window title follows the route.
  */
 export function ConsoleLayout() {
   const location = useLocation();
-  const { token, staff, endedByUser, mustChangePassword } = useStaffSession();
+  const { token, staff, endedByUser, mustChangePassword, mustEnrollTotp } = useStaffSession();
   const logout = useStaffLogout();
   const isAdmin = staff?.role === 'admin';
   const view = consoleView(location.pathname, isAdmin);
@@ -80,6 +82,8 @@ export function ConsoleLayout() {
   }
   // A one-time password: nothing of the console until it is changed (the server refuses the rest).
   if (mustChangePassword) return <ForcedPasswordChange />;
+  // Then a second factor that is due: its enrollment and nothing else.
+  if (mustEnrollTotp) return <ForcedTotpEnrollment />;
 
   // Exam-scoped pages hand the chosen exam on to each other.
   const examId = new URLSearchParams(location.search).get('examId');
@@ -99,6 +103,7 @@ export function ConsoleLayout() {
           {staff.name}（{STAFF_ROLE_LABEL[staff.role]}）
         </span>
         <OwnPasswordButton />
+        <TotpButton />
         <Button icon={<LogoutOutlined />} loading={logout.isPending} onClick={() => logout.mutate()}>
           退出
         </Button>

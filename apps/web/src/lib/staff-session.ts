@@ -6,6 +6,7 @@ import { readStored, removeStored, writeStored } from './storage';
 const TOKEN_KEY = 'adminToken';
 const STAFF_KEY = 'adminStaff';
 const MUST_CHANGE_KEY = 'adminMustChangePassword';
+const MUST_ENROLL_KEY = 'adminMustEnrollTotp';
 
 interface StaffSession {
   token: string;
@@ -17,9 +18,13 @@ interface StaffSession {
   endedByUser: boolean;
   /** Signed in with a one-time password: the console shows only the password change until it is done. */
   mustChangePassword: boolean;
-  signIn: (token: string, staff: StaffProfile, mustChangePassword?: boolean) => void;
+  /** A second factor is due (production admins, or the office's rule): the console shows only its enrollment until it is done. */
+  mustEnrollTotp: boolean;
+  signIn: (token: string, staff: StaffProfile, mustChangePassword?: boolean, mustEnrollTotp?: boolean) => void;
   /** The one-time password was replaced: the console opens. */
   passwordChanged: () => void;
+  /** The second factor was enrolled: the console opens. */
+  totpEnrolled: () => void;
   /** Ends the session; `byUser` for 退出, not for an expired session. */
   signOut: (byUser?: boolean) => void;
   /** The signed-in member's own profile changed (an admin renamed themself): same session. */
@@ -35,23 +40,34 @@ export const useStaffSession = create<StaffSession>()((set) => ({
   staff: storedStaff,
   endedByUser: false,
   mustChangePassword: readStored<boolean>(MUST_CHANGE_KEY) === true,
-  signIn: (token, staff, mustChangePassword = false) => {
+  mustEnrollTotp: readStored<boolean>(MUST_ENROLL_KEY) === true,
+  signIn: (token, staff, mustChangePassword = false, mustEnrollTotp = false) => {
     writeStored(TOKEN_KEY, token);
     writeStored(STAFF_KEY, staff);
-    if (mustChangePassword) writeStored(MUST_CHANGE_KEY, true);
-    else removeStored(MUST_CHANGE_KEY);
+    for (const [key, on] of [
+      [MUST_CHANGE_KEY, mustChangePassword],
+      [MUST_ENROLL_KEY, mustEnrollTotp],
+    ] as const) {
+      if (on) writeStored(key, true);
+      else removeStored(key);
+    }
     setDisplayTimeZone(staff.timeZone);
-    set({ token, staff, endedByUser: false, mustChangePassword });
+    set({ token, staff, endedByUser: false, mustChangePassword, mustEnrollTotp });
   },
   passwordChanged: () => {
     removeStored(MUST_CHANGE_KEY);
     set({ mustChangePassword: false });
   },
+  totpEnrolled: () => {
+    removeStored(MUST_ENROLL_KEY);
+    set({ mustEnrollTotp: false });
+  },
   signOut: (byUser = false) => {
     removeStored(TOKEN_KEY);
     removeStored(STAFF_KEY);
     removeStored(MUST_CHANGE_KEY);
-    set({ token: '', staff: null, endedByUser: byUser, mustChangePassword: false });
+    removeStored(MUST_ENROLL_KEY);
+    set({ token: '', staff: null, endedByUser: byUser, mustChangePassword: false, mustEnrollTotp: false });
   },
   updateProfile: (changes) =>
     set((state) => {

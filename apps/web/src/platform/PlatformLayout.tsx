@@ -6,6 +6,7 @@ import { NotFoundResult } from '../components/NotFoundResult';
 import { ButtonLink } from '../components/console/ButtonLink';
 import { usePlatformLogout } from '../features/platform/offices/api';
 import { PlatformForcedPasswordChange, PlatformPasswordButton } from '../features/platform/offices/PlatformPassword';
+import { PlatformForcedTotpEnrollment, PlatformTotpButton } from '../features/platform/offices/PlatformTwoFactor';
 import { usePlatformSession } from '../lib/platform-session';
 import { PLATFORM_BRAND, PLATFORM_HOME, PLATFORM_LOGIN, PLATFORM_PAGES, platformTitle, type PlatformPageKey } from './routes';
 
@@ -13,11 +14,12 @@ const ICONS: Record<PlatformPageKey, ReactNode> = { offices: <BankOutlined />, a
 
 /**
  * The platform console's frame, the office console's look: header, menu, content. Signed out: to
- * sign-in; a one-time password: the password change and nothing else (the server refuses the rest).
+ * sign-in; a one-time password: the password change and nothing else, then a second factor due
+ * (production): its enrollment (the server refuses the rest).
  */
 export function PlatformLayout() {
   const location = useLocation();
-  const { token, mustChangePassword, endedByUser } = usePlatformSession();
+  const { token, mustChangePassword, mustEnrollTotp, endedByUser } = usePlatformSession();
   const logout = usePlatformLogout();
   const page = PLATFORM_PAGES.find((p) => location.pathname === p.path);
   useLayoutEffect(() => {
@@ -26,6 +28,7 @@ export function PlatformLayout() {
 
   if (!token) return <Navigate to={PLATFORM_LOGIN} replace state={endedByUser ? undefined : { from: location.pathname }} />;
   if (mustChangePassword) return <PlatformForcedPasswordChange />;
+  if (mustEnrollTotp) return <PlatformForcedTotpEnrollment />;
 
   return (
     <Layout className="admin-shell">
@@ -33,6 +36,7 @@ export function PlatformLayout() {
         <h1 className="admin-header__title">{PLATFORM_BRAND}</h1>
         <span className="admin-header__user">平台管理员</span>
         <PlatformPasswordButton />
+        <PlatformTotpButton />
         <Button icon={<LogoutOutlined />} loading={logout.isPending} onClick={() => logout.mutate()}>
           退出
         </Button>

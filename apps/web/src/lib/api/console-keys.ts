@@ -81,6 +81,11 @@ export const staffKeys = {
   all: () => ['console', 'staff'] as const,
 };
 
+/** The signed-in staff member's own second factor (两步验证). */
+export const totpKeys = {
+  status: () => ['console', 'totp-status'] as const,
+};
+
 export const officeKeys = {
   settings: () => ['console', 'office'] as const,
 };

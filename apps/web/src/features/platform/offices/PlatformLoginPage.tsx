@@ -1,18 +1,20 @@
 import { Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
+import { useSecondFactor, type SecondFactorValues } from '../../../components/console/SecondFactorFields';
 import { fetchPlatformCaptcha, usePlatformLogin } from './api';
 
-interface Values {
+interface Values extends SecondFactorValues {
   username: string;
   password: string;
   captcha: string;
 }
 
-/** 平台管理员登录: username, password and the platform's own captcha; the same throttles as staff. */
+/** 平台管理员登录: username, password and the platform's own captcha (the same throttles as staff), then 两步验证 once enrolled. */
 export default function PlatformLoginPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const login = usePlatformLogin();
+  const secondFactor = useSecondFactor();
   return (
     <div className="admin-login">
       <Card title="平台管理后台登录" className="admin-login__card">
@@ -20,9 +22,17 @@ export default function PlatformLoginPage() {
           name="platform-login"
           layout="vertical"
           requiredMark={false}
-          onFinish={(values) =>
-            // A captcha is single use: a failed attempt needs a new one.
-            login.mutate({ ...values, captchaId: captcha.current?.captchaId() ?? '' }, { onError: () => captcha.current?.refresh() })
+          onFinish={({ username, password, captcha: code, ...factor }) =>
+            login.mutate(
+              { username, password, captcha: code, ...secondFactor.sent(factor), captchaId: captcha.current?.captchaId() ?? '' },
+              {
+                // A captcha is single use: a failed attempt needs a new one.
+                onError: (error) => {
+                  captcha.current?.refresh();
+                  secondFactor.refused(error);
+                },
+              },
+            )
           }
         >
           <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
@@ -34,6 +44,7 @@ export default function PlatformLoginPage() {
           <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
             <CaptchaInput ref={captcha} load={fetchPlatformCaptcha} />
           </Form.Item>
+          {secondFactor.fields}
           <Button type="primary" htmlType="submit" size="large" block loading={login.isPending}>
             登录
           </Button>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Captcha,
+  ConfirmTotpInput,
   CreateOfficeAdminInput,
   Envelope,
   OfficeAdminResult,
@@ -9,7 +10,10 @@ import type {
   PlatformLoginInput,
   PlatformLoginResult,
   PlatformOffice,
+  RecoveryCodes,
   SaveOfficeInput,
+  TotpSetup,
+  TotpStatus,
 } from '@zhikaoyun/shared';
 import { createHttpClient } from '../../../lib/http';
 import { usePlatformSession } from '../../../lib/platform-session';
@@ -35,6 +39,10 @@ export const fetchPlatformCaptcha = () => getData<Captcha>('/api/platform/getCod
 export const platformLogin = (input: PlatformLoginInput) => postData<PlatformLoginResult>('/api/platform/login', input);
 export const platformLogout = () => postData<null>('/api/platform/logout');
 export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/platform/changePassword', input);
+/** The operator's own second factor (两步验证). */
+export const startPlatformTotp = () => postData<TotpSetup>('/api/platform/startTotp');
+export const confirmPlatformTotp = (input: ConfirmTotpInput) => postData<RecoveryCodes>('/api/platform/confirmTotp', input);
+export const fetchPlatformTotpStatus = () => getData<TotpStatus>('/api/platform/getTotpStatus');
 export const fetchOffices = () => getData<{ list: PlatformOffice[] }>('/api/platform/getOfficeList');
 export const saveOffice = (input: SaveOfficeInput) => postData<{ id: number }>('/api/platform/saveOffice', input);
 export const createOfficeAdmin = (input: CreateOfficeAdminInput) => postData<OfficeAdminResult>('/api/platform/createOfficeAdmin', input);
@@ -44,6 +52,12 @@ export const fetchPlatformAudit = (page: number) =>
   getData<{ list: PlatformAuditEntry[]; total: number }>('/api/platform/getAuditLog', { page, pageSize: PLATFORM_AUDIT_PAGE_SIZE });
 
 const OFFICES_KEY = ['platform', 'offices'] as const;
+const TOTP_STATUS_KEY = ['platform', 'totp-status'] as const;
+
+export function usePlatformTotpStatus() {
+  return useQuery({ queryKey: TOTP_STATUS_KEY, queryFn: fetchPlatformTotpStatus });
+}
+export const platformTotpStatusKey = TOTP_STATUS_KEY;
 
 /** Signs in; whatever an earlier session left in the cache goes first. */
 export function usePlatformLogin() {
@@ -53,7 +67,7 @@ export function usePlatformLogin() {
     mutationFn: platformLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.mustChangePassword === true);
+      signIn(result.token, result.mustChangePassword === true, result.mustEnrollTotp === true);
     },
   });
 }

@@ -1,18 +1,23 @@
 import { Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
+import { useSecondFactor, type SecondFactorValues } from '../../../../components/console/SecondFactorFields';
 import { useStaffLogin } from './api';
 
-interface Values {
+interface Values extends SecondFactorValues {
   username: string;
   password: string;
   captcha: string;
 }
 
-/** 考务人员登录: username, password and captcha; the same throttles as candidates. Where it leads is the router's concern. */
+/**
+ * 考务人员登录: username, password and captcha (the same throttles as candidates), then, for an
+ * account with 两步验证, its dynamic code or a recovery code. Where it leads is the router's concern.
+ */
 export default function StaffLoginPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const login = useStaffLogin();
+  const secondFactor = useSecondFactor();
   return (
     <div className="admin-login">
       <Card title="考务管理后台登录" className="admin-login__card">
@@ -20,9 +25,17 @@ export default function StaffLoginPage() {
           name="staff-login"
           layout="vertical"
           requiredMark={false}
-          onFinish={(values) =>
-            // A captcha is single use: a failed attempt needs a new one.
-            login.mutate({ ...values, captchaId: captcha.current?.captchaId() ?? '' }, { onError: () => captcha.current?.refresh() })
+          onFinish={({ username, password, captcha: code, ...factor }) =>
+            login.mutate(
+              { username, password, captcha: code, ...secondFactor.sent(factor), captchaId: captcha.current?.captchaId() ?? '' },
+              {
+                // A captcha is single use: a failed attempt needs a new one.
+                onError: (error) => {
+                  captcha.current?.refresh();
+                  secondFactor.refused(error);
+                },
+              },
+            )
           }
         >
           <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
@@ -34,6 +47,7 @@ export default function StaffLoginPage() {
           <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
             <CaptchaInput ref={captcha} />
           </Form.Item>
+          {secondFactor.fields}
           <Button type="primary" htmlType="submit" size="large" block loading={login.isPending}>
             登录
           </Button>

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { STAFF_ROLE_LABEL, STAFF_ROLES, staffInputSchema, type StaffInput, type StaffUser } from '@zhikaoyun/shared';
+import { STAFF_ROLE_LABEL, STAFF_ROLES, staffInputSchema, TOTP_RESET_ROLES, type StaffInput, type StaffUser } from '@zhikaoyun/shared';
 import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { useEffect } from 'react';
 import { useMatch } from 'react-router';
@@ -8,7 +8,7 @@ import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
 import { zodRule } from '../../../../lib/form-rules';
 import { useStaffSession } from '../../../../lib/staff-session';
-import { useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
+import { useResetStaffTotp, useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
 import { FormModal } from '../../../../components/console/FormModal';
 
 const shape = staffInputSchema.shape;
@@ -25,6 +25,9 @@ export default function StaffManagementPage() {
   const staff = useStaffList();
   const save = useSaveStaff();
   const disable = useSetStaffDisabled();
+  const resetTotp = useResetStaffTotp();
+  // The one permission of a reset (shared TOTP_RESET_ROLES); nobody resets their own.
+  const mayResetTotp = (s: StaffUser) => me !== null && TOTP_RESET_ROLES.includes(me.role) && s.id !== me.id && s.totpEnrolled;
   const isNew = useMatch(`${LIST}/new`) !== null;
   const editMatch = useMatch(`${LIST}/:staffId`);
   const editId = isNew ? undefined : editMatch?.params.staffId;
@@ -80,12 +83,32 @@ export default function StaffManagementPage() {
           },
           { title: '状态', render: (_: unknown, s: StaffUser) => (s.disabled ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>) },
           {
+            title: '两步验证',
+            render: (_: unknown, s: StaffUser) => (s.totpEnrolled ? <Tag color="blue">已开启</Tag> : <Tag>未开启</Tag>),
+          },
+          {
             title: '操作',
             render: (_: unknown, s: StaffUser) => (
               <Space size={0}>
                 <ButtonLink type="link" to={`${LIST}/${s.id}`} state={OPENED_FROM_LIST}>
                   编辑
                 </ButtonLink>
+                {mayResetTotp(s) && (
+                  <Popconfirm
+                    title={`重置 ${s.name} 的两步验证？`}
+                    description="用于手机丢失等情况。重置后该账号立即退出，下次登录只需密码，并可重新绑定；此操作记入审计日志。"
+                    okText="重置"
+                    cancelText="取消"
+                    onConfirm={() =>
+                      resetTotp
+                        .mutateAsync({ id: s.id })
+                        .then(() => void message.success(`已重置 ${s.name} 的两步验证`))
+                        .catch(() => undefined)
+                    }
+                  >
+                    <Button type="link">重置两步验证</Button>
+                  </Popconfirm>
+                )}
                 {s.id !== me?.id &&
                   (s.disabled ? (
                     <Button type="link" onClick={() => void disable.mutateAsync({ id: s.id, disabled: false }).catch(() => undefined)}>

@@ -1,6 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OwnPasswordChangeInput, StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
-import { positionKeys, staffKeys } from '../../../../lib/api/console-keys';
+import type {
+  ConfirmTotpInput,
+  OwnPasswordChangeInput,
+  RecoveryCodes,
+  StaffAuthResult,
+  StaffInput,
+  StaffLoginInput,
+  StaffUser,
+  TotpSetup,
+  TotpStatus,
+} from '@zhikaoyun/shared';
+import { positionKeys, staffKeys, totpKeys } from '../../../../lib/api/console-keys';
 import { getData, postData } from '../../../../lib/console-http';
 import { useStaffSession } from '../../../../lib/staff-session';
 
@@ -25,7 +35,7 @@ export function useStaffLogin() {
     mutationFn: staffLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.staff, result.mustChangePassword === true);
+      signIn(result.token, result.staff, result.mustChangePassword === true, result.mustEnrollTotp === true);
     },
   });
 }
@@ -54,3 +64,14 @@ function useStaffMutation<I, O>(fn: (input: I) => Promise<O>) {
 
 export const useSaveStaff = () => useStaffMutation(saveStaff);
 export const useSetStaffDisabled = () => useStaffMutation(setStaffDisabled);
+
+/** The signed-in staff member's own second factor (两步验证). */
+export const startTotp = () => postData<TotpSetup>('/api/admin/startTotp');
+export const confirmTotp = (input: ConfirmTotpInput) => postData<RecoveryCodes>('/api/admin/confirmTotp', input);
+export const fetchTotpStatus = () => getData<TotpStatus>('/api/admin/getTotpStatus');
+export function useTotpStatus() {
+  return useQuery({ queryKey: totpKeys.status(), queryFn: fetchTotpStatus });
+}
+/** Another staff member's second factor removed (a lost phone): audited, and their sessions end. */
+export const resetStaffTotp = (input: { id: number }) => postData<null>('/api/admin/resetStaffTotp', input);
+export const useResetStaffTotp = () => useStaffMutation(resetStaffTotp);

@@ -7,7 +7,7 @@ import {
   type MenuItem,
   type OfficeSettings,
 } from '@zhikaoyun/shared';
-import { App, Button, Card, Form, Input, Select, Space, Tabs } from 'antd';
+import { App, Button, Card, Form, Input, Select, Space, Switch, Tabs } from 'antd';
 import { formatDateTime } from '../../../../components/format';
 import { setDisplayTimeZone } from '../../../../lib/office-time-zone';
 import { useEffect } from 'react';
@@ -34,7 +34,12 @@ const ICONS: { value: MenuItem['icon']; label: string }[] = [
   { value: 'status', label: '状态' },
   { value: 'me', label: '我的' },
 ];
-const SETTING_FIELDS: { name: Exclude<keyof OfficeSettings, 'timeZone'>; label: string; max: number; area?: boolean }[] = [
+const SETTING_FIELDS: {
+  name: Exclude<keyof OfficeSettings, 'timeZone' | 'staffTotpRequired'>;
+  label: string;
+  max: number;
+  area?: boolean;
+}[] = [
   { name: 'webname', label: '网站名称（webname）', max: 40 },
   { name: 'announcement', label: '首页公告栏', max: 500, area: true },
   { name: 'contactPhone', label: '咨询电话', max: 40 },
@@ -44,7 +49,7 @@ const SETTING_FIELDS: { name: Exclude<keyof OfficeSettings, 'timeZone'>; label: 
   { name: 'icp', label: 'ICP 备案号', max: 60 },
 ];
 
-const TABS = ['site', 'menu', 'agreement'] as const;
+const TABS = ['site', 'menu', 'agreement', 'security'] as const;
 type Tab = (typeof TABS)[number];
 
 /** 系统设置: what the candidate site shows, changed without a restart; the tab is `?tab=`. */
@@ -60,6 +65,7 @@ export default function SettingsPage() {
   const [settingsForm] = Form.useForm<OfficeSettings>();
   const [menuForm] = Form.useForm<{ menu: MenuItem[] }>();
   const [agreementForm] = Form.useForm<{ title: string; content: string }>();
+  const [securityForm] = Form.useForm<Pick<OfficeSettings, 'staffTotpRequired'>>();
   const data = office.data;
 
   useEffect(() => {
@@ -67,7 +73,8 @@ export default function SettingsPage() {
     settingsForm.setFieldsValue(data.settings);
     menuForm.setFieldsValue({ menu: data.menu });
     agreementForm.setFieldsValue({ title: data.agreement.title, content: data.agreement.content });
-  }, [data, settingsForm, menuForm, agreementForm]);
+    securityForm.setFieldsValue({ staffTotpRequired: data.settings.staffTotpRequired });
+  }, [data, settingsForm, menuForm, agreementForm, securityForm]);
 
   const saved = (text: string) => () => void message.success(`${text}已保存，考生网站即时生效`);
   const saveButton = (loading: boolean) =>
@@ -98,8 +105,9 @@ export default function SettingsPage() {
                   disabled={!canEdit}
                   style={{ maxWidth: 640 }}
                   onFinish={(v) =>
+                    // The settings are saved whole: what the other tab edits goes along unchanged.
                     void settings
-                      .mutateAsync(v)
+                      .mutateAsync({ ...data?.settings, ...v })
                       .then(() => setDisplayTimeZone(v.timeZone))
                       .then(saved('网站设置'))
                       .catch(() => undefined)
@@ -209,6 +217,36 @@ export default function SettingsPage() {
                   </Form.Item>
                   {data && <p className="console-hint">上次修改：{formatDateTime(data.agreement.updatedAt)}</p>}
                   {saveButton(agreement.isPending)}
+                </Form>
+              ),
+            },
+            {
+              key: 'security',
+              label: '登录安全',
+              children: (
+                <Form
+                  form={securityForm}
+                  name="office-security"
+                  layout="vertical"
+                  disabled={!canEdit}
+                  style={{ maxWidth: 640 }}
+                  onFinish={(v) => {
+                    if (data)
+                      void settings
+                        .mutateAsync({ ...data.settings, staffTotpRequired: v.staffTotpRequired })
+                        .then(() => void message.success('登录安全设置已保存'))
+                        .catch(() => undefined);
+                  }}
+                >
+                  <Form.Item
+                    name="staffTotpRequired"
+                    label="要求全体考务人员开启两步验证"
+                    valuePropName="checked"
+                    extra="开启后，未绑定验证器 App 的人员登录后须先完成绑定才能使用管理后台；已登录的人员在下一次操作时被要求绑定。生产环境中管理员始终须开启两步验证。"
+                  >
+                    <Switch checkedChildren="要求" unCheckedChildren="不要求" />
+                  </Form.Item>
+                  {saveButton(settings.isPending)}
                 </Form>
               ),
             },
