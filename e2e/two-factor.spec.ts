@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { apiLogin, CAPTCHA } from './support';
+import { apiLogin, CAPTCHA, STORAGE_PREFIX } from './support';
 
 /**
  * 两步验证 in the office console (issue 32 item 1), as a clerk at a desk would go through it: enroll
@@ -27,7 +27,10 @@ async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/admin\/login$/);
 }
 
-test('a clerk enrolls an authenticator app, then signs in with its code, and once with a recovery code', async ({ page, request }, info) => {
+test('a clerk enrolls an authenticator app, then signs in with its code, and once with a recovery code', async ({
+  page,
+  request,
+}, info) => {
   const admin = await apiLogin(request, 'admin', 'e2e-admin-password');
   const username = `tf${Date.now().toString(36)}`;
   const saved = await request.post('/api/admin/saveStaff', {
@@ -73,12 +76,18 @@ test('a clerk enrolls an authenticator app, then signs in with its code, and onc
   await page.getByRole('button', { name: '两步验证' }).click();
   await expect(page.getByText('剩余恢复码 10 个')).toBeVisible();
   await page.getByRole('button', { name: '知道了' }).click();
+  // 退出 ends the session on the server too, not only in the page.
+  const token = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '""') as string, `${STORAGE_PREFIX}adminToken`);
   await signOut(page);
+  const after = await request.get('/api/admin/getProfile', { headers: { Authorization: `Bearer ${token}` } });
+  expect((await after.json()).errorCode).toBe(401);
 
   // The password alone now asks for the app's code.
   await passwordStep(page, username);
   await expect(page.locator('.ant-message-notice').filter({ hasText: '该账号已开启两步验证' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/login$/);
+  await expect(page.getByRole('textbox', { name: '动态验证码' })).toBeFocused();
+  await page.screenshot({ path: info.outputPath('two-factor-sign-in.png') });
   await page.getByRole('textbox', { name: '动态验证码' }).fill(await nextCode(secret));
   // A captcha is single use: the refused attempt's was replaced.
   await page.getByRole('textbox', { name: '验证码', exact: true }).fill(CAPTCHA);

@@ -71,12 +71,12 @@ export function TotpEnrollment({ start, confirm, done, fileName }: Props) {
         )}
       </div>
       {setup && (
-        <p className="totp-enroll__secret">
-          无法扫码时，在 App 中手动输入密钥：
+        <div className="totp-enroll__secret">
+          <div>无法扫码时，在 App 中选择“输入设置密钥”，账号名任填，密钥为：</div>
           <Typography.Text code copyable={{ text: setup.secret, tooltips: ['复制密钥', '已复制'] }} data-testid="totp-secret">
             {grouped(setup.secret)}
           </Typography.Text>
-        </p>
+        </div>
       )}
       <Form<ConfirmTotpInput>
         name="totp-confirm"

@@ -26,7 +26,7 @@ export const register = (input: RegisterInput) => postData<AuthResult>('/api/reg
  * slow network); a failure is not shown: the person has already left.
  */
 export const logout = (token: string) =>
-  postData<null>('/api/logout', undefined, { headers: { Authorization: `Bearer ${token}`, token }, silent: true });
+  postData<null>('/api/logout', {}, { headers: { Authorization: `Bearer ${token}`, token }, silent: true });
 /** Needs the current password; the other sessions of the account end when anything changed. */
 export const updateUserInfo = (input: UpdateUserInfoInput) => postData<UserInfo>('/api/updateUserInfo', input);
 /** The hint answer itself (userInfo carries only its mask), after the password. */

@@ -38,7 +38,7 @@ export function PlatformTotpButton() {
       <Button icon={<SafetyCertificateOutlined />} onClick={() => setOpen(true)}>
         两步验证
       </Button>
-      <Modal open={open} title="两步验证" footer={null} width={560} onCancel={() => setOpen(false)} destroyOnHidden>
+      <Modal open={open} title="两步验证" footer={null} width={560} maskClosable={false} onCancel={() => setOpen(false)} destroyOnHidden>
         <PlatformTotpPanel close={() => setOpen(false)} />
       </Modal>
     </>

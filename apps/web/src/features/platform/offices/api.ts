@@ -37,10 +37,10 @@ async function postData<T>(url: string, body?: unknown): Promise<T> {
 
 export const fetchPlatformCaptcha = () => getData<Captcha>('/api/platform/getCode');
 export const platformLogin = (input: PlatformLoginInput) => postData<PlatformLoginResult>('/api/platform/login', input);
-export const platformLogout = () => postData<null>('/api/platform/logout');
+export const platformLogout = () => postData<null>('/api/platform/logout', {});
 export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/platform/changePassword', input);
 /** The operator's own second factor (两步验证). */
-export const startPlatformTotp = () => postData<TotpSetup>('/api/platform/startTotp');
+export const startPlatformTotp = () => postData<TotpSetup>('/api/platform/startTotp', {});
 export const confirmPlatformTotp = (input: ConfirmTotpInput) => postData<RecoveryCodes>('/api/platform/confirmTotp', input);
 export const fetchPlatformTotpStatus = () => getData<TotpStatus>('/api/platform/getTotpStatus');
 export const fetchOffices = () => getData<{ list: PlatformOffice[] }>('/api/platform/getOfficeList');

@@ -43,7 +43,7 @@ export function TotpButton() {
       <Button icon={<SafetyCertificateOutlined />} onClick={() => setOpen(true)}>
         两步验证
       </Button>
-      <Modal open={open} title="两步验证" footer={null} width={560} onCancel={() => setOpen(false)} destroyOnHidden>
+      <Modal open={open} title="两步验证" footer={null} width={560} maskClosable={false} onCancel={() => setOpen(false)} destroyOnHidden>
         <TotpPanel close={() => setOpen(false)} />
       </Modal>
     </>

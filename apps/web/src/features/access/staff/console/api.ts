@@ -15,7 +15,8 @@ import { getData, postData } from '../../../../lib/console-http';
 import { useStaffSession } from '../../../../lib/staff-session';
 
 export const staffLogin = (input: StaffLoginInput) => postData<StaffAuthResult>('/api/admin/login', input);
-export const staffLogout = () => postData<null>('/api/admin/logout');
+// A body, even empty: without one the request goes as a form, which the server refuses (415) and the session would live on.
+export const staffLogout = () => postData<null>('/api/admin/logout', {});
 /** The staff member's own password (a one-time one first of all). */
 export const changeStaffPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/admin/changePassword', input);
 export const fetchStaffList = () => getData<StaffUser[]>('/api/admin/getStaffList');
@@ -66,7 +67,7 @@ export const useSaveStaff = () => useStaffMutation(saveStaff);
 export const useSetStaffDisabled = () => useStaffMutation(setStaffDisabled);
 
 /** The signed-in staff member's own second factor (两步验证). */
-export const startTotp = () => postData<TotpSetup>('/api/admin/startTotp');
+export const startTotp = () => postData<TotpSetup>('/api/admin/startTotp', {});
 export const confirmTotp = (input: ConfirmTotpInput) => postData<RecoveryCodes>('/api/admin/confirmTotp', input);
 export const fetchTotpStatus = () => getData<TotpStatus>('/api/admin/getTotpStatus');
 export function useTotpStatus() {

@@ -244,7 +244,7 @@ export default function SettingsPage() {
                     valuePropName="checked"
                     extra="开启后，未绑定验证器 App 的人员登录后须先完成绑定才能使用管理后台；已登录的人员在下一次操作时被要求绑定。生产环境中管理员始终须开启两步验证。"
                   >
-                    <Switch checkedChildren="要求" unCheckedChildren="不要求" />
+                    <Switch />
                   </Form.Item>
                   {saveButton(settings.isPending)}
                 </Form>
