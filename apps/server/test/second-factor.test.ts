@@ -2,8 +2,10 @@ import { ERROR_TEXT, ErrorCode } from '@zhikaoyun/shared';
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
+import { createDataCipher } from '../src/lib/crypto';
+import { rotateSecondFactors } from '../src/modules/access/totp/rotation';
 import { addStaff, adminToken, STAFF_PASSWORD, staffToken } from './helpers/actors';
-import { createTestApp, TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_PLATFORM_PASSWORD, type TestApp } from './helpers/app';
+import { createTestApp, TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY, TEST_PLATFORM_PASSWORD, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
@@ -275,6 +277,28 @@ for (const kind of DATABASES) {
       }
       // Off again: a member without a factor works as before.
       expect((await get(t, '/api/admin/getExamList', bearer(await staffToken(t, 'sf-reviewer')))).body.success).toBe(true);
+    });
+
+    it('rotating the data key rewrites the secrets under the new key, and a second run rewrites nothing', async () => {
+      await addStaff(t, officeId, 'sf-rotated', 'reviewer');
+      const token = await staffToken(t, 'sf-rotated');
+      const { secret } = await enroll(t, '/api/admin', token);
+      await addStaff(t, officeId, 'sf-started', 'reviewer');
+      await post(t, '/api/admin/startTotp', {}, bearer(await staffToken(t, 'sf-started')));
+      const newKey = Buffer.alloc(32, 9);
+      const report = await rotateSecondFactors(t.db, createDataCipher(newKey, [TEST_DATA_KEY]));
+      expect(report.rewritten).toBeGreaterThanOrEqual(2);
+      expect(report.rewritten).toBe(report.scanned);
+      const onlyNew = createDataCipher(newKey);
+      const rows = await t.db.kysely.selectFrom('second_factor').selectAll().execute();
+      for (const row of rows)
+        for (const v of [row.secret_enc, row.pending_enc]) if (v !== null) expect(onlyNew.needsRotation(v)).toBe(false);
+      const id = (await t.db.kysely.selectFrom('staff_user').select('id').where('username', '=', 'sf-rotated').executeTakeFirstOrThrow())
+        .id;
+      expect(onlyNew.decrypt(rows.find((r) => r.subject_id === id)!.secret_enc!)).toBe(secret);
+      expect((await rotateSecondFactors(t.db, createDataCipher(newKey, [TEST_DATA_KEY]))).rewritten).toBe(0);
+      // Back under the app's key, for the tests after this one.
+      expect((await rotateSecondFactors(t.db, createDataCipher(TEST_DATA_KEY, [newKey]))).rewritten).toBe(rows.length);
     });
 
     it('the platform operator enrolls and signs in the same way, optional outside production', async () => {
