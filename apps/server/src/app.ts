@@ -113,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
     heavyTimeoutMs: config.heavyTaskTimeoutMs,
+    staffPolicy: config.staffPolicy,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);

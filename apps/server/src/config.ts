@@ -6,6 +6,7 @@ import type { DatabaseConfig } from './db/database';
 import { parseKey } from './lib/data-key';
 import type { PaymentsConfig } from './modules/confirmation/payments/compose';
 import type { SmsConfig } from './modules/messages/sms/providers';
+import type { StaffPolicyConfig } from './modules/access/staff/password-policy';
 
 /**
  * The only reader of process.env. Everything the server is told from outside is validated here,
@@ -24,6 +25,10 @@ const envSchema = z
     SEED_DEMO: z.enum(['on', 'off']).optional(),
     /** The platform operator's first password (changed at the first sign-in); unset: a one-time one is printed. */
     PLATFORM_ADMIN_PASSWORD: z.string().min(8, 'PLATFORM_ADMIN_PASSWORD must be at least 8 characters').optional(),
+    /** Staff (and the platform operator) must change their password after this many days. */
+    STAFF_PASSWORD_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    /** A staff or platform session ends after this many minutes without a call (candidates keep theirs). */
+    STAFF_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(30),
     CAPTCHA_FIXED: z.string().min(1).optional(),
     RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -162,7 +167,7 @@ const envSchema = z
   });
 
 export type Database = DatabaseConfig;
-export type { PaymentsConfig, SmsConfig };
+export type { PaymentsConfig, SmsConfig, StaffPolicyConfig };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -193,6 +198,8 @@ export interface Config {
   seedConfirmationDemo: boolean;
   /** Wall-clock limit of one heavy task (sheet, arrangement, ranking) in its worker thread. */
   heavyTaskTimeoutMs: number;
+  /** Staff passwords' lifetime and staff sessions' idle limit (decision 030). */
+  staffPolicy: StaffPolicyConfig;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -286,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production' && e.SEED_DEMO !== 'off',
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
+    staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

@@ -21,6 +21,7 @@ export * from './registration/journey-steps';
 export * from './deadline';
 export * from './content/notices';
 export * from './access/staff';
+export * from './access/staff-password';
 export * from './registration/appeals';
 export * from './messages/notifications';
 export * from './confirmation/payments';

@@ -24,6 +24,7 @@ import { reviewReasons } from './migrations/0023_review_reasons';
 import { laterHistory } from './migrations/0024_later_history';
 import { platform } from './migrations/0025_platform';
 import { platformCaptcha } from './migrations/0026_platform_captcha';
+import { staffPasswordPolicy } from './migrations/0028_staff_password_policy';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -56,6 +57,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0024_later_history': laterHistory(dialect),
     '0025_platform': platform(dialect),
     '0026_platform_captcha': platformCaptcha(),
+    '0028_staff_password_policy': staffPasswordPolicy(),
   };
 }
 

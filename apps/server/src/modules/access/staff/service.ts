@@ -16,7 +16,9 @@ import type { CounterStore } from '../../../lib/throttle';
 import type { AuditService } from '../../platform/audit/service';
 import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
+import type { PasswordPolicy } from './password-policy';
 import { normalizeUsername, type StaffRepository } from './repository';
+import type { StaffSignInSessions } from './sign-in-sessions';
 
 export interface StaffDeps {
   repo: StaffRepository;
@@ -24,9 +26,11 @@ export interface StaffDeps {
   sessions: SessionsService;
   counters: CounterStore | null;
   audit: AuditService;
+  passwords: PasswordPolicy;
+  signIns: StaffSignInSessions;
 }
 
-export function createStaffService({ repo, captcha, sessions, counters, audit }: StaffDeps) {
+export function createStaffService({ repo, captcha, sessions, counters, audit, passwords, signIns }: StaffDeps) {
   const guard = failureGuard(counters, 'staff-login', '登录');
   // Wrong old passwords typed into a signed-in console: a few end the session.
   const strikes = sessionStrikes(counters);
@@ -69,22 +73,22 @@ export function createStaffService({ repo, captcha, sessions, counters, audit }:
         throw new AppError(ErrorCode.LoginFailed, '用户名或密码错误');
       }
       await guard.succeed(officeId, account, ip);
-      const token = await sessions.open('staff', row.id, officeId);
+      const token = await signIns.openAlone({ id: row.id, officeId, name: row.name }, ip);
       await audit.record({ id: row.id, officeId, name: row.name }, '登录', `staff:${row.id}`, '', ip);
       const staff = await profile(officeId, row.id);
-      // A one-time password (an office's first admin): the console asks for a new one before anything else.
-      return row.must_change_password ? { token, staff, mustChangePassword: true } : { token, staff };
+      // A one-time or expired password: the console asks for a new one before anything else.
+      return { token, staff, ...passwords.signInFlags(row) };
     },
 
     /**
-     * A staff member's own password, at any time and first of all after a one-time one. Their
-     * other sessions are signed out; this one stays in.
+     * A staff member's own password, at any time and first of all after a one-time or expired one.
+     * Every session of theirs ends, this one too: the answer is a fresh session's token.
      */
     async changePassword(
-      actor: { id: number; officeId: number; name: string; sessionId: number },
+      actor: { id: number; officeId: number; name: string; username: string; sessionId: number },
       input: { oldPassword: string; newPassword: string },
       ip: string,
-    ): Promise<void> {
+    ): Promise<{ token: string }> {
       const row = await repo.passwordHash(actor.officeId, actor.id);
       if (!row) throw new AppError(ErrorCode.Unauthorized);
       if (!(await verifyPassword(row.password_hash, input.oldPassword))) {
@@ -96,12 +100,12 @@ export function createStaffService({ repo, captcha, sessions, counters, audit }:
       }
       await strikes.clear(actor.sessionId);
       await repo.update(actor.officeId, actor.id, {
-        password_hash: await hashPassword(input.newPassword),
-        must_change_password: 0,
+        ...(await passwords.newPassword(actor.username, input.newPassword, row)),
         updated_at: nowIso(),
       });
-      await sessions.revokeAll('staff', actor.id, actor.sessionId);
-      await audit.record(actor, '修改密码', `staff:${actor.id}`, '', ip);
+      const token = await signIns.renew(actor);
+      await audit.record(actor, '修改密码', `staff:${actor.id}`, '所有会话已结束', ip);
+      return { token };
     },
     profile,
   };
