@@ -1,4 +1,6 @@
+import type { PasswordChangeDue } from '@zhikaoyun/shared';
 import { create } from 'zustand';
+import type { SignedOutReason } from './session-expiry';
 import { readStored, removeStored, writeStored } from './storage';
 
 const TOKEN_KEY = 'platformToken';
@@ -6,33 +8,46 @@ const MUST_CHANGE_KEY = 'platformMustChangePassword';
 
 interface PlatformSession {
   token: string;
-  /** Signed in with a one-time password: the console shows only the password change until it is done. */
-  mustChangePassword: boolean;
+  /** A one-time or expired password: the console shows only the password change until it is done. */
+  passwordChange: PasswordChangeDue | null;
   /** 退出 was pressed: the next sign-in starts on the first page. */
   endedByUser: boolean;
-  signIn: (token: string, mustChangePassword: boolean) => void;
-  passwordChanged: () => void;
-  signOut: (byUser?: boolean) => void;
+  /** Why the session ended by itself: the sign-in page says so. */
+  signedOutReason: SignedOutReason | null;
+  signIn: (token: string, passwordChange: PasswordChangeDue | null) => void;
+  /** Every session ended at the change; this fresh one carries on. */
+  passwordChanged: (token: string) => void;
+  passwordChangeDue: (due: PasswordChangeDue) => void;
+  signOut: (byUser?: boolean, reason?: SignedOutReason) => void;
 }
+
+const storedDue = readStored<unknown>(MUST_CHANGE_KEY);
 
 /** The platform console's own session: the operator's token, kept apart from any office's. */
 export const usePlatformSession = create<PlatformSession>()((set) => ({
   token: readStored<string>(TOKEN_KEY) ?? '',
-  mustChangePassword: readStored<boolean>(MUST_CHANGE_KEY) === true,
+  // `true`: stored by a console of before the expiry policy, a one-time password.
+  passwordChange: storedDue === 'expired' ? 'expired' : storedDue === 'initial' || storedDue === true ? 'initial' : null,
   endedByUser: false,
-  signIn: (token, mustChangePassword) => {
+  signedOutReason: null,
+  signIn: (token, passwordChange) => {
     writeStored(TOKEN_KEY, token);
-    if (mustChangePassword) writeStored(MUST_CHANGE_KEY, true);
+    if (passwordChange) writeStored(MUST_CHANGE_KEY, passwordChange);
     else removeStored(MUST_CHANGE_KEY);
-    set({ token, mustChangePassword, endedByUser: false });
+    set({ token, passwordChange, endedByUser: false, signedOutReason: null });
   },
-  passwordChanged: () => {
+  passwordChanged: (token) => {
+    writeStored(TOKEN_KEY, token);
     removeStored(MUST_CHANGE_KEY);
-    set({ mustChangePassword: false });
+    set({ token, passwordChange: null });
   },
-  signOut: (byUser = false) => {
+  passwordChangeDue: (due) => {
+    writeStored(MUST_CHANGE_KEY, due);
+    set({ passwordChange: due });
+  },
+  signOut: (byUser = false, reason) => {
     removeStored(TOKEN_KEY);
     removeStored(MUST_CHANGE_KEY);
-    set({ token: '', mustChangePassword: false, endedByUser: byUser });
+    set({ token: '', passwordChange: null, endedByUser: byUser, signedOutReason: byUser ? null : (reason ?? null) });
   },
 }));

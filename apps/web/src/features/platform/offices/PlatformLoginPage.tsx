@@ -1,6 +1,8 @@
-import { Button, Card, Form, Input } from 'antd';
+import { Alert, Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
+import { usePlatformSession } from '../../../lib/platform-session';
+import { SIGNED_OUT_TEXT } from '../../../lib/session-expiry';
 import { fetchPlatformCaptcha, usePlatformLogin } from './api';
 
 interface Values {
@@ -9,13 +11,15 @@ interface Values {
   captcha: string;
 }
 
-/** 平台管理员登录: username, password and the platform's own captcha; the same throttles as staff. */
+/** 平台管理员登录: username, password and the platform's own captcha; the same throttles as staff; why a session ended by itself. */
 export default function PlatformLoginPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const login = usePlatformLogin();
+  const signedOut = usePlatformSession((s) => s.signedOutReason);
   return (
     <div className="admin-login">
       <Card title="平台管理后台登录" className="admin-login__card">
+        {signedOut && <Alert type="info" showIcon className="admin-password__notice" message={SIGNED_OUT_TEXT[signedOut]} />}
         <Form<Values>
           name="platform-login"
           layout="vertical"

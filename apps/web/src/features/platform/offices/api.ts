@@ -5,6 +5,7 @@ import type {
   Envelope,
   OfficeAdminResult,
   OwnPasswordChangeInput,
+  PasswordChanged,
   PlatformAuditEntry,
   PlatformLoginInput,
   PlatformLoginResult,
@@ -12,16 +13,23 @@ import type {
   SaveOfficeInput,
 } from '@zhikaoyun/shared';
 import { createHttpClient } from '../../../lib/http';
+import { followSession } from '../../../lib/session-expiry';
 import { usePlatformSession } from '../../../lib/platform-session';
 
 /**
  * The platform console's client: the same envelope, error texts and toasts as the office console,
- * with the operator's token, and no office named (the platform's calls belong to none). A 401
- * ends the session and the layout sends the browser to sign-in.
+ * with the operator's token, and no office named (the platform's calls belong to none). A 401,
+ * or the session's time running out unused, ends the session and the layout sends the browser to
+ * sign-in.
  */
+const follower = followSession({
+  ended: (reason) => usePlatformSession.getState().signOut(false, reason),
+  passwordChangeDue: (due) => usePlatformSession.getState().passwordChangeDue(due),
+});
 const platformHttp = createHttpClient(undefined, {
   token: () => usePlatformSession.getState().token,
-  onUnauthorized: () => usePlatformSession.getState().signOut(),
+  onUnauthorized: () => follower.unauthorized(),
+  onResponse: (response) => follower.observe(response),
 });
 
 async function getData<T>(url: string, params?: Record<string, unknown>): Promise<T> {
@@ -34,7 +42,7 @@ async function postData<T>(url: string, body?: unknown): Promise<T> {
 export const fetchPlatformCaptcha = () => getData<Captcha>('/api/platform/getCode');
 export const platformLogin = (input: PlatformLoginInput) => postData<PlatformLoginResult>('/api/platform/login', input);
 export const platformLogout = () => postData<null>('/api/platform/logout');
-export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/platform/changePassword', input);
+export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<PasswordChanged>('/api/platform/changePassword', input);
 export const fetchOffices = () => getData<{ list: PlatformOffice[] }>('/api/platform/getOfficeList');
 export const saveOffice = (input: SaveOfficeInput) => postData<{ id: number }>('/api/platform/saveOffice', input);
 export const createOfficeAdmin = (input: CreateOfficeAdminInput) => postData<OfficeAdminResult>('/api/platform/createOfficeAdmin', input);
@@ -53,7 +61,8 @@ export function usePlatformLogin() {
     mutationFn: platformLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.mustChangePassword === true);
+      follower.stop();
+      signIn(result.token, result.passwordExpired ? 'expired' : result.mustChangePassword ? 'initial' : null);
     },
   });
 }
@@ -65,6 +74,7 @@ export function usePlatformLogout() {
   return useMutation({
     mutationFn: platformLogout,
     onSettled: () => {
+      follower.stop();
       signOut(true);
       client.clear();
     },

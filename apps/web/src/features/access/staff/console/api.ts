@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OwnPasswordChangeInput, StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
+import type { OwnPasswordChangeInput, PasswordChanged, StaffAuthResult, StaffInput, StaffLoginInput, StaffUser } from '@zhikaoyun/shared';
 import { positionKeys, staffKeys } from '../../../../lib/api/console-keys';
-import { getData, postData } from '../../../../lib/console-http';
+import { getData, postData, staffSessionFollower } from '../../../../lib/console-http';
 import { useStaffSession } from '../../../../lib/staff-session';
 
 export const staffLogin = (input: StaffLoginInput) => postData<StaffAuthResult>('/api/admin/login', input);
 export const staffLogout = () => postData<null>('/api/admin/logout');
-/** The staff member's own password (a one-time one first of all). */
-export const changeStaffPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/admin/changePassword', input);
+/** The staff member's own password (a one-time or expired one first of all): every session ends, the answer is a fresh one. */
+export const changeStaffPassword = (input: OwnPasswordChangeInput) => postData<PasswordChanged>('/api/admin/changePassword', input);
 export const fetchStaffList = () => getData<StaffUser[]>('/api/admin/getStaffList');
 export const saveStaff = (input: StaffInput) => postData<{ id: number }>('/api/admin/saveStaff', input);
 /** The office's units (from its positions): a reviewer's scope is chosen from them, never typed. */
@@ -25,7 +25,8 @@ export function useStaffLogin() {
     mutationFn: staffLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.staff, result.mustChangePassword === true);
+      staffSessionFollower.stop();
+      signIn(result.token, result.staff, result.passwordExpired ? 'expired' : result.mustChangePassword ? 'initial' : null);
     },
   });
 }
@@ -37,6 +38,7 @@ export function useStaffLogout() {
   return useMutation({
     mutationFn: staffLogout,
     onSettled: () => {
+      staffSessionFollower.stop();
       signOut(true);
       client.clear();
     },
