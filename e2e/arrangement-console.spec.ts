@@ -12,6 +12,7 @@ import {
   STORAGE_PREFIX,
   withStaffSession,
 } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * 考场编排 in the console, end to end, on an exam of its own (made through the API, so the demo
@@ -22,7 +23,6 @@ import {
  * The exam's registration opened long ago, so while it is open it sorts after the demo's open
  * exam (the site's "current exam" stays the demo's); it is taken off the site at the end.
  */
-const ADMIN_PASSWORD = 'e2e-admin-password';
 const DAY = 86_400_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -30,7 +30,7 @@ test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: fa
 
 test('arrange, publish, the candidate prints on the phone, the door check finds them', async ({ page, browser, request }) => {
   test.setTimeout(120_000);
-  const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
+  const admin = (await apiLogin(request, ...(await adminAccount()))).token;
   const name = `考场编排测试 ${Date.now()}`;
   const created = await ownExam(request, admin, name, { siteCityChoice: true });
   // The office's other exams hold the lowest codes: a new exam gets a free one, not always 01.
@@ -45,7 +45,7 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
     expect((await api(request, candidate.token, '/api/confirmApplication', { examId })).status).toBe('confirmed');
 
     // The admin arranges in the console.
-    await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+    await withStaffSession(page, request, ...(await adminAccount()));
     await page.goto(`/admin/arrangement?examId=${examId}`);
     await expect(page.getByRole('heading', { name: '考场编排' })).toBeVisible();
     await page.getByRole('button', { name: '新增科目' }).click();
@@ -124,7 +124,7 @@ test('arrange, publish, the candidate prints on the phone, the door check finds 
     };
     const staffPhone = await browser.newContext({ ...devices['Pixel 7'], locale: 'zh-CN' });
     const door = await staffPhone.newPage();
-    await withStaffSession(door, request, 'admin', ADMIN_PASSWORD);
+    await withStaffSession(door, request, ...(await adminAccount()));
     await door.goto(`/admin/door-check?examId=${examId}`);
     await door.getByLabel('二维码内容').fill(ticket.qr);
     await door.getByRole('button', { name: '核验' }).click();
@@ -192,7 +192,7 @@ test('a cancelled post’s candidate is left out of the arrangement, named befor
   request,
 }) => {
   test.setTimeout(120_000);
-  const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
+  const admin = (await apiLogin(request, ...(await adminAccount()))).token;
   const name = `改报编排测试 ${Date.now()}`;
   const created = await ownExam(request, admin, name);
   const examId = created.id;
@@ -237,7 +237,7 @@ test('a cancelled post’s candidate is left out of the arrangement, named befor
     });
 
     // The console arranges: one seated, the other left out and why.
-    await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+    await withStaffSession(page, request, ...(await adminAccount()));
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`/admin/arrangement?examId=${examId}`);
     await expect(page.getByText('1 人岗位已取消待改报')).toBeVisible();

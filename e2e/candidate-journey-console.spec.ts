@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { draftViaApi } from './journey-support';
 import { CAPTCHA, registerCandidate, STORAGE_PREFIX } from './support';
+import { staffAccount } from './staff-accounts';
 
 // The console's side of the candidate's journey, on a desktop: a decision is one action however
 // often it is clicked, a reviewer's units are chosen from the office's, the record is checked
@@ -16,7 +17,7 @@ async function withAdmin(page: Page, request: APIRequestContext) {
   const code = await (await request.get('/api/getCode')).json();
   const body = await (
     await request.post('/api/admin/login', {
-      data: { username: 'admin', password: 'e2e-admin-password', captchaId: code.data.captchaId, captcha: CAPTCHA },
+      data: { ...(await staffAccount()), captchaId: code.data.captchaId, captcha: CAPTCHA },
     })
   ).json();
   await page.goto('/admin/login');

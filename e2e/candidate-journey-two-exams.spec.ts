@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { draftViaApi } from './journey-support';
 import { CAPTCHA, registerCandidate, STORAGE_PREFIX } from './support';
+import { staffAccount } from './staff-accounts';
 
 // Runs in its own Playwright project after the console journey: it publishes one more exam open
 // for registration, which would change "the current exam" for the site's other suites.
@@ -13,7 +14,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: test.info().o
 async function adminToken(request: APIRequestContext): Promise<string> {
   const code = await (await request.get('/api/getCode')).json();
   const res = await request.post('/api/admin/login', {
-    data: { username: 'admin', password: 'e2e-admin-password', captchaId: code.data.captchaId, captcha: CAPTCHA },
+    data: { ...(await staffAccount()), captchaId: code.data.captchaId, captcha: CAPTCHA },
   });
   const body = await res.json();
   if (!body.success) throw new Error(`admin login failed: ${body.msg}`);

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { draftViaApi, openExamId, portraitJpeg } from './journey-support';
 import { apiLogin, demoCandidateToken, registerCandidate, STORAGE_PREFIX } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * The candidate site on a phone (Pixel 7): a cancelled post heads the exam card and 报考状态 until
@@ -26,7 +27,7 @@ interface Made {
 }
 
 async function staffHeaders(request: APIRequestContext) {
-  const { token } = await apiLogin(request, 'admin', 'e2e-admin-password');
+  const { token } = await apiLogin(request, ...(await adminAccount()));
   return { authorization: `Bearer ${token}` };
 }
 

@@ -1,5 +1,6 @@
 import { devices, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { chooseOption, confirmDialog, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * 开考核定 on a desktop, on the demo office's exam past its confirmation deadline (seeded with
@@ -46,7 +47,7 @@ test('staff apply keep, reduce and cancel; a candidate of the cancelled position
   browser,
   baseURL,
 }) => {
-  const { token: staffToken } = await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  const { token: staffToken } = await withStaffSession(page, request, ...(await adminAccount()));
   const staff = { authorization: `Bearer ${staffToken}` };
   const exams = (await (await request.get('/api/admin/getExamList', { headers: staff })).json()).data as { id: number; name: string }[];
   const examId = exams.find((e) => e.name === EXAM)!.id;
@@ -160,7 +161,7 @@ test('staff approve the waiver a candidate asked for before the deadline: her ap
   browser,
   baseURL,
 }) => {
-  const { token: staffToken } = await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  const { token: staffToken } = await withStaffSession(page, request, ...(await adminAccount()));
   const exams = (await (await request.get('/api/admin/getExamList', { headers: { authorization: `Bearer ${staffToken}` } })).json())
     .data as { id: number; name: string }[];
   const examId = exams.find((e) => e.name === EXAM)!.id;
@@ -196,7 +197,7 @@ test('staff approve the waiver a candidate asked for before the deadline: her ap
 });
 
 test('before the confirmation deadline the close-out page previews, and says when it can be applied', async ({ page, request }) => {
-  const { token } = await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  const { token } = await withStaffSession(page, request, ...(await adminAccount()));
   const exams = (await (await request.get('/api/admin/getExamList', { headers: { authorization: `Bearer ${token}` } })).json()).data as {
     id: number;
     name: string;

@@ -1,12 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { portraitJpeg, uploadIdPhoto } from './journey-support';
 import { CAPTCHA, chooseOption, confirmDialog, registerCandidate } from './support';
+import { adminAccount } from './staff-accounts';
 
 // Runs in its own Playwright project after every other suite: it publishes a second exam that is
 // open for registration, which would change what "the current exam" means to the other tests.
 
-const ADMIN_PASSWORD = 'e2e-admin-password';
-const REVIEWER_PASSWORD = 'reviewer e2e password';
+const REVIEWER_PASSWORD = 'Checker-Lamp-2026';
 const EXAM = `2027 年度控制台测试招聘考试 ${Date.now().toString(36)}`;
 const REASON = '毕业院校名称与学历证书不一致，请核对';
 
@@ -39,7 +39,7 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
 
   // The admin: the site's name, a new exam, its pledge, two positions, a reviewer; then publish.
   const admin = await browser.newPage({ viewport: { width: 1366, height: 860 } });
-  await staffLogin(admin, 'admin', ADMIN_PASSWORD);
+  await staffLogin(admin, ...(await adminAccount()));
 
   await admin.getByRole('menuitem', { name: /系统设置/ }).click();
   await admin.getByRole('textbox', { name: '网站名称（webname）' }).fill('控制台测试人事考试网');

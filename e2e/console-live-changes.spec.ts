@@ -1,13 +1,13 @@
 import { devices, expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { draftViaApi } from './journey-support';
 import { apiLogin, chooseOption, confirmDialog, registerCandidate, STORAGE_PREFIX, withStaffSession } from './support';
+import { adminAccount } from './staff-accounts';
 
 // Runs in the console-journey project (after the site's suites): it publishes an exam open for
 // registration, which would change "the exam open for registration" for them; it takes it back
 // off the site at the end.
 
 const EXAM = `2027 年度审核与变更测试 ${Date.now().toString(36)}`;
-const ADMIN_PASSWORD = 'e2e-admin-password';
 const SHOTS = process.env.E2E_SHOTS_DIR;
 
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
@@ -62,7 +62,7 @@ test('publish asks first; a final rejection with a preset reason; changed window
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const { token: admin } = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const { token: admin } = await apiLogin(request, ...(await adminAccount()));
   const now = Date.now();
   // Whole minutes: the console shows and types minutes.
   const at = (days: number) => new Date(Math.floor((now + days * 86_400_000) / 60_000) * 60_000).toISOString();
@@ -99,7 +99,7 @@ test('publish asks first; a final rejection with a preset reason; changed window
       });
 
     // 发布: a draft lists as 草稿 only; publishing a complete exam still asks, saying what it means.
-    await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+    await withStaffSession(page, request, ...(await adminAccount()));
     await page.goto('/admin/exams');
     const row = page.getByRole('row', { name: new RegExp(EXAM) });
     await expect(row.locator('.ant-tag')).toHaveText(['草稿']);

@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { chooseOption, withStaffSession } from './support';
+import { adminAccount } from './staff-accounts';
 
 /** 公告管理 at 1440×900: a notice names its exam (所属考试), and candidates find it under that exam. */
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
 test('a notice written in the console names its exam and is listed with that exam’s 招考公告', async ({ page, request }) => {
-  const { token } = await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  const { token } = await withStaffSession(page, request, ...(await adminAccount()));
   const headers = { authorization: `Bearer ${token}` };
   const exam = ((await (await request.get('/api/getExamList')).json()).data as { id: number; name: string; phase: string }[]).find(
     (e) => e.phase === 'registering',

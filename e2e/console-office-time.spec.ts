@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/content/positions';
 import { confirmDialog, draftExam, typeWindow, withStaffSession } from './support';
 import type { ExamWindows } from '@zhikaoyun/shared';
+import { adminAccount } from './staff-accounts';
 
 /**
  * The console in the office's words and on the office's clock, on a desktop whose computer is set
@@ -12,7 +13,6 @@ import type { ExamWindows } from '@zhikaoyun/shared';
  */
 test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false, timezoneId: 'America/New_York' });
 
-const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 const run = Date.now().toString(36);
 
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
@@ -33,7 +33,7 @@ test('windows typed in the console are Beijing time, whatever the computer’s z
   request,
 }) => {
   // The browser really is elsewhere: a picker on the computer's clock would save 14:00Z.
-  const { token } = await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  const { token } = await withStaffSession(page, request, ...(await adminAccount()));
   expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('America/New_York');
 
   const name = `办公时间测试考试 ${run}`;
@@ -91,7 +91,7 @@ test('windows typed in the console are Beijing time, whatever the computer’s z
 });
 
 test('the payments export is named after the exam', async ({ page, request }) => {
-  const { token } = await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  const { token } = await withStaffSession(page, request, ...(await adminAccount()));
   const name = `导出命名测试 ${run}`;
   const examId = await draftExam(request, token, name);
   await page.goto(`/admin/payments?examId=${examId}`);
@@ -102,7 +102,7 @@ test('the payments export is named after the exam', async ({ page, request }) =>
 });
 
 test('a position sheet with a bad row: nothing is imported and the row is named with the rule, in Chinese', async ({ page, request }) => {
-  const { token } = await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  const { token } = await withStaffSession(page, request, ...(await adminAccount()));
   const examId = await draftExam(request, token, `岗位导入测试 ${run}`);
 
   const book = new ExcelJS.Workbook();
@@ -131,7 +131,7 @@ test('a position sheet with a bad row: nothing is imported and the row is named 
 });
 
 test('statistics per position keep applied, approved and confirmed apart', async ({ page, request }) => {
-  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  await withStaffSession(page, request, ...(await adminAccount()));
   await page.goto('/admin/statistics');
   const table = page.locator('.ant-card').filter({ hasText: '岗位报名情况' });
   await expect(table.locator('thead')).toContainText(/招聘人数\s*报名人数\s*待审核\s*通过\s*未通过\s*已确认\s*竞争比/);

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { withStaffSession, demoCandidateToken } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * 缴费管理 on a desktop, on the demo office's exam in its confirmation window: a seeded candidate
@@ -12,7 +13,7 @@ const EXAM = '示范市 2026 年度事业单位招聘（报名确认阶段）';
 const LI = '33010619950314231';
 
 test('staff see a sandbox payment with its total, export the list and refund it once', async ({ page, request }) => {
-  const { token: staffToken } = await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  const { token: staffToken } = await withStaffSession(page, request, ...(await adminAccount()));
   const exams = (await (await request.get('/api/admin/getExamList', { headers: { authorization: `Bearer ${staffToken}` } })).json())
     .data as { id: number; name: string }[];
   const examId = exams.find((e) => e.name === EXAM)!.id;

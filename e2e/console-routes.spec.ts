@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiLogin, CAPTCHA, newIdno, withStaffSession } from './support';
+import { adminAccount } from './staff-accounts';
 
 // The console's addresses on a desktop: deep links through sign-in, editors and drawers as
 // history entries, a title per route, 页面不存在 and the admin-only pages. It opens editors but
@@ -8,7 +9,6 @@ import { apiLogin, CAPTCHA, newIdno, withStaffSession } from './support';
 
 test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false });
 
-const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 const OPEN_EXAM = '示范市 2026 年度市属事业单位公开招聘工作人员考试';
 const LATER_EXAM = '示范市 2027 年度中小学教师招聘考试';
 
@@ -37,7 +37,7 @@ async function signInForm(page: Page, username: string, password: string) {
 
 test('a signed-out deep link signs in and lands where it pointed; every section has its address, title and menu item', async ({ page }) => {
   await page.goto('/admin/positions?examId=2');
-  await signInForm(page, ADMIN.username, ADMIN.password);
+  await signInForm(page, ...(await adminAccount()));
   await expect(page).toHaveURL(/\/admin\/positions\?examId=2$/);
   await expect(page).toHaveTitle(title('岗位管理'));
   await expect(page.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: '考试' }) })).toContainText(LATER_EXAM);
@@ -77,7 +77,7 @@ test('a signed-out deep link signs in and lands where it pointed; every section 
 
   // 退出 ends at sign-in, and the next sign-in starts on the first page, not the last one left.
   await page.getByRole('button', { name: '退出' }).click();
-  await signInForm(page, ADMIN.username, ADMIN.password);
+  await signInForm(page, ...(await adminAccount()));
   await expect(page).toHaveURL(/\/admin\/review$/);
   await expect(page).toHaveTitle(title('报名审核'));
 });
@@ -86,7 +86,7 @@ test('an editor or drawer is an address: Back closes it, Forward and a deep link
   page,
   request,
 }) => {
-  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  await withStaffSession(page, request, ...(await adminAccount()));
   await page.goto('/admin/exams');
   await expect(page).toHaveTitle(title('考试管理'));
   await page
@@ -125,7 +125,7 @@ test('an editor or drawer is an address: Back closes it, Forward and a deep link
 
 // The position, staff and appeal editors are addresses too: a deep link opens each, Back closes it.
 test("a position editor is an address over its exam's list", async ({ page, request }) => {
-  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  await withStaffSession(page, request, ...(await adminAccount()));
   // A position: its editor carries the exam, so the copied address opens it over the same list.
   await page.goto('/admin/positions?examId=1');
   const first = page.locator('.ant-table-tbody tr.ant-table-row').first();
@@ -153,7 +153,7 @@ test("a position editor is an address over its exam's list", async ({ page, requ
 });
 
 test("a staff member's editor is an address", async ({ page, request }) => {
-  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  await withStaffSession(page, request, ...(await adminAccount()));
   await page.goto('/admin/staff');
   await page
     .getByRole('row')
@@ -196,7 +196,7 @@ test('turning an appeal down is an address: the dialog names who, Back closes it
     },
   });
   expect((await filed.json()).success).toBe(true);
-  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  await withStaffSession(page, request, ...(await adminAccount()));
   await page.goto('/admin/appeals');
   await page
     .getByRole('row', { name: new RegExp(story) })
@@ -224,7 +224,7 @@ test('turning an appeal down is an address: the dialog names who, Back closes it
 });
 
 test('an unknown console address shows 页面不存在 inside the console, with a way back', async ({ page, request }) => {
-  await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  await withStaffSession(page, request, ...(await adminAccount()));
   for (const path of ['/admin/nope', '/admin/review/abc', '/admin/exams/99999']) {
     await page.goto(path);
     await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
@@ -238,7 +238,7 @@ test('an unknown console address shows 页面不存在 inside the console, with 
 });
 
 test('a reviewer has no admin pages in the menu and gets 无权访问 at their addresses', async ({ page, request }) => {
-  const admin = await apiLogin(request, ADMIN.username, ADMIN.password);
+  const admin = await apiLogin(request, ...(await adminAccount()));
   const reviewer = { username: `routes${Date.now().toString(36)}`, password: 'routes reviewer password 2026' };
   const saved = await request.post('/api/admin/saveStaff', {
     headers: { Authorization: `Bearer ${admin.token}` },

@@ -13,6 +13,7 @@ import {
   STORAGE_PREFIX,
   withStaffSession,
 } from './support';
+import { adminAccount, staffAccount } from './staff-accounts';
 
 /**
  * 验证准考证 on exam day, on the door staff's phone: an exam of its own (made through the API)
@@ -21,7 +22,6 @@ import {
  * in red as 重复入场 with the first time. Then the phone's camera (Chromium's fake camera playing a
  * picture of the same QR code) is read inside the page by the page's own decoder.
  */
-const ADMIN_PASSWORD = 'e2e-admin-password';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -62,7 +62,7 @@ test('door check on exam day: opens on today’s exam, a second scan is a repeat
   request,
 }) => {
   test.setTimeout(150_000);
-  const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
+  const admin = (await apiLogin(request, ...(await adminAccount()))).token;
   const name = `入场核验测试 ${Date.now()}`;
   const saved = await ownExam(request, admin, name);
   const examId = saved.id;
@@ -117,9 +117,10 @@ test('door check on exam day: opens on today’s exam, a second scan is a repeat
     await door.goto('/admin/login');
     // Signed in through the form as the staff member would; under the full suite's load a click
     // can land before the page is live, so the form is filled and sent again if still there.
+    const doorStaff = await staffAccount();
     await expect(async () => {
-      await door.getByRole('textbox', { name: '用户名' }).fill('admin');
-      await door.getByLabel('密码').fill(ADMIN_PASSWORD);
+      await door.getByRole('textbox', { name: '用户名' }).fill(doorStaff.username);
+      await door.getByLabel('密码').fill(doorStaff.password);
       await door.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
       await door.getByRole('button', { name: '登录' }).click();
       await expect(door).not.toHaveURL(/\/admin\/login/, { timeout: 5_000 });
@@ -182,7 +183,7 @@ test('door check on exam day: opens on today’s exam, a second scan is a repeat
         permissions: ['camera'],
       });
       const scanner = await context.newPage();
-      await withStaffSession(scanner, request, 'admin', ADMIN_PASSWORD);
+      await withStaffSession(scanner, request, ...(await adminAccount()));
       await scanner.goto(`/admin/door-check?examId=${examId}`);
       // Debian's Chromium has no BarcodeDetector: the JavaScript decoder reads the frames.
       expect(await scanner.evaluate(() => 'BarcodeDetector' in globalThis)).toBe(false);

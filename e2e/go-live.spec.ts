@@ -93,7 +93,7 @@ async function publishOnOwnHost(browser: Browser, office: OfficePlan, initial: s
   await admin.goto(at(office.host, '/admin'));
   await expect(admin).toHaveURL(/\/admin\/login$/);
   await signIn(admin, '/admin/review', 'admin', initial);
-  await changePassword(admin, initial, `${office.code} admin password 2027`);
+  await changePassword(admin, initial, `${office.code} Head-Clerk 2027`);
   await expect(admin.getByText(office.name, { exact: true })).toBeVisible();
 
   await admin.getByRole('menuitem', { name: /考试管理/ }).click();
@@ -238,7 +238,7 @@ test('on a fresh SEED_DEMO=off start, two offices on two host names each publish
     // The other office's host does not know this office's staff.
     const stranger = await consoles[i]!.context.newPage();
     await stranger.goto(at(other.host, '/admin'));
-    await signInRefused(stranger, 'admin', `${office.code} admin password 2027`);
+    await signInRefused(stranger, 'admin', `${office.code} Head-Clerk 2027`);
     await stranger.close();
   }
 

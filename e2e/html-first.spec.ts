@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { CAPTCHA, newIdno, registerCandidate } from './support';
+import { staffAccount } from './staff-accounts';
 
 /** The public pages, answered with their HTML already rendered. */
 const PUBLIC = [
@@ -73,7 +74,7 @@ test.describe('public pages arrive rendered', () => {
     const code = await (await request.get('/api/getCode')).json();
     const login = await (
       await request.post('/api/admin/login', {
-        data: { username: 'admin', password: 'e2e-admin-password', captchaId: code.data.captchaId, captcha: CAPTCHA },
+        data: { ...(await staffAccount()), captchaId: code.data.captchaId, captcha: CAPTCHA },
       })
     ).json();
     const auth = { authorization: `Bearer ${login.data.token as string}` };

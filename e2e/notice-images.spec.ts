@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { CAPTCHA } from './support';
+import { staffAccount } from './staff-accounts';
 
 /** A 4×4 red PNG. */
 const PNG = Buffer.from(
@@ -11,7 +12,7 @@ test('a notice image the sanitizer keeps shows under the CSP, with its attachmen
   const code = await (await request.get('/api/getCode')).json();
   const login = await (
     await request.post('/api/admin/login', {
-      data: { username: 'admin', password: 'e2e-admin-password', captchaId: code.data.captchaId, captcha: CAPTCHA },
+      data: { ...(await staffAccount()), captchaId: code.data.captchaId, captcha: CAPTCHA },
     })
   ).json();
   const auth = { authorization: `Bearer ${login.data.token as string}` };

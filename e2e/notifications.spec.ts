@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { applyAndSubmit } from './journey-support';
 import { CAPTCHA, registerCandidate, STORAGE_PREFIX } from './support';
+import { staffAccount } from './staff-accounts';
 
 test.use({ viewport: { width: 412, height: 915 } });
 
@@ -17,7 +18,7 @@ test('a rejected candidate sees the unread badge and the reason in 我的消息'
   const code = await (await request.get('/api/getCode')).json();
   const login = await (
     await request.post('/api/admin/login', {
-      data: { username: 'admin', password: 'e2e-admin-password', captchaId: code.data.captchaId, captcha: CAPTCHA },
+      data: { ...(await staffAccount()), captchaId: code.data.captchaId, captcha: CAPTCHA },
     })
   ).json();
   const staff = { authorization: `Bearer ${login.data.token as string}` };

@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import sharp from 'sharp';
 import { idnoCheckChar } from '../packages/shared/src/access/idno';
 import { CAPTCHA, STORAGE_PREFIX } from './support';
+import { staffAccount } from './staff-accounts';
 
 /**
  * Registration confirmation on the demo office's exam in its confirmation window (seeded with
@@ -31,7 +32,7 @@ async function signIn(page: Page, request: APIRequestContext, id: string) {
 }
 
 test('approve → pay in the sandbox → confirmed, with a receipt', async ({ page, request }) => {
-  const admin = await token(request, '/api/admin/login', { username: 'admin', password: 'e2e-admin-password' });
+  const admin = await token(request, '/api/admin/login', await staffAccount());
   const headers = { authorization: `Bearer ${admin}` };
   const exams = (await (await request.get('/api/admin/getExamList', { headers })).json()).data as { id: number; name: string }[];
   const examId = exams.find((e) => e.name === EXAM)!.id;
@@ -80,7 +81,7 @@ test('a fee waiver, approved by staff → confirmed', async ({ page, request }) 
   await expect(page.getByText(/减免申请（城乡最低生活保障家庭）：待审核/)).toBeVisible();
   await page.screenshot({ path: 'test-results/payments-waiver-pending.png', fullPage: true });
 
-  const admin = await token(request, '/api/admin/login', { username: 'admin', password: 'e2e-admin-password' });
+  const admin = await token(request, '/api/admin/login', await staffAccount());
   const headers = { authorization: `Bearer ${admin}` };
   const exams = (await (await request.get('/api/admin/getExamList', { headers })).json()).data as { id: number; name: string }[];
   const examId = exams.find((e) => e.name === EXAM)!.id;

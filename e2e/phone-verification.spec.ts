@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { apiLogin, CAPTCHA, chooseOption, newIdno } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * Phone verification, an office setting (off on the demo office): runs in its own Playwright
@@ -23,7 +24,7 @@ function latestCode(mobile: string): string | null {
 }
 
 async function setPhoneVerification(request: APIRequestContext, on: boolean) {
-  const { token } = await apiLogin(request, 'admin', 'e2e-admin-password');
+  const { token } = await apiLogin(request, ...(await adminAccount()));
   const headers = { authorization: `Bearer ${token}` };
   const current = (await (await request.get('/api/admin/getNotificationSettings', { headers })).json()).data;
   const saved = await (

@@ -8,8 +8,8 @@ import { CAPTCHA } from './support';
 // office beside the demo one: nothing the other suites read changes.
 
 const FIRST_PASSWORD = 'e2e-platform-password';
-const OPERATOR_PASSWORD = 'e2e platform operator 2026';
-const ADMIN_PASSWORD = 'e2e new office admin 2026';
+const OPERATOR_PASSWORD = 'E2E-Keeper-Of-Offices-2026';
+const ADMIN_PASSWORD = 'E2E-New-Office-Head-2026';
 const SUFFIX = Date.now().toString(36);
 const CODE = `e2e-${SUFFIX}`;
 const OFFICE = `乙市人事考试院 ${SUFFIX}`;

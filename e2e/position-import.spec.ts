@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { POSITION_SHEET_COLUMNS } from '../packages/shared/src/content/positions';
 import { confirmDialog, draftExam, pickSheet, withStaffSession } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * 岗位管理 takes an office's own 岗位表 (finding 6 of exam-walkthrough-2): 下载模板 on an exam with
@@ -11,12 +12,11 @@ import { confirmDialog, draftExam, pickSheet, withStaffSession } from './support
  */
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
-const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 const run = Date.now().toString(36);
 const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice').filter({ hasText: text });
 
 test('下载模板 on an empty exam, the filled template and an office sheet with a title row import and list', async ({ page, request }) => {
-  const { token } = await withStaffSession(page, request, ADMIN.username, ADMIN.password);
+  const { token } = await withStaffSession(page, request, ...(await adminAccount()));
   const name = `青川县岗位导入 ${run}`;
   const examId = await draftExam(request, token, name);
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { CAPTCHA, chooseOption, confirmDialog, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+import { staffAccount } from './staff-accounts';
 
 test('personal center: download my data as JSON, then delete the account with password and confirmation', async ({ page, request }) => {
   const { idno, password, token } = await registerCandidate(request);
@@ -76,8 +77,9 @@ test('register: a taken ID number offers the appeal path; an admin resets the ac
   // An admin, having called the appellant, resets the squatted account in the console.
   const admin = await browser.newPage({ viewport: { width: 1366, height: 860 } });
   await admin.goto('/admin');
-  await admin.getByRole('textbox', { name: '用户名' }).fill('admin');
-  await admin.getByLabel('密码').fill('e2e-admin-password');
+  const account = await staffAccount();
+  await admin.getByRole('textbox', { name: '用户名' }).fill(account.username);
+  await admin.getByLabel('密码').fill(account.password);
   await admin.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
   await admin.getByRole('button', { name: '登录' }).click();
   await admin.getByRole('menuitem', { name: /身份申诉/ }).click();

@@ -3,6 +3,7 @@ import { devices, expect, test, type Locator, type Page } from '@playwright/test
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * Scores end to end on the demo office's ticketed exam (seeded seated, tickets published): an
@@ -13,7 +14,6 @@ import { confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSessi
  * masked names. Screenshots of the three pages go to test-results/.
  */
 const EXAM = '示范市 2026 年度事业单位招聘（准考证打印阶段）';
-const ADMIN_PASSWORD = 'e2e-admin-password';
 /** The seeded ticket holders, alternately on 财务会计 and 行政辅助 (2 posts each). */
 const PEOPLE = [
   { name: '陈静', first17: '33010619970412202', marks: [40, 42] },
@@ -79,7 +79,7 @@ test('staff import and publish scores; a candidate sees score and rank; the publ
     tokens.push(token);
     tickets.push(ticket.data.ticketNo as string);
   }
-  const staff = await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+  const staff = await withStaffSession(page, request, ...(await adminAccount()));
   const auth = { Authorization: `Bearer ${staff.token}` };
   const rules = await (await request.get(`/api/admin/getScoreRules?examId=${examId}`, { headers: auth })).json();
   const saved = await (

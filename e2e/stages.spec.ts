@@ -2,6 +2,7 @@ import { devices, expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { chooseOption, confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, withStaffSession, demoCandidateToken } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * The later stages on the demo office's exam at the scores stage (1:1 lists): staff record
@@ -9,7 +10,6 @@ import { chooseOption, confirmDialog, confirmImport, pickSheet, STORAGE_PREFIX, 
  * 拟录用 list; the candidate sees her results on her phone and anyone sees the list, masked.
  */
 const EXAM = '示范市 2026 年度事业单位招聘（成绩公布阶段）';
-const ADMIN_PASSWORD = 'e2e-admin-password';
 const LIN = { name: '林晓', first17: '33010819960315411' };
 
 test.use({ viewport: { width: 1366, height: 860 }, isMobile: false, hasTouch: false });
@@ -22,7 +22,7 @@ test('staff take the interview list through 资格复审, 面试, 体检 to 拟�
   test.setTimeout(180_000);
   const exams = await (await request.get('/api/getExamList')).json();
   const examId = (exams.data as { id: number; name: string }[]).find((e) => e.name === EXAM)!.id;
-  const staff = await withStaffSession(page, request, 'admin', ADMIN_PASSWORD);
+  const staff = await withStaffSession(page, request, ...(await adminAccount()));
   const auth = { Authorization: `Bearer ${staff.token}` };
   const board = async () => (await (await request.get(`/api/admin/getStageBoard?examId=${examId}`, { headers: auth })).json()).data;
   const rows = (await board()).positions.flatMap((p: { rows: { name: string; ticketNo: string }[] }) => p.rows) as {

@@ -14,6 +14,7 @@ import {
   STORAGE_PREFIX,
   typeWindow,
 } from './support';
+import { adminAccount, staffAccount } from './staff-accounts';
 
 /**
  * One exam from nothing to the published scores, the way an office and its people drive it
@@ -28,7 +29,6 @@ import {
  * Its own Playwright project, after the suites that look for "the exam open for registration"
  * (this one is open for a while) and before phone verification is turned on.
  */
-const ADMIN_PASSWORD = 'e2e-admin-password';
 const RUN = Date.now().toString(36);
 const EXAM = `青川县 2027 年度事业单位公开招聘（全流程 ${RUN}）`;
 const MINUTE = 60_000;
@@ -72,8 +72,9 @@ async function phoneFor(browser: Browser, baseURL: string, token: string | null,
 async function staffLogin(page: Page) {
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/admin\/login$/);
-  await page.getByRole('textbox', { name: '用户名' }).fill('admin');
-  await page.getByLabel('密码').fill(ADMIN_PASSWORD);
+  const account = await staffAccount();
+  await page.getByRole('textbox', { name: '用户名' }).fill(account.username);
+  await page.getByLabel('密码').fill(account.password);
   await page.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
   await page.getByRole('button', { name: '登录' }).click();
   await expect(page.getByRole('heading', { name: '考务管理后台' })).toBeVisible();
@@ -119,7 +120,7 @@ async function moveWindows(request: APIRequestContext, token: string, examId: nu
 test('a whole exam, driven in the browser by a clerk, three candidates and door staff', async ({ browser, page, request, baseURL }) => {
   test.setTimeout(600_000);
   const now = Date.now();
-  const admin = (await apiLogin(request, 'admin', ADMIN_PASSWORD)).token;
+  const admin = (await apiLogin(request, ...(await adminAccount()))).token;
 
   progress('The clerk creates the exam: a fee, an opening ratio, windows in office time.');
 

@@ -116,6 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
     heavyTimeoutMs: config.heavyTaskTimeoutMs,
     secondFactor: config.secondFactor,
+    staffPolicy: config.staffPolicy,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);

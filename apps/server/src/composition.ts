@@ -42,6 +42,8 @@ import { createStaffRepository } from './modules/access/staff/repository';
 import { createStaffService } from './modules/access/staff/service';
 import { createSecondFactorRepository } from './modules/access/totp/repository';
 import { createSecondFactorService, type SecondFactorConfig } from './modules/access/totp/service';
+import { createPasswordPolicy, type StaffPolicyConfig } from './modules/access/staff/password-policy';
+import { createStaffSignInSessions } from './modules/access/staff/sign-in-sessions';
 import { createSystemAdminService } from './modules/platform/system/admin-service';
 import { createSystemRepository } from './modules/platform/system/repository';
 import { createSystemService } from './modules/platform/system/service';
@@ -92,6 +94,8 @@ export interface CompositionOptions {
   heavyTimeoutMs: number;
   /** Who must enroll a second factor before anything else (config, from NODE_ENV). */
   secondFactor: SecondFactorConfig;
+  /** Staff passwords' lifetime and staff sessions' idle limit (config STAFF_PASSWORD_MAX_DAYS, STAFF_IDLE_MINUTES). */
+  staffPolicy: StaffPolicyConfig;
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -162,7 +166,8 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   // Before the server stops taking requests and waits for those in flight: a task still running
   // (a stuck sheet) then answers its request at once instead of holding the shutdown.
   app.addHook('preClose', () => heavy.close());
-  const sessions = createSessionsService(repos.sessions);
+  const sessions = createSessionsService(repos.sessions, { staffIdleMs: options.staffPolicy.idleMs });
+  const passwordPolicy = createPasswordPolicy(options.staffPolicy);
   const captcha = createCaptchaService(repos.captcha, { fixedCode: options.captchaFixed });
   const console: ConsoleDeps = { db, audit, changed: (officeId) => app.publicCache.invalidate(officeId) };
   const exams = createExamsService(repos.exams);
@@ -337,7 +342,16 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
           failed,
         ),
     }),
-    staff: createStaffService({ repo: repos.staff, captcha, sessions, counters, audit, secondFactor }),
+    staff: createStaffService({
+      repo: repos.staff,
+      captcha,
+      sessions,
+      counters,
+      audit,
+      secondFactor,
+      passwords: passwordPolicy,
+      signIns: createStaffSignInSessions({ sessions, audit }),
+    }),
     secondFactor,
     // The platform operator's calls: the same captcha service, over the operator's own captcha table.
     platform: createPlatformService({
@@ -346,8 +360,11 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       counters,
       officeChanged: (officeId) => app.publicCache.invalidate(officeId),
       secondFactor,
+      passwords: passwordPolicy,
+      idleMs: options.staffPolicy.idleMs,
     }),
-    staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions }),
+    staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions, passwords: passwordPolicy }),
+    passwordPolicy,
     system: createSystemService(repos.system),
     systemAdmin: createSystemAdminService({ repo: repos.system, attachments, audit, changed }),
     payments,

@@ -7,6 +7,7 @@ import { parseKey } from './lib/data-key';
 import type { SecondFactorConfig } from './modules/access/totp/service';
 import type { PaymentsConfig } from './modules/confirmation/payments/compose';
 import type { SmsConfig } from './modules/messages/sms/providers';
+import type { StaffPolicyConfig } from './modules/access/staff/password-policy';
 
 /**
  * The only reader of process.env. Everything the server is told from outside is validated here,
@@ -25,6 +26,10 @@ const envSchema = z
     SEED_DEMO: z.enum(['on', 'off']).optional(),
     /** The platform operator's first password (changed at the first sign-in); unset: a one-time one is printed. */
     PLATFORM_ADMIN_PASSWORD: z.string().min(8, 'PLATFORM_ADMIN_PASSWORD must be at least 8 characters').optional(),
+    /** Staff (and the platform operator) must change their password after this many days. */
+    STAFF_PASSWORD_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    /** A staff or platform session ends after this many minutes without a call (candidates keep theirs). */
+    STAFF_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(30),
     CAPTCHA_FIXED: z.string().min(1).optional(),
     RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -163,7 +168,7 @@ const envSchema = z
   });
 
 export type Database = DatabaseConfig;
-export type { PaymentsConfig, SecondFactorConfig, SmsConfig };
+export type { PaymentsConfig, SecondFactorConfig, SmsConfig, StaffPolicyConfig };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -196,6 +201,8 @@ export interface Config {
   heavyTaskTimeoutMs: number;
   /** Staff sign-in's second factor: enforced for admins and the platform operator in production. */
   secondFactor: SecondFactorConfig;
+  /** Staff passwords' lifetime and staff sessions' idle limit (decision 030). */
+  staffPolicy: StaffPolicyConfig;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -290,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production' && e.SEED_DEMO !== 'off',
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
     secondFactor: { enforced: e.NODE_ENV === 'production' },
+    staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

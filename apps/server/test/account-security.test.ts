@@ -421,7 +421,7 @@ for (const kind of DATABASES) {
 
     describe('renaming staff', () => {
       it('an admin renames the seeded admin: unique in any case, audited, the old name no longer signs in', async () => {
-        const token = await adminToken(t);
+        let token = await adminToken(t);
         const me = (await get(t, '/api/admin/getProfile', bearer(token))).body.data as { id: number; name: string };
         const renamed = await post(
           t,
@@ -433,6 +433,9 @@ for (const kind of DATABASES) {
         expect((await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD, address())).body.errorCode).toBe(ErrorCode.LoginFailed);
         const chief = await staffLogin(t, 'office-chief', TEST_ADMIN_PASSWORD, address());
         expect(chief.body.data.staff.username).toBe('office-chief');
+        // That sign-in ended the session the rename was made in (one session per staff member).
+        expect((await get(t, '/api/admin/getProfile', bearer(token))).body.errorCode).toBe(ErrorCode.Unauthorized);
+        token = chief.body.data.token as string;
         const clash = await post(
           t,
           '/api/admin/saveStaff',

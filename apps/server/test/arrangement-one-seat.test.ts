@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
-import { adminToken, confirmedSuite, draftExam, savedSite, savedSubject } from './helpers/actors';
+import { adminToken, confirmedSuite, draftExam, LASTING_PASSWORDS, savedSite, savedSubject } from './helpers/actors';
 import { type TestApp } from './helpers/app';
 import { bearer, get, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -25,7 +25,8 @@ for (const kind of DATABASES) {
       let t: TestApp, admin: string, examId: number, apps: number[], tokens: string[];
       let siteId = 0;
       const names = ['周一凡', '吴二娜', '郑三石', '王四海', '冯五月', '褚六安'];
-      confirmedSuite(kind, names, (s) => ({ t, admin, examId, apps, tokens } = s));
+      // The clock goes to the exam day in 2027: staff passwords that last that long.
+      confirmedSuite(kind, names, (s) => ({ t, admin, examId, apps, tokens } = s), LASTING_PASSWORDS);
       const cancelledName = names[4]!;
       const overview = async () => (await get(t, `/api/admin/getArrangement?examId=${examId}`, bearer(admin))).body.data;
       const seatsOf = (applicationId: number) =>

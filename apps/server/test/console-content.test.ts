@@ -424,33 +424,33 @@ for (const kind of DATABASES) {
         const made = await post(
           t,
           '/api/admin/saveStaff',
-          { username: 'rev10', name: '十号', role: 'reviewer', units: ['市档案馆'], password: 'ten reviewer pass' },
+          { username: 'rev10', name: '十号', role: 'reviewer', units: ['市档案馆'], password: 'Ten-Reviewer-Pass' },
           bearer(admin),
         );
         expect(made.body.success).toBe(true);
         const dup = await post(
           t,
           '/api/admin/saveStaff',
-          { username: 'rev10', name: '重名', role: 'reviewer', password: 'another good pass' },
+          { username: 'rev10', name: '重名', role: 'reviewer', password: 'Another-Good-Pass' },
           bearer(admin),
         );
         expect(dup.body).toMatchObject({ success: false, msg: '用户名 rev10 已被使用' });
 
-        const token = await staffLogin('rev10', 'ten reviewer pass');
+        const token = await staffLogin('rev10', 'Ten-Reviewer-Pass');
         expect((await get(t, '/api/admin/getProfile', bearer(token))).body.data.units).toEqual(['市档案馆']);
         // A password reset ends the old sessions; the new password works.
         const id = made.body.data.id as number;
         await post(
           t,
           '/api/admin/saveStaff',
-          { id, username: 'rev10', name: '十号', role: 'reviewer', units: ['市档案馆'], password: 'new reviewer pass' },
+          { id, username: 'rev10', name: '十号', role: 'reviewer', units: ['市档案馆'], password: 'New-Reviewer-Pass' },
           bearer(admin),
         );
         expect((await get(t, '/api/admin/getProfile', bearer(token))).body.errorCode).toBe(401);
-        const token2 = await staffLogin('rev10', 'new reviewer pass');
+        const token2 = await staffLogin('rev10', 'New-Reviewer-Pass');
         expect((await post(t, '/api/admin/setStaffDisabled', { id, disabled: true }, bearer(admin))).body.success).toBe(true);
         expect((await get(t, '/api/admin/getProfile', bearer(token2))).body.errorCode).toBe(401);
-        const { body } = await post(t, '/api/admin/login', { username: 'rev10', password: 'new reviewer pass', ...(await captcha(t)) });
+        const { body } = await post(t, '/api/admin/login', { username: 'rev10', password: 'New-Reviewer-Pass', ...(await captcha(t)) });
         expect(body.success).toBe(false);
 
         const adminId = list.find((s: { username: string }) => s.username === 'admin').id;

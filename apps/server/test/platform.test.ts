@@ -1,4 +1,4 @@
-import { ERROR_TEXT, ErrorCode } from '@zhikaoyun/shared';
+import { ERROR_TEXT, ErrorCode, STAFF_PASSWORD_REUSED_TEXT } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
@@ -8,7 +8,7 @@ import { createTestApp, TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_PLATFORM_PASSWOR
 import { bearer, captcha, get, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
-const NEW_PLATFORM_PASSWORD = 'platform-new-pass-2026';
+const NEW_PLATFORM_PASSWORD = 'Keeper-Of-Offices-2026';
 
 for (const kind of DATABASES) {
   describe.skipIf(kind.skipped !== null)(`platform console API on ${kind.name}${kind.skipped ? ` (skipped: ${kind.skipped})` : ''}`, () => {
@@ -103,14 +103,19 @@ for (const kind of DATABASES) {
         { oldPassword: TEST_PLATFORM_PASSWORD, newPassword: NEW_PLATFORM_PASSWORD },
         bearer(operator),
       );
-      expect(changed.body, changed.body.msg).toMatchObject({ success: true });
+      expect(changed.body, changed.body.msg).toMatchObject({ success: true, data: { token: expect.any(String) } });
+      // Every session ended with the change, this one too; the answer's fresh one carries on.
+      expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.errorCode).toBe(ErrorCode.Unauthorized);
+      operator = changed.body.data.token as string;
       expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.success).toBe(true);
-      // The old password no longer works; the new one signs in without a change asked.
+      // The old password no longer works; the new one signs in without a change asked, ending the session before.
       expect((await platformLogin(TEST_PLATFORM_PASSWORD)).body.errorCode).toBe(ErrorCode.LoginFailed);
       const again = await platformLogin(NEW_PLATFORM_PASSWORD);
       expect(again.body.success).toBe(true);
       expect(again.body.data.mustChangePassword).toBeUndefined();
-      expect(await audit()).toEqual(['登录', '修改密码', '登录']);
+      expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.errorCode).toBe(ErrorCode.Unauthorized);
+      operator = again.body.data.token as string;
+      expect(await audit()).toEqual(['登录', '修改密码', '登录', '结束旧会话']);
     });
 
     it('keeps platform and office tokens apart: neither opens the other’s calls', async () => {
@@ -229,7 +234,7 @@ for (const kind of DATABASES) {
       // The freed host may now go to another office.
       const other = await save({ code: 'city-c', name: '丙市考试院', hosts: ['exam.city-a.cn'] });
       expect(other.body, other.body.msg).toMatchObject({ success: true });
-      expect((await audit()).slice(3)).toEqual([
+      expect((await audit()).slice(4)).toEqual([
         '新建考试机构',
         '修改考试机构',
         '修改考试机构',
@@ -305,7 +310,7 @@ for (const kind of DATABASES) {
         bearer(token),
       );
       expect(changed.body, changed.body.msg).toMatchObject({ success: true });
-      expect((await get(t, `/api/admin/getProfile${q}`, bearer(token))).body.data).toMatchObject({
+      expect((await get(t, `/api/admin/getProfile${q}`, bearer(changed.body.data.token))).body.data).toMatchObject({
         username: 'cityadmin',
         officeName: '甲市人事考试院（新）',
       });
@@ -317,24 +322,32 @@ for (const kind of DATABASES) {
       expect(officeLog.map((r) => r.action)).toContain('修改密码');
     });
 
-    it('lets office staff change their own password at any time, and signs their other sessions out', async () => {
-      const other = await staffLogin('admin', TEST_ADMIN_PASSWORD);
+    it('lets office staff change their own password at any time, ending every session of theirs for a fresh one', async () => {
       const r = await post(
         t,
         '/api/admin/changePassword',
-        { oldPassword: TEST_ADMIN_PASSWORD, newPassword: 'demo admin new 2026' },
+        { oldPassword: TEST_ADMIN_PASSWORD, newPassword: 'Demo-Office-Head-2026' },
         bearer(demoAdmin),
       );
-      expect(r.body, r.body.msg).toMatchObject({ success: true });
+      expect(r.body, r.body.msg).toMatchObject({ success: true, data: { token: expect.any(String) } });
+      expect((await get(t, '/api/admin/getProfile', bearer(demoAdmin))).body.errorCode).toBe(ErrorCode.Unauthorized);
+      demoAdmin = r.body.data.token as string;
       expect((await get(t, '/api/admin/getProfile', bearer(demoAdmin))).body.success).toBe(true);
-      expect((await get(t, '/api/admin/getProfile', bearer(other.body.data.token))).body.errorCode).toBe(ErrorCode.Unauthorized);
+      const next = await post(
+        t,
+        '/api/admin/changePassword',
+        { oldPassword: 'Demo-Office-Head-2026', newPassword: 'Demo-Office-Head-2027' },
+        bearer(demoAdmin),
+      );
+      demoAdmin = next.body.data.token as string;
+      // The one before is one of the last five.
       const back = await post(
         t,
         '/api/admin/changePassword',
-        { oldPassword: 'demo admin new 2026', newPassword: TEST_ADMIN_PASSWORD },
+        { oldPassword: 'Demo-Office-Head-2027', newPassword: 'Demo-Office-Head-2026' },
         bearer(demoAdmin),
       );
-      expect(back.body.success).toBe(true);
+      expect(back.body).toMatchObject({ success: false, msg: STAFF_PASSWORD_REUSED_TEXT });
     });
 
     it('shows every platform action in the audit log, newest first', async () => {

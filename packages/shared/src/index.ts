@@ -22,6 +22,7 @@ export * from './deadline';
 export * from './content/notices';
 export * from './access/staff';
 export * from './access/totp';
+export * from './access/staff-password';
 export * from './registration/appeals';
 export * from './messages/notifications';
 export * from './confirmation/payments';

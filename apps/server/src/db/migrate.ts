@@ -25,6 +25,7 @@ import { laterHistory } from './migrations/0024_later_history';
 import { platform } from './migrations/0025_platform';
 import { platformCaptcha } from './migrations/0026_platform_captcha';
 import { secondFactor } from './migrations/0027_second_factor';
+import { staffPasswordPolicy } from './migrations/0028_staff_password_policy';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -58,6 +59,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0025_platform': platform(dialect),
     '0026_platform_captcha': platformCaptcha(),
     '0027_second_factor': secondFactor(dialect),
+    '0028_staff_password_policy': staffPasswordPolicy(),
   };
 }
 

@@ -56,6 +56,9 @@ export interface PlatformOperatorTable {
   name: string;
   /** 1 while the password is a one-time one: only changePassword is allowed. */
   must_change_password: Generated<number>;
+  /** As staff_user's: when the password was set, and the hashes of the ones before it. */
+  password_set_at: string | null;
+  password_history: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -346,6 +349,10 @@ export interface StaffUserTable {
   disabled: number;
   /** 1 while the password is a one-time one (an office's first admin): only changePassword is allowed. */
   must_change_password: Generated<number>;
+  /** When the password was set (it expires STAFF_PASSWORD_MAX_DAYS later); null: at created_at. */
+  password_set_at: string | null;
+  /** JSON: argon2id hashes of the passwords before this one, newest first (a new one may not repeat them). */
+  password_history: Generated<string>;
   created_at: string;
   updated_at: string;
 }

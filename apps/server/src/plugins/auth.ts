@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ErrorCode, STAFF_ROLES, type StaffRole } from '@zhikaoyun/shared';
+import { ErrorCode, STAFF_ROLES, type PasswordChangeDue, type StaffRole } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { parseJsonColumn } from '../lib/json';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import type { OperatorPrincipal } from '../modules/platform/offices/service';
@@ -60,23 +60,24 @@ export const tokenOf = (request: FastifyRequest): string => tokenFromHeaders(req
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const { sessions, repos, platform, secondFactor } = app.services;
+    const { sessions, repos, platform, passwordPolicy, secondFactor } = app.services;
     app.decorateRequest('candidate', null as unknown as SessionPrincipal);
     app.decorateRequest('staff', null as unknown as StaffPrincipal);
     app.decorateRequest('operator', null as unknown as OperatorPrincipal);
-    // A one-time password opens nothing but its own change (issue 31).
-    const passwordChangeFirst = (request: FastifyRequest, mustChange: boolean) => {
-      if (mustChange && request.routeOptions.config.openBeforePasswordChange !== true) throw new AppError(ErrorCode.PasswordChangeRequired);
-    };
+    // A one-time (issue 31) or expired (decision 030) password opens nothing but its own change.
+    const passwordChangeFirst = (request: FastifyRequest, due: PasswordChangeDue | null) =>
+      passwordPolicy.gate(due, request.routeOptions.config.openBeforePasswordChange === true);
     // Then a second factor that is due (production admins, the operator, or the office's rule): its enrollment.
     const enrollmentFirst = async (request: FastifyRequest, mustEnroll: () => Promise<boolean>) => {
       const { openBeforePasswordChange, openBeforeTotpEnrollment } = request.routeOptions.config;
       if (openBeforePasswordChange !== true && openBeforeTotpEnrollment !== true && (await mustEnroll()))
         throw new AppError(ErrorCode.SecondFactorEnrollmentRequired);
     };
+    // The console signs out by itself when its session has ended unused (decision 030).
+    const validFor = (reply: FastifyReply, ms: number) => reply.header('x-session-valid-for', String(Math.max(0, Math.floor(ms / 1000))));
 
     // Before validation: a caller without a session learns nothing about the call's rules.
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', async (request, reply) => {
       const needed = request.routeOptions.config.auth;
       if (!needed) return;
       if (needed === 'platform') {
@@ -84,7 +85,8 @@ export default fp(
         const operator = await platform.authenticate(tokenOf(request));
         if (!operator) throw new AppError(ErrorCode.Unauthorized);
         request.operator = operator;
-        passwordChangeFirst(request, operator.mustChangePassword);
+        validFor(reply, operator.validForMs);
+        passwordChangeFirst(request, operator.passwordChange);
         await enrollmentFirst(request, () =>
           secondFactor.mustEnroll({ kind: 'operator', id: operator.id, name: operator.name }, undefined, false),
         );
@@ -113,7 +115,8 @@ export default fp(
           role,
           units: parseJsonColumn(z.array(z.string()), row.units, []),
         };
-        passwordChangeFirst(request, row.must_change_password === 1);
+        validFor(reply, session.validForMs);
+        passwordChangeFirst(request, passwordPolicy.changeDue(row));
         const owner = { kind: 'staff', id: row.id, officeId: session.officeId, name: row.name } as const;
         await enrollmentFirst(request, () => secondFactor.mustEnroll(owner, role, request.office.staffTotpRequired));
         const roles = request.routeOptions.config.roles;

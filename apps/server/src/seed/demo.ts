@@ -204,6 +204,7 @@ export async function seedDemo(
         name: '系统管理员',
         role: 'admin',
         disabled: 0,
+        password_set_at: stamp,
         created_at: stamp,
         updated_at: stamp,
       })

@@ -24,6 +24,7 @@ export async function seedPlatformOperator(
       password_hash: await hashPassword(opts.password ?? generated!),
       name: '平台管理员',
       must_change_password: 1,
+      password_set_at: stamp,
       created_at: stamp,
       updated_at: stamp,
     })

@@ -67,13 +67,23 @@ export async function draftExam(t: TestApp, adminToken: string, name: string): P
 }
 
 /**
+ * Staff passwords that do not expire while a test moves the clock years ahead to an exam day
+ * (decision 030): what those suites test is not the password's age.
+ */
+export const LASTING_PASSWORDS = { STAFF_PASSWORD_MAX_DAYS: '3650' } as const;
+
+/**
  * A suite's app on one database with the demo admin's token, the open exam and its office: made before the
  * suite, handed over by `ready`, closed after it; the clock is put back after each test.
  */
-export function examSuite(kind: DatabaseKind, ready: (s: { t: TestApp; admin: string; examId: number; officeId: number }) => void): void {
+export function examSuite(
+  kind: DatabaseKind,
+  ready: (s: { t: TestApp; admin: string; examId: number; officeId: number }) => void,
+  env: Record<string, string> = {},
+): void {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await createTestApp(kind);
+    app = await createTestApp(kind, env);
     const admin = await adminToken(app);
     ready({
       t: app,
@@ -143,10 +153,11 @@ export function confirmedSuite(
   kind: DatabaseKind,
   who: number | readonly string[],
   ready: (s: { t: TestApp; admin: string; examId: number; apps: number[]; tokens: string[] }) => void,
+  env: Record<string, string> = {},
 ): void {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await createTestApp(kind);
+    app = await createTestApp(kind, env);
     const admin = await adminToken(app);
     ready({ t: app, admin, ...(await confirmedCandidates(app, who)) });
   });

@@ -52,13 +52,14 @@ const ICONS: Record<ConsoleSection, ReactNode> = {
 /**
  * The console's frame around every page but sign-in: header, menu, content. On every
  * navigation, before the page renders: a signed-out visit goes to sign-in (which comes back
- * here afterwards), a one-time password gets the password change and nothing else (then a second
- * factor that is due, its enrollment), a reviewer gets 无权访问 for an admin page, an unknown path 页面不存在, and
+ * here afterwards, also after the session ended unused), a one-time or expired password gets the
+ * password change and nothing else (then a second factor that is due, its enrollment), a reviewer
+ * gets 无权访问 for an admin page, an unknown path 页面不存在, and
  * the window title follows the route.
  */
 export function ConsoleLayout() {
   const location = useLocation();
-  const { token, staff, endedByUser, mustChangePassword, mustEnrollTotp } = useStaffSession();
+  const { token, staff, endedByUser, passwordChange, mustEnrollTotp } = useStaffSession();
   const logout = useStaffLogout();
   const isAdmin = staff?.role === 'admin';
   const view = consoleView(location.pathname, isAdmin);
@@ -80,8 +81,8 @@ export function ConsoleLayout() {
     const from = endedByUser ? undefined : { from: { pathname: location.pathname, search: location.search } };
     return <Navigate to={CONSOLE_LOGIN} replace state={from} />;
   }
-  // A one-time password: nothing of the console until it is changed (the server refuses the rest).
-  if (mustChangePassword) return <ForcedPasswordChange />;
+  // A one-time or expired password: nothing of the console until it is changed (the server refuses the rest).
+  if (passwordChange) return <ForcedPasswordChange due={passwordChange} />;
   // Then a second factor that is due: its enrollment and nothing else.
   if (mustEnrollTotp) return <ForcedTotpEnrollment />;
 

@@ -1,17 +1,26 @@
 import type { AxiosRequestConfig } from 'axios';
 import { createApiClient } from './api-client';
 import { createHttpClient } from './http';
+import { followSession } from './session-expiry';
 import { useStaffSession } from './staff-session';
+
+/** The staff session's remaining time and mid-session password expiry, as the server reports them. */
+export const staffSessionFollower = followSession({
+  ended: (reason) => useStaffSession.getState().signOut(false, reason),
+  passwordChangeDue: (due) => useStaffSession.getState().passwordChangeDue(due),
+});
 
 /**
  * The console's axios instance: the candidate site's (envelope, error catalogue, toasts, office
- * parameters) with the staff token instead of the candidate's. A 401 ends the staff session; the
- * console's layout then sends the browser to the sign-in page. Loaded with the console's entry
- * (no budget to keep there), not on the first call as the candidate's is.
+ * parameters) with the staff token instead of the candidate's. A 401, or the session's time
+ * running out unused, ends the staff session; the console's layout then sends the browser to the
+ * sign-in page, which says why and comes back to the page afterwards. Loaded with the console's
+ * entry (no budget to keep there), not on the first call as the candidate's is.
  */
 export const consoleHttp = createHttpClient(undefined, {
   token: () => useStaffSession.getState().token,
-  onUnauthorized: () => useStaffSession.getState().signOut(),
+  onUnauthorized: () => staffSessionFollower.unauthorized(),
+  onResponse: (response) => staffSessionFollower.observe(response),
 });
 
 /** The console's calls: the candidate site's functions (lib/api-client.ts) over the staff instance. */

@@ -37,3 +37,12 @@ export function sameAs(field: string, message = '两次输入的密码不一致'
     },
   });
 }
+
+/** The field must not repeat another (a new password its old one). */
+export function differsFrom(field: string, message: string): RuleRender {
+  return (form): RuleObject => ({
+    validator: async (_rule, value: unknown) => {
+      if (value && value === form.getFieldValue(field)) throw new Error(message);
+    },
+  });
+}

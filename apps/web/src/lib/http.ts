@@ -68,6 +68,8 @@ export interface HttpClientOptions {
   token?: () => string;
   /** What a 401 does; the app-wide handler by default. */
   onUnauthorized?: () => void;
+  /** Sees every answer first (a console follows its session's remaining time). */
+  onResponse?: (response: AxiosResponse) => void;
 }
 
 export function createHttpClient(baseURL: string = appConfig.apiBase, options: HttpClientOptions = {}): AxiosInstance {
@@ -97,6 +99,7 @@ export function createHttpClient(baseURL: string = appConfig.apiBase, options: H
 
   client.interceptors.response.use(
     (response: AxiosResponse) => {
+      options.onResponse?.(response);
       const body: unknown = response.data;
       if (response.config.raw) return response;
       if (isEnvelope(body) && body.success) return response;

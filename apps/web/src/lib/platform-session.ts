@@ -1,4 +1,6 @@
+import type { PasswordChangeDue } from '@zhikaoyun/shared';
 import { create } from 'zustand';
+import type { SignedOutReason } from './session-expiry';
 import { readStored, removeStored, writeStored } from './storage';
 
 const TOKEN_KEY = 'platformToken';
@@ -7,47 +9,57 @@ const MUST_ENROLL_KEY = 'platformMustEnrollTotp';
 
 interface PlatformSession {
   token: string;
-  /** Signed in with a one-time password: the console shows only the password change until it is done. */
-  mustChangePassword: boolean;
+  /** A one-time or expired password: the console shows only the password change until it is done. */
+  passwordChange: PasswordChangeDue | null;
   /** A second factor is due (production): the console shows only its enrollment until it is done. */
   mustEnrollTotp: boolean;
   /** 退出 was pressed: the next sign-in starts on the first page. */
   endedByUser: boolean;
-  signIn: (token: string, mustChangePassword: boolean, mustEnrollTotp?: boolean) => void;
-  passwordChanged: () => void;
+  /** Why the session ended by itself: the sign-in page says so. */
+  signedOutReason: SignedOutReason | null;
+  signIn: (token: string, passwordChange: PasswordChangeDue | null, mustEnrollTotp?: boolean) => void;
+  /** Every session ended at the change; this fresh one carries on. */
+  passwordChanged: (token: string) => void;
+  passwordChangeDue: (due: PasswordChangeDue) => void;
   totpEnrolled: () => void;
-  signOut: (byUser?: boolean) => void;
+  signOut: (byUser?: boolean, reason?: SignedOutReason) => void;
 }
+
+const storedDue = readStored<unknown>(MUST_CHANGE_KEY);
 
 /** The platform console's own session: the operator's token, kept apart from any office's. */
 export const usePlatformSession = create<PlatformSession>()((set) => ({
   token: readStored<string>(TOKEN_KEY) ?? '',
-  mustChangePassword: readStored<boolean>(MUST_CHANGE_KEY) === true,
+  // `true`: stored by a console of before the expiry policy, a one-time password.
+  passwordChange: storedDue === 'expired' ? 'expired' : storedDue === 'initial' || storedDue === true ? 'initial' : null,
   mustEnrollTotp: readStored<boolean>(MUST_ENROLL_KEY) === true,
   endedByUser: false,
-  signIn: (token, mustChangePassword, mustEnrollTotp = false) => {
+  signedOutReason: null,
+  signIn: (token, passwordChange, mustEnrollTotp = false) => {
     writeStored(TOKEN_KEY, token);
-    for (const [key, on] of [
-      [MUST_CHANGE_KEY, mustChangePassword],
-      [MUST_ENROLL_KEY, mustEnrollTotp],
-    ] as const) {
-      if (on) writeStored(key, true);
-      else removeStored(key);
-    }
-    set({ token, mustChangePassword, mustEnrollTotp, endedByUser: false });
+    if (passwordChange) writeStored(MUST_CHANGE_KEY, passwordChange);
+    else removeStored(MUST_CHANGE_KEY);
+    if (mustEnrollTotp) writeStored(MUST_ENROLL_KEY, true);
+    else removeStored(MUST_ENROLL_KEY);
+    set({ token, passwordChange, mustEnrollTotp, endedByUser: false, signedOutReason: null });
   },
-  passwordChanged: () => {
+  passwordChanged: (token) => {
+    writeStored(TOKEN_KEY, token);
     removeStored(MUST_CHANGE_KEY);
-    set({ mustChangePassword: false });
+    set({ token, passwordChange: null });
+  },
+  passwordChangeDue: (due) => {
+    writeStored(MUST_CHANGE_KEY, due);
+    set({ passwordChange: due });
   },
   totpEnrolled: () => {
     removeStored(MUST_ENROLL_KEY);
     set({ mustEnrollTotp: false });
   },
-  signOut: (byUser = false) => {
+  signOut: (byUser = false, reason) => {
     removeStored(TOKEN_KEY);
     removeStored(MUST_CHANGE_KEY);
     removeStored(MUST_ENROLL_KEY);
-    set({ token: '', mustChangePassword: false, mustEnrollTotp: false, endedByUser: byUser });
+    set({ token: '', passwordChange: null, mustEnrollTotp: false, endedByUser: byUser, signedOutReason: byUser ? null : (reason ?? null) });
   },
 }));

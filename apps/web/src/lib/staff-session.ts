@@ -1,6 +1,7 @@
-import type { StaffProfile } from '@zhikaoyun/shared';
+import type { PasswordChangeDue, StaffProfile } from '@zhikaoyun/shared';
 import { create } from 'zustand';
 import { setDisplayTimeZone } from './office-time-zone';
+import type { SignedOutReason } from './session-expiry';
 import { readStored, removeStored, writeStored } from './storage';
 
 const TOKEN_KEY = 'adminToken';
@@ -16,17 +17,21 @@ interface StaffSession {
    * instead of the page they left: whoever signs in next may be someone else.
    */
   endedByUser: boolean;
-  /** Signed in with a one-time password: the console shows only the password change until it is done. */
-  mustChangePassword: boolean;
+  /** Why the session ended by itself (unused too long, or ended by the server): the sign-in page says so. */
+  signedOutReason: SignedOutReason | null;
+  /** A one-time or expired password: the console shows only the password change until it is done. */
+  passwordChange: PasswordChangeDue | null;
   /** A second factor is due (production admins, or the office's rule): the console shows only its enrollment until it is done. */
   mustEnrollTotp: boolean;
-  signIn: (token: string, staff: StaffProfile, mustChangePassword?: boolean, mustEnrollTotp?: boolean) => void;
-  /** The one-time password was replaced: the console opens. */
-  passwordChanged: () => void;
+  signIn: (token: string, staff: StaffProfile, passwordChange?: PasswordChangeDue | null, mustEnrollTotp?: boolean) => void;
+  /** The password was changed: every session ended and this fresh one carries on; the console opens. */
+  passwordChanged: (token: string) => void;
+  /** The server asks for a password change in the middle of a session (it expired meanwhile). */
+  passwordChangeDue: (due: PasswordChangeDue) => void;
   /** The second factor was enrolled: the console opens. */
   totpEnrolled: () => void;
-  /** Ends the session; `byUser` for 退出, not for an expired session. */
-  signOut: (byUser?: boolean) => void;
+  /** Ends the session; `byUser` for 退出, else why it ended. */
+  signOut: (byUser?: boolean, reason?: SignedOutReason) => void;
   /** The signed-in member's own profile changed (an admin renamed themself): same session. */
   updateProfile: (changes: Partial<Pick<StaffProfile, 'username' | 'name'>>) => void;
 }
@@ -34,40 +39,52 @@ interface StaffSession {
 /** The console's own session: a staff token, kept apart from any candidate's. */
 const storedStaff = readStored<StaffProfile>(STAFF_KEY);
 setDisplayTimeZone(storedStaff?.timeZone);
+const storedDue = readStored<unknown>(MUST_CHANGE_KEY);
 
 export const useStaffSession = create<StaffSession>()((set) => ({
   token: readStored<string>(TOKEN_KEY) ?? '',
   staff: storedStaff,
   endedByUser: false,
-  mustChangePassword: readStored<boolean>(MUST_CHANGE_KEY) === true,
+  signedOutReason: null,
+  // `true`: stored by a console of before the expiry policy, a one-time password.
+  passwordChange: storedDue === 'expired' ? 'expired' : storedDue === 'initial' || storedDue === true ? 'initial' : null,
   mustEnrollTotp: readStored<boolean>(MUST_ENROLL_KEY) === true,
-  signIn: (token, staff, mustChangePassword = false, mustEnrollTotp = false) => {
+  signIn: (token, staff, passwordChange = null, mustEnrollTotp = false) => {
     writeStored(TOKEN_KEY, token);
     writeStored(STAFF_KEY, staff);
-    for (const [key, on] of [
-      [MUST_CHANGE_KEY, mustChangePassword],
-      [MUST_ENROLL_KEY, mustEnrollTotp],
-    ] as const) {
-      if (on) writeStored(key, true);
-      else removeStored(key);
-    }
+    if (passwordChange) writeStored(MUST_CHANGE_KEY, passwordChange);
+    else removeStored(MUST_CHANGE_KEY);
+    if (mustEnrollTotp) writeStored(MUST_ENROLL_KEY, true);
+    else removeStored(MUST_ENROLL_KEY);
     setDisplayTimeZone(staff.timeZone);
-    set({ token, staff, endedByUser: false, mustChangePassword, mustEnrollTotp });
+    set({ token, staff, endedByUser: false, signedOutReason: null, passwordChange, mustEnrollTotp });
   },
-  passwordChanged: () => {
+  passwordChanged: (token) => {
+    writeStored(TOKEN_KEY, token);
     removeStored(MUST_CHANGE_KEY);
-    set({ mustChangePassword: false });
+    set({ token, passwordChange: null });
+  },
+  passwordChangeDue: (due) => {
+    writeStored(MUST_CHANGE_KEY, due);
+    set({ passwordChange: due });
   },
   totpEnrolled: () => {
     removeStored(MUST_ENROLL_KEY);
     set({ mustEnrollTotp: false });
   },
-  signOut: (byUser = false) => {
+  signOut: (byUser = false, reason) => {
     removeStored(TOKEN_KEY);
     removeStored(STAFF_KEY);
     removeStored(MUST_CHANGE_KEY);
     removeStored(MUST_ENROLL_KEY);
-    set({ token: '', staff: null, endedByUser: byUser, mustChangePassword: false, mustEnrollTotp: false });
+    set({
+      token: '',
+      staff: null,
+      endedByUser: byUser,
+      signedOutReason: byUser ? null : (reason ?? null),
+      passwordChange: null,
+      mustEnrollTotp: false,
+    });
   },
   updateProfile: (changes) =>
     set((state) => {

@@ -14,12 +14,13 @@ const ICONS: Record<PlatformPageKey, ReactNode> = { offices: <BankOutlined />, a
 
 /**
  * The platform console's frame, the office console's look: header, menu, content. Signed out: to
- * sign-in; a one-time password: the password change and nothing else, then a second factor due
- * (production): its enrollment (the server refuses the rest).
+ * sign-in (which says why when the session ended by itself); a one-time or expired password: the
+ * password change and nothing else, then a second factor due (production): its enrollment (the
+ * server refuses the rest).
  */
 export function PlatformLayout() {
   const location = useLocation();
-  const { token, mustChangePassword, mustEnrollTotp, endedByUser } = usePlatformSession();
+  const { token, passwordChange, mustEnrollTotp, endedByUser } = usePlatformSession();
   const logout = usePlatformLogout();
   const page = PLATFORM_PAGES.find((p) => location.pathname === p.path);
   useLayoutEffect(() => {
@@ -27,7 +28,7 @@ export function PlatformLayout() {
   }, [token, page]);
 
   if (!token) return <Navigate to={PLATFORM_LOGIN} replace state={endedByUser ? undefined : { from: location.pathname }} />;
-  if (mustChangePassword) return <PlatformForcedPasswordChange />;
+  if (passwordChange) return <PlatformForcedPasswordChange due={passwordChange} />;
   if (mustEnrollTotp) return <PlatformForcedTotpEnrollment />;
 
   return (

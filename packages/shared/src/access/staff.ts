@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { captchaFieldsSchema, passwordSchema } from './accounts';
+import { captchaFieldsSchema } from './accounts';
+import { staffPasswordSchema, usernameInPassword } from './staff-password';
 import { applicationDraftSchema, historyEntrySchema } from '../registration/applications';
 import { pageQuerySchema } from '../envelope';
 import { APPLICATION_STATUSES, isStaffVisible } from '../registration/lifecycle';
@@ -49,12 +50,14 @@ export type StaffProfile = z.infer<typeof staffProfileSchema>;
 
 /**
  * `mustChangePassword` is there only on a sign-in with a one-time password (an office's first
- * admin); `mustEnrollTotp` only when this person must enroll a second factor first.
+ * admin) or an expired one (`passwordExpired`, after STAFF_PASSWORD_MAX_DAYS); `mustEnrollTotp` only
+ * when this person must enroll a second factor first.
  */
 export const staffAuthResultSchema = z.object({
   token: z.string(),
   staff: staffProfileSchema,
   mustChangePassword: z.literal(true).optional(),
+  passwordExpired: z.literal(true).optional(),
   mustEnrollTotp: z.literal(true).optional(),
 });
 export type StaffAuthResult = z.infer<typeof staffAuthResultSchema>;
@@ -225,18 +228,24 @@ export const staffUserSchema = z.object({
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
-/** Creating or editing a staff user; a password is required to create and optional to edit. */
-export const staffInputSchema = z.object({
-  id: z.number().int().positive().optional(),
-  username: z
-    .string({ message: '请输入用户名' })
-    .trim()
-    .regex(/^[A-Za-z0-9_.-]{3,32}$/, { message: '用户名为 3–32 位字母、数字或 _ . -' }),
-  name: z.string({ message: '请输入姓名' }).trim().min(1, { message: '请输入姓名' }).max(20, { message: '姓名不能超过 20 个字' }),
-  role: z.enum(STAFF_ROLES, { message: '请选择角色' }),
-  units: z.array(z.string().trim().min(1).max(60)).max(50, { message: '最多限定 50 个单位' }).default([]),
-  password: z.union([z.literal(''), passwordSchema]).optional(),
-});
+/** Creating or editing a staff user; a password (the staff rule) is required to create and optional to edit. */
+export const staffInputSchema = z
+  .object({
+    id: z.number().int().positive().optional(),
+    username: z
+      .string({ message: '请输入用户名' })
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{3,32}$/, { message: '用户名为 3–32 位字母、数字或 _ . -' }),
+    name: z.string({ message: '请输入姓名' }).trim().min(1, { message: '请输入姓名' }).max(20, { message: '姓名不能超过 20 个字' }),
+    role: z.enum(STAFF_ROLES, { message: '请选择角色' }),
+    units: z.array(z.string().trim().min(1).max(60)).max(50, { message: '最多限定 50 个单位' }).default([]),
+    password: z.union([z.literal(''), staffPasswordSchema]).optional(),
+  })
+  .superRefine((v, ctx) => {
+    // The one part of the rule that needs the username: the rest is the field's own.
+    const inName = v.password ? usernameInPassword(v.password, v.username) : null;
+    if (inName) ctx.addIssue({ code: 'custom', message: inName, path: ['password'] });
+  });
 export type StaffInput = z.input<typeof staffInputSchema>;
 
 export const staffDisableSchema = z.object({

@@ -12,6 +12,7 @@ import { LATER_STAGE_TEXT, STAGE_LIST_TEXT } from '../scores/stages';
 export const AUDIT_ACTIONS: readonly string[] = [
   // Sign-in and settings
   '登录',
+  '结束旧会话',
   '退出',
   '修改密码',
   '修改系统设置',

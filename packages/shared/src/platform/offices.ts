@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { changePasswordSchema } from '../access/accounts';
 import { staffLoginSchema } from '../access/staff';
 
 /**
@@ -15,17 +14,17 @@ export const PLATFORM_OPERATOR_USERNAME = 'platform';
 export const platformLoginSchema = staffLoginSchema;
 export type PlatformLoginInput = z.input<typeof platformLoginSchema>;
 
-/** `mustChangePassword` is there only on a sign-in with a one-time password; `mustEnrollTotp` while a second factor is due. */
+/**
+ * `mustChangePassword` is there only on a sign-in with a one-time or (`passwordExpired`) an expired
+ * password; `mustEnrollTotp` while a second factor is due.
+ */
 export const platformLoginResultSchema = z.object({
   token: z.string(),
   mustChangePassword: z.literal(true).optional(),
+  passwordExpired: z.literal(true).optional(),
   mustEnrollTotp: z.literal(true).optional(),
 });
 export type PlatformLoginResult = z.infer<typeof platformLoginResultSchema>;
-
-/** The operator's and office staff's own password change: the candidates' rules (one policy for everyone). */
-export const ownPasswordChangeSchema = changePasswordSchema;
-export type OwnPasswordChangeInput = z.input<typeof ownPasswordChangeSchema>;
 
 export const OFFICE_CODE_PATTERN = /^[a-z0-9-]{2,32}$/;
 /** A host name as a browser sends it (no scheme, port or path): labels of letters, digits and hyphens. */

@@ -1,7 +1,7 @@
-import { passwordSchema, type OwnPasswordChangeInput } from '@zhikaoyun/shared';
+import { STAFF_PASSWORD_HINT, staffPasswordFor, type OwnPasswordChangeInput, type PasswordChanged } from '@zhikaoyun/shared';
 import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
-import { sameAs, zodRule } from '../../lib/form-rules';
+import { useMemo, useState } from 'react';
+import { differsFrom, sameAs, zodRule } from '../../lib/form-rules';
 
 interface Values {
   oldPassword: string;
@@ -11,19 +11,24 @@ interface Values {
 
 /**
  * 修改密码 in both consoles (an office's, the platform's): the old password, a new one under the
- * shared password rule, and its repetition. `change` is the console's own call; after it succeeds
- * `done` runs (the caller says so and moves on). A refusal is shown by the console's client.
+ * shared staff password rule for this `username`, and its repetition. `change` is the console's
+ * own call; after it succeeds `done` gets the fresh session (every session ends at a change) and
+ * the caller says so and moves on. A refusal (one of the last passwords, say) is shown by the
+ * console's client.
  */
 export function PasswordChangeForm({
   change,
   done,
+  username,
   submitText = '修改密码',
 }: {
-  change: (input: OwnPasswordChangeInput) => Promise<unknown>;
-  done: () => void;
+  change: (input: OwnPasswordChangeInput) => Promise<PasswordChanged>;
+  done: (changed: PasswordChanged) => void;
+  username: string;
   submitText?: string;
 }) {
   const [busy, setBusy] = useState(false);
+  const rule = useMemo(() => zodRule(staffPasswordFor(username)), [username]);
   return (
     <Form<Values>
       name="own-password"
@@ -32,8 +37,7 @@ export function PasswordChangeForm({
       onFinish={async ({ oldPassword, newPassword }) => {
         setBusy(true);
         try {
-          await change({ oldPassword, newPassword });
-          done();
+          done(await change({ oldPassword, newPassword }));
         } catch {
           // shown by the client
         } finally {
@@ -44,8 +48,14 @@ export function PasswordChangeForm({
       <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
         <Input.Password size="large" maxLength={128} autoComplete="current-password" />
       </Form.Item>
-      {/* The shared password rule, as the server checks it (packages/shared passwordSchema). */}
-      <Form.Item name="newPassword" label="新密码" rules={[zodRule(passwordSchema)]} extra="至少 8 位，不要使用常见密码。">
+      {/* The shared staff rule, as the server checks it (packages/shared staff-password.ts); the last passwords only it knows. */}
+      <Form.Item
+        name="newPassword"
+        label="新密码"
+        dependencies={['oldPassword']}
+        rules={[rule, differsFrom('oldPassword', '新密码不能与原密码相同')]}
+        extra={STAFF_PASSWORD_HINT}
+      >
         <Input.Password size="large" maxLength={128} autoComplete="new-password" />
       </Form.Item>
       <Form.Item

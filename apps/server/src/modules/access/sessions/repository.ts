@@ -30,6 +30,23 @@ export function createSessionsRepository(db: Db) {
     async revoke(id: number, at: string) {
       await db.kysely.updateTable('session').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
+    /**
+     * Ends every live session of the subject (used since `seenAfter`, not expired at `at`) but the
+     * one of this token hash: how many it ended.
+     */
+    async revokeAllBut(kind: SessionKind, subjectId: number, keepTokenHash: string, at: string, seenAfter: string): Promise<number> {
+      const r = await db.kysely
+        .updateTable('session')
+        .set({ revoked_at: at })
+        .where('kind', '=', kind)
+        .where('subject_id', '=', subjectId)
+        .where('token_hash', '!=', keepTokenHash)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', at)
+        .where('last_seen_at', '>', seenAfter)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     async revokeAllOf(kind: SessionKind, subjectId: number, at: string, exceptId?: number) {
       let q = db.kysely
         .updateTable('session')

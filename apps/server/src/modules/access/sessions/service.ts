@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { clock, isoIn, nowIso } from '../../../lib/clock';
 import type { SessionKind, SessionsRepository } from './repository';
 
-/** A session ends after this long without use... */
-export const IDLE_TIMEOUT_MS = 2 * 60 * 60 * 1000;
-/** ...and in any case this long after login. */
+/** A candidate's session ends after this long without use (staff: STAFF_IDLE_MINUTES, decision 030)... */
+export const CANDIDATE_IDLE_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+/** ...and any session in any case this long after login. */
 export const ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often, so reads do not each become a write. */
 const TOUCH_EVERY_MS = 60 * 1000;
@@ -25,27 +25,41 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function createSessionsService(repo: SessionsRepository) {
+export function createSessionsService(repo: SessionsRepository, { staffIdleMs }: { staffIdleMs: number }) {
+  const idleMs = (kind: SessionKind) => (kind === 'staff' ? staffIdleMs : CANDIDATE_IDLE_TIMEOUT_MS);
   // Told after an ending is committed: caches of what a session may read forget it at once.
   const listeners: ((ended: EndedSessions) => void)[] = [];
   const told = (ended: EndedSessions) => {
     for (const listener of listeners) listener(ended);
   };
+  /** A fresh random 256-bit token; only its hash is kept. */
+  async function open(kind: SessionKind, subjectId: number, officeId: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = nowIso();
+    await repo.insert({
+      token_hash: hashToken(token),
+      kind,
+      subject_id: subjectId,
+      office_id: officeId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: isoIn(ABSOLUTE_TIMEOUT_MS),
+    });
+    return token;
+  }
+
   return {
-    /** A fresh random 256-bit token; only its hash is kept. */
-    async open(kind: SessionKind, subjectId: number, officeId: number): Promise<string> {
-      const token = randomBytes(32).toString('base64url');
-      const now = nowIso();
-      await repo.insert({
-        token_hash: hashToken(token),
-        kind,
-        subject_id: subjectId,
-        office_id: officeId,
-        created_at: now,
-        last_seen_at: now,
-        expires_at: isoIn(ABSOLUTE_TIMEOUT_MS),
-      });
-      return token;
+    open,
+
+    /**
+     * A new session that is the subject's only one: every older one ends (a staff sign-in,
+     * decision 030). Answers the token and how many sessions it ended.
+     */
+    async openAlone(kind: SessionKind, subjectId: number, officeId: number): Promise<{ token: string; ended: number }> {
+      const token = await open(kind, subjectId, officeId);
+      const ended = await repo.revokeAllBut(kind, subjectId, hashToken(token), nowIso(), isoIn(-idleMs(kind)));
+      if (ended > 0) told({ kind, subjectId });
+      return { token, ended };
     },
 
     /** The live session of a token, or null when it is unknown, revoked, idle too long or expired. */
@@ -55,14 +69,16 @@ export function createSessionsService(repo: SessionsRepository) {
       if (!row || row.revoked_at !== null) return null;
       const now = clock.nowMs();
       if (Date.parse(row.expires_at) <= now) return null;
+      const kind = row.kind as SessionKind;
+      const idle = idleMs(kind);
       const lastSeen = Date.parse(row.last_seen_at);
-      if (lastSeen + IDLE_TIMEOUT_MS <= now) return null;
+      if (lastSeen + idle <= now) return null;
       const touched = now - lastSeen > TOUCH_EVERY_MS;
       if (touched) await repo.touch(row.id, new Date(now).toISOString());
-      const validUntil = Math.min(Date.parse(row.expires_at), (touched ? now : lastSeen) + IDLE_TIMEOUT_MS);
+      const validUntil = Math.min(Date.parse(row.expires_at), (touched ? now : lastSeen) + idle);
       return {
         sessionId: row.id,
-        kind: row.kind as SessionKind,
+        kind,
         subjectId: row.subject_id,
         officeId: row.office_id,
         validForMs: validUntil - now,

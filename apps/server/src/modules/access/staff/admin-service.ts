@@ -3,16 +3,17 @@ import { z } from 'zod';
 import { isUniqueViolation } from '../../../db/errors';
 import { AppError, notFound } from '../../../lib/app-error';
 import { parseJsonColumn } from '../../../lib/json';
-import { hashPassword } from '../../../lib/password';
 import { nowIso } from '../../../lib/clock';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { SessionsService } from '../sessions/service';
+import type { PasswordPolicy } from './password-policy';
 import { normalizeUsername, type StaffRepository } from './repository';
 
 export interface StaffAdminDeps {
   repo: StaffRepository;
   audit: AuditService;
   sessions: Pick<SessionsService, 'revokeAll'>;
+  passwords: PasswordPolicy;
 }
 
 export interface StaffValues {
@@ -25,7 +26,7 @@ export interface StaffValues {
 }
 
 /** Admins manage the office's staff: create, edit (the username too), reset a password, disable. */
-export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDeps) {
+export function createStaffAdminService({ repo, audit, sessions, passwords }: StaffAdminDeps) {
   async function find(officeId: number, id: number) {
     const row = await repo.find(officeId, id);
     if (!row) throw notFound('staff');
@@ -66,7 +67,8 @@ export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDep
       const units = JSON.stringify(input.role === 'admin' ? [] : [...new Set(input.units)]);
       const before = input.id === undefined ? undefined : await find(actor.officeId, input.id);
       if (await repo.usernameTaken(actor.officeId, username, input.id)) throw taken(username);
-      const passwordHash = input.password ? await hashPassword(input.password) : null;
+      // The staff rule and, for someone who has passwords already, their last ones (decision 030).
+      const password = input.password ? await passwords.newPassword(username, input.password, before ?? null) : null;
       let id: number;
       try {
         if (before) {
@@ -77,20 +79,20 @@ export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDep
             role: input.role,
             units,
             updated_at: now,
-            ...(passwordHash ? { password_hash: passwordHash } : {}),
+            ...(password ?? {}),
           });
           id = before.id;
           // A new password or a narrower role ends the sessions opened with the old ones.
-          if (passwordHash || before.role !== input.role) await sessions.revokeAll('staff', id);
+          if (password || before.role !== input.role) await sessions.revokeAll('staff', id);
         } else {
-          if (!passwordHash) throw new AppError(ErrorCode.Validation, '请为新人员设置初始密码');
+          if (!password) throw new AppError(ErrorCode.Validation, '请为新人员设置初始密码');
           id = await repo.insert({
             office_id: actor.officeId,
             username,
             name: input.name,
             role: input.role,
             units,
-            password_hash: passwordHash,
+            ...password,
             disabled: 0,
             created_at: now,
             updated_at: now,
@@ -102,7 +104,7 @@ export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDep
         throw err;
       }
       const renamed = before && before.username !== username ? `，用户名 ${before.username} → ${username}` : '';
-      const reset = passwordHash && before ? '，重置密码' : '';
+      const reset = password && before ? '，重置密码' : '';
       await audit.record(actor, before ? '修改人员' : '新建人员', `staff:${id}`, `${username}（${input.role}）${renamed}${reset}`, ip);
       return { id };
     },

@@ -19,7 +19,7 @@ export function createStaffRepository(db: Db) {
     findForSession(officeId: number, id: number) {
       return k
         .selectFrom('staff_user')
-        .select(['id', 'username', 'name', 'role', 'units', 'disabled', 'must_change_password'])
+        .select(['id', 'username', 'name', 'role', 'units', 'disabled', 'must_change_password', 'password_set_at', 'created_at'])
         .where('id', '=', id)
         .where('office_id', '=', officeId)
         .executeTakeFirst();
@@ -27,13 +27,18 @@ export function createStaffRepository(db: Db) {
     findByUsername(officeId: number, username: string) {
       return k
         .selectFrom('staff_user')
-        .select(['id', 'name', 'role', 'password_hash', 'disabled', 'must_change_password'])
+        .select(['id', 'name', 'role', 'password_hash', 'disabled', 'must_change_password', 'password_set_at', 'created_at'])
         .where('office_id', '=', officeId)
         .where(sql<string>`lower(username)`, '=', normalizeUsername(username))
         .executeTakeFirst();
     },
     passwordHash(officeId: number, id: number) {
-      return k.selectFrom('staff_user').select('password_hash').where('office_id', '=', officeId).where('id', '=', id).executeTakeFirst();
+      return k
+        .selectFrom('staff_user')
+        .select(['password_hash', 'password_history'])
+        .where('office_id', '=', officeId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     /** Whether another staff user of the office already has this username, in any case. */
     async usernameTaken(officeId: number, username: string, exceptId?: number): Promise<boolean> {
@@ -83,7 +88,7 @@ export function createStaffRepository(db: Db) {
     find(officeId: number, id: number) {
       return k
         .selectFrom('staff_user')
-        .select(['id', 'username', 'role', 'disabled'])
+        .select(['id', 'username', 'role', 'disabled', 'password_hash', 'password_history'])
         .where('office_id', '=', officeId)
         .where('id', '=', id)
         .executeTakeFirst();

@@ -3,6 +3,7 @@ import {
   officeQuerySchema,
   ok,
   ownPasswordChangeSchema,
+  passwordChangedSchema,
   staffAuthResultSchema,
   staffLoginSchema,
   staffProfileSchema,
@@ -62,17 +63,14 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       // Verifies and hashes a password; also the one call a one-time password opens.
       config: { auth: 'staff', openBeforePasswordChange: true, rateLimit: { max: 30, timeWindow: '10 minutes' } },
       schema: {
-        summary: '考务人员修改本人密码',
+        summary: '考务人员修改本人密码（结束所有会话，答复新会话的令牌）',
         tags,
         querystring: officeQuerySchema,
         body: ownPasswordChangeSchema,
-        response: { 200: envelopeSchema(z.null()) },
+        response: { 200: envelopeSchema(passwordChangedSchema) },
       },
     },
-    async (request) => {
-      await service.changePassword({ ...request.staff, officeId: request.office.id }, request.body, request.ip);
-      return ok(null);
-    },
+    async (request) => ok(await service.changePassword({ ...request.staff, officeId: request.office.id }, request.body, request.ip)),
   );
 };
 

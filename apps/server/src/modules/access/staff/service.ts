@@ -17,7 +17,9 @@ import type { AuditService } from '../../platform/audit/service';
 import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
 import type { SecondFactorService } from '../totp/service';
+import type { PasswordPolicy } from './password-policy';
 import { normalizeUsername, type StaffRepository } from './repository';
+import type { StaffSignInSessions } from './sign-in-sessions';
 
 export interface StaffDeps {
   repo: StaffRepository;
@@ -27,9 +29,11 @@ export interface StaffDeps {
   audit: AuditService;
   /** The sign-in's second step (TOTP or a recovery code) once the staff member has enrolled. */
   secondFactor: Pick<SecondFactorService, 'signIn'>;
+  passwords: PasswordPolicy;
+  signIns: StaffSignInSessions;
 }
 
-export function createStaffService({ repo, captcha, sessions, counters, audit, secondFactor }: StaffDeps) {
+export function createStaffService({ repo, captcha, sessions, counters, audit, secondFactor, passwords, signIns }: StaffDeps) {
   const guard = failureGuard(counters, 'staff-login', '登录');
   // Wrong old passwords typed into a signed-in console: a few end the session.
   const strikes = sessionStrikes(counters);
@@ -82,28 +86,23 @@ export function createStaffService({ repo, captcha, sessions, counters, audit, s
       const owner = { kind: 'staff', id: row.id, officeId, name: row.name } as const;
       const { mustEnrollTotp } = await secondFactor.signIn(owner, role, input, ip, () => guard.fail(officeId, account, ip));
       await guard.succeed(officeId, account, ip);
-      const token = await sessions.open('staff', row.id, officeId);
+      const token = await signIns.openAlone({ id: row.id, officeId, name: row.name }, ip);
       await audit.record({ id: row.id, officeId, name: row.name }, '登录', `staff:${row.id}`, '', ip);
       const staff = await profile(officeId, row.id);
-      // A one-time password (an office's first admin): the console asks for a new one before anything
-      // else; a second factor due: then its enrollment.
-      return {
-        token,
-        staff,
-        ...(row.must_change_password ? { mustChangePassword: true as const } : {}),
-        ...(mustEnrollTotp ? { mustEnrollTotp: true as const } : {}),
-      };
+      // A one-time or expired password: the console asks for a new one before anything else; a
+      // second factor due: then its enrollment.
+      return { token, staff, ...passwords.signInFlags(row), ...(mustEnrollTotp ? { mustEnrollTotp: true as const } : {}) };
     },
 
     /**
-     * A staff member's own password, at any time and first of all after a one-time one. Their
-     * other sessions are signed out; this one stays in.
+     * A staff member's own password, at any time and first of all after a one-time or expired one.
+     * Every session of theirs ends, this one too: the answer is a fresh session's token.
      */
     async changePassword(
-      actor: { id: number; officeId: number; name: string; sessionId: number },
+      actor: { id: number; officeId: number; name: string; username: string; sessionId: number },
       input: { oldPassword: string; newPassword: string },
       ip: string,
-    ): Promise<void> {
+    ): Promise<{ token: string }> {
       const row = await repo.passwordHash(actor.officeId, actor.id);
       if (!row) throw new AppError(ErrorCode.Unauthorized);
       if (!(await verifyPassword(row.password_hash, input.oldPassword))) {
@@ -115,12 +114,12 @@ export function createStaffService({ repo, captcha, sessions, counters, audit, s
       }
       await strikes.clear(actor.sessionId);
       await repo.update(actor.officeId, actor.id, {
-        password_hash: await hashPassword(input.newPassword),
-        must_change_password: 0,
+        ...(await passwords.newPassword(actor.username, input.newPassword, row)),
         updated_at: nowIso(),
       });
-      await sessions.revokeAll('staff', actor.id, actor.sessionId);
-      await audit.record(actor, '修改密码', `staff:${actor.id}`, '', ip);
+      const token = await signIns.renew(actor);
+      await audit.record(actor, '修改密码', `staff:${actor.id}`, '所有会话已结束', ip);
+      return { token };
     },
     profile,
   };

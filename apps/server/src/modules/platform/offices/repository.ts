@@ -37,27 +37,37 @@ export function createPlatformRepository(db: Db) {
     operatorByUsername(username: string) {
       return k
         .selectFrom('platform_operator')
-        .select(['id', 'name', 'password_hash', 'must_change_password'])
+        .select(['id', 'name', 'password_hash', 'must_change_password', 'password_set_at', 'created_at'])
         .where(sql<string>`lower(username)`, '=', username)
         .executeTakeFirst();
     },
     operatorById(id: number) {
       return k
         .selectFrom('platform_operator')
-        .select(['id', 'username', 'name', 'password_hash', 'must_change_password'])
+        .select(['id', 'username', 'name', 'password_hash', 'password_history', 'password_set_at', 'must_change_password', 'created_at'])
         .where('id', '=', id)
         .executeTakeFirst();
     },
-    async setOperatorPassword(id: number, passwordHash: string, at: string) {
+    async setOperatorPassword(
+      id: number,
+      columns: { password_hash: string; password_set_at: string; password_history: string; must_change_password: number },
+      at: string,
+    ) {
       await k
         .updateTable('platform_operator')
-        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: at })
+        .set({ ...columns, updated_at: at })
         .where('id', '=', id)
         .execute();
     },
 
-    async insertSession(row: { token_hash: string; operator_id: number; created_at: string; last_seen_at: string; expires_at: string }) {
-      await k.insertInto('platform_session').values(row).execute();
+    async insertSession(row: {
+      token_hash: string;
+      operator_id: number;
+      created_at: string;
+      last_seen_at: string;
+      expires_at: string;
+    }): Promise<number> {
+      return (await k.insertInto('platform_session').values(row).returning('id').executeTakeFirstOrThrow()).id;
     },
     sessionByHash(tokenHash: string) {
       return k
@@ -72,13 +82,28 @@ export function createPlatformRepository(db: Db) {
     async revokeSession(id: number, at: string) {
       await k.updateTable('platform_session').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
-    /** Every other session of the operator (a password change signs out the other browsers). */
-    async revokeOtherSessions(operatorId: number, exceptId: number, at: string) {
-      await k
+    /**
+     * Every other live session of the operator (used since `seenAfter`, not expired at `at`): a
+     * new sign-in ends them (decision 030). How many it ended.
+     */
+    async revokeOtherSessions(operatorId: number, exceptId: number, at: string, seenAfter: string): Promise<number> {
+      const r = await k
         .updateTable('platform_session')
         .set({ revoked_at: at })
         .where('operator_id', '=', operatorId)
         .where('id', '!=', exceptId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', at)
+        .where('last_seen_at', '>', seenAfter)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    /** Every session of the operator (a password change ends them all). */
+    async revokeAllSessions(operatorId: number, at: string) {
+      await k
+        .updateTable('platform_session')
+        .set({ revoked_at: at })
+        .where('operator_id', '=', operatorId)
         .where('revoked_at', 'is', null)
         .execute();
     },
@@ -182,6 +207,7 @@ export function createPlatformRepository(db: Db) {
           role: 'admin',
           disabled: 0,
           must_change_password: 1,
+          password_set_at: row.at,
           created_at: row.at,
           updated_at: row.at,
         })

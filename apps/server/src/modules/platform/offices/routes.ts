@@ -6,6 +6,7 @@ import {
   ok,
   ownPasswordChangeSchema,
   pageQuerySchema,
+  passwordChangedSchema,
   platformAuditPageSchema,
   platformLoginResultSchema,
   platformLoginSchema,
@@ -63,12 +64,14 @@ const platformRoutes: FastifyPluginAsyncZod = async (app) => {
     '/changePassword',
     {
       config: { ...BEFORE_CHANGE, rateLimit: { max: 30, timeWindow: '10 minutes' } },
-      schema: { summary: '平台管理员修改密码', tags, body: ownPasswordChangeSchema, response: { 200: envelopeSchema(z.null()) } },
+      schema: {
+        summary: '平台管理员修改密码（结束所有会话，答复新会话的令牌）',
+        tags,
+        body: ownPasswordChangeSchema,
+        response: { 200: envelopeSchema(passwordChangedSchema) },
+      },
     },
-    async (request) => {
-      await service.changePassword(request.operator, request.body, request.ip);
-      return ok(null);
-    },
+    async (request) => ok(await service.changePassword(request.operator, request.body, request.ip)),
   );
   app.get(
     '/getOfficeList',

@@ -1,6 +1,8 @@
 import {
   DEFAULT_MENU,
   ErrorCode,
+  type PasswordChanged,
+  type PasswordChangeDue,
   type OfficeAdminResult,
   type PlatformAuditEntry,
   type PlatformLoginResult,
@@ -18,7 +20,8 @@ import type { CounterStore } from '../../../lib/throttle';
 import { AGREEMENT_TITLE, BLANK_OFFICE_SETTINGS, registrationAgreement } from './defaults';
 import type { CaptchaService } from '../../access/captcha/service';
 import type { SecondFactorService } from '../../access/totp/service';
-import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../../access/sessions/service';
+import { ABSOLUTE_TIMEOUT_MS } from '../../access/sessions/service';
+import type { PasswordPolicy } from '../../access/staff/password-policy';
 import type { PlatformRepository } from './repository';
 
 /** The operator behind a platform call. */
@@ -26,12 +29,16 @@ export interface OperatorPrincipal {
   id: number;
   sessionId: number;
   name: string;
-  mustChangePassword: boolean;
+  /** A one-time or expired password: nothing but its change until then. */
+  passwordChange: PasswordChangeDue | null;
+  /** How much longer (ms) the session stays valid unused (idle or absolute limit). */
+  validForMs: number;
 }
 
 /** What every platform action is logged under (platform_audit.action). */
 export const PLATFORM_ACTIONS = {
   login: '登录',
+  endOlderSessions: '结束旧会话',
   logout: '退出',
   changePassword: '修改密码',
   createOffice: '新建考试机构',
@@ -60,6 +67,10 @@ export interface PlatformDeps {
   officeChanged: (officeId: number) => Promise<void>;
   /** The sign-in's second step (TOTP or a recovery code) once the operator has enrolled. */
   secondFactor: Pick<SecondFactorService, 'signIn'>;
+  /** The staff password policy, the operator's too (decision 030). */
+  passwords: PasswordPolicy;
+  /** A session ends after this long unused (STAFF_IDLE_MINUTES). */
+  idleMs: number;
 }
 
 /**
@@ -67,7 +78,7 @@ export interface PlatformDeps {
  * password change a one-time password asks for, the offices with their host names and counts,
  * each office's first admin, and the platform's audit log.
  */
-export function createPlatformService({ repo, captcha, counters, officeChanged, secondFactor }: PlatformDeps) {
+export function createPlatformService({ repo, captcha, counters, officeChanged, secondFactor, passwords, idleMs }: PlatformDeps) {
   const guard = failureGuard(counters, 'platform-login', '登录');
   const strikes = sessionStrikes(counters, 5, 'reauth:platform-session');
   let decoyHash: Promise<string> | null = null;
@@ -90,6 +101,20 @@ export function createPlatformService({ repo, captcha, counters, officeChanged, 
     const taken = await repo.hostOwners(hosts, exceptId);
     if (taken[0])
       throw new AppError(ErrorCode.Validation, `域名 ${taken[0].host} 已绑定到「${taken[0].name}」，一个域名只能属于一个考试机构`);
+  }
+
+  /** A new session of the operator: its token and id. */
+  async function openSession(operatorId: number): Promise<{ token: string; id: number }> {
+    const token = randomBytes(32).toString('base64url');
+    const now = nowIso();
+    const id = await repo.insertSession({
+      token_hash: hashToken(token),
+      operator_id: operatorId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: isoIn(ABSOLUTE_TIMEOUT_MS),
+    });
+    return { token, id };
   }
 
   return {
@@ -123,21 +148,12 @@ export function createPlatformService({ repo, captcha, counters, officeChanged, 
         guard.fail(0, account, ip),
       );
       await guard.succeed(0, account, ip);
-      const token = randomBytes(32).toString('base64url');
-      const now = nowIso();
-      await repo.insertSession({
-        token_hash: hashToken(token),
-        operator_id: row.id,
-        created_at: now,
-        last_seen_at: now,
-        expires_at: isoIn(ABSOLUTE_TIMEOUT_MS),
-      });
+      const { token, id } = await openSession(row.id);
       await audit(row, PLATFORM_ACTIONS.login, `operator:${row.id}`, '', ip);
-      return {
-        token,
-        ...(row.must_change_password ? { mustChangePassword: true as const } : {}),
-        ...(mustEnrollTotp ? { mustEnrollTotp: true as const } : {}),
-      };
+      // One session at a time: this sign-in ends the older ones.
+      const ended = await repo.revokeOtherSessions(row.id, id, nowIso(), isoIn(-idleMs));
+      if (ended > 0) await audit(row, PLATFORM_ACTIONS.endOlderSessions, `operator:${row.id}`, `新的登录结束了 ${ended} 个旧会话`, ip);
+      return { token, ...passwords.signInFlags(row), ...(mustEnrollTotp ? { mustEnrollTotp: true as const } : {}) };
     },
 
     /** The operator of a live platform session, or null (unknown, revoked, idle too long, expired). */
@@ -146,11 +162,19 @@ export function createPlatformService({ repo, captcha, counters, officeChanged, 
       const session = await repo.sessionByHash(hashToken(token));
       if (!session || session.revoked_at !== null) return null;
       const now = clock.nowMs();
-      if (Date.parse(session.expires_at) <= now || Date.parse(session.last_seen_at) + IDLE_TIMEOUT_MS <= now) return null;
-      if (now - Date.parse(session.last_seen_at) > TOUCH_EVERY_MS) await repo.touchSession(session.id, new Date(now).toISOString());
+      const lastSeen = Date.parse(session.last_seen_at);
+      if (Date.parse(session.expires_at) <= now || lastSeen + idleMs <= now) return null;
+      const touched = now - lastSeen > TOUCH_EVERY_MS;
+      if (touched) await repo.touchSession(session.id, new Date(now).toISOString());
       const operator = await repo.operatorById(session.operator_id);
       if (!operator) return null;
-      return { id: operator.id, sessionId: session.id, name: operator.name, mustChangePassword: operator.must_change_password === 1 };
+      return {
+        id: operator.id,
+        sessionId: session.id,
+        name: operator.name,
+        passwordChange: passwords.changeDue(operator),
+        validForMs: Math.min(Date.parse(session.expires_at), (touched ? now : lastSeen) + idleMs) - now,
+      };
     },
 
     async logout(operator: OperatorPrincipal, ip: string): Promise<void> {
@@ -158,8 +182,15 @@ export function createPlatformService({ repo, captcha, counters, officeChanged, 
       await audit(operator, PLATFORM_ACTIONS.logout, `operator:${operator.id}`, '', ip);
     },
 
-    /** The operator's own password; a few wrong old passwords end the session. Other sessions are signed out. */
-    async changePassword(operator: OperatorPrincipal, input: { oldPassword: string; newPassword: string }, ip: string): Promise<void> {
+    /**
+     * The operator's own password; a few wrong old passwords end the session. Every session ends,
+     * this one too: the answer is a fresh session's token.
+     */
+    async changePassword(
+      operator: OperatorPrincipal,
+      input: { oldPassword: string; newPassword: string },
+      ip: string,
+    ): Promise<PasswordChanged> {
       const row = await repo.operatorById(operator.id);
       if (!row) throw new AppError(ErrorCode.Unauthorized);
       if (!(await verifyPassword(row.password_hash, input.oldPassword))) {
@@ -170,10 +201,11 @@ export function createPlatformService({ repo, captcha, counters, officeChanged, 
         throw new AppError(ErrorCode.WrongPassword);
       }
       await strikes.clear(operator.sessionId);
-      const at = nowIso();
-      await repo.setOperatorPassword(operator.id, await hashPassword(input.newPassword), at);
-      await repo.revokeOtherSessions(operator.id, operator.sessionId, at);
-      await audit(operator, PLATFORM_ACTIONS.changePassword, `operator:${operator.id}`, '', ip);
+      await repo.setOperatorPassword(operator.id, await passwords.newPassword(row.username, input.newPassword, row), nowIso());
+      await repo.revokeAllSessions(operator.id, nowIso());
+      const { token } = await openSession(operator.id);
+      await audit(operator, PLATFORM_ACTIONS.changePassword, `operator:${operator.id}`, '所有会话已结束', ip);
+      return { token };
     },
 
     async offices(): Promise<{ list: PlatformOffice[] }> {

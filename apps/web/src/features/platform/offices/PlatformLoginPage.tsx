@@ -1,7 +1,9 @@
-import { Button, Card, Form, Input } from 'antd';
+import { Alert, Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
 import { useSecondFactor, type SecondFactorValues } from '../../../components/console/SecondFactorFields';
+import { usePlatformSession } from '../../../lib/platform-session';
+import { SIGNED_OUT_TEXT } from '../../../lib/session-expiry';
 import { fetchPlatformCaptcha, usePlatformLogin } from './api';
 
 interface Values extends SecondFactorValues {
@@ -10,14 +12,19 @@ interface Values extends SecondFactorValues {
   captcha: string;
 }
 
-/** 平台管理员登录: username, password and the platform's own captcha (the same throttles as staff), then 两步验证 once enrolled. */
+/**
+ * 平台管理员登录: username, password and the platform's own captcha (the same throttles as staff),
+ * then 两步验证 once enrolled; why a session ended by itself.
+ */
 export default function PlatformLoginPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const login = usePlatformLogin();
   const secondFactor = useSecondFactor();
+  const signedOut = usePlatformSession((s) => s.signedOutReason);
   return (
     <div className="admin-login">
       <Card title="平台管理后台登录" className="admin-login__card">
+        {signedOut && <Alert type="info" showIcon className="admin-password__notice" message={SIGNED_OUT_TEXT[signedOut]} />}
         <Form<Values>
           name="platform-login"
           layout="vertical"

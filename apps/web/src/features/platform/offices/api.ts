@@ -6,6 +6,7 @@ import type {
   Envelope,
   OfficeAdminResult,
   OwnPasswordChangeInput,
+  PasswordChanged,
   PlatformAuditEntry,
   PlatformLoginInput,
   PlatformLoginResult,
@@ -16,16 +17,23 @@ import type {
   TotpStatus,
 } from '@zhikaoyun/shared';
 import { createHttpClient } from '../../../lib/http';
+import { followSession } from '../../../lib/session-expiry';
 import { usePlatformSession } from '../../../lib/platform-session';
 
 /**
  * The platform console's client: the same envelope, error texts and toasts as the office console,
- * with the operator's token, and no office named (the platform's calls belong to none). A 401
- * ends the session and the layout sends the browser to sign-in.
+ * with the operator's token, and no office named (the platform's calls belong to none). A 401,
+ * or the session's time running out unused, ends the session and the layout sends the browser to
+ * sign-in.
  */
+const follower = followSession({
+  ended: (reason) => usePlatformSession.getState().signOut(false, reason),
+  passwordChangeDue: (due) => usePlatformSession.getState().passwordChangeDue(due),
+});
 const platformHttp = createHttpClient(undefined, {
   token: () => usePlatformSession.getState().token,
-  onUnauthorized: () => usePlatformSession.getState().signOut(),
+  onUnauthorized: () => follower.unauthorized(),
+  onResponse: (response) => follower.observe(response),
 });
 
 async function getData<T>(url: string, params?: Record<string, unknown>): Promise<T> {
@@ -37,8 +45,9 @@ async function postData<T>(url: string, body?: unknown): Promise<T> {
 
 export const fetchPlatformCaptcha = () => getData<Captcha>('/api/platform/getCode');
 export const platformLogin = (input: PlatformLoginInput) => postData<PlatformLoginResult>('/api/platform/login', input);
+// A body, even empty: without one the request goes as a form, which the server refuses (415) and the session would live on.
 export const platformLogout = () => postData<null>('/api/platform/logout', {});
-export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/platform/changePassword', input);
+export const changePlatformPassword = (input: OwnPasswordChangeInput) => postData<PasswordChanged>('/api/platform/changePassword', input);
 /** The operator's own second factor (两步验证). */
 export const startPlatformTotp = () => postData<TotpSetup>('/api/platform/startTotp', {});
 export const confirmPlatformTotp = (input: ConfirmTotpInput) => postData<RecoveryCodes>('/api/platform/confirmTotp', input);
@@ -67,7 +76,8 @@ export function usePlatformLogin() {
     mutationFn: platformLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.mustChangePassword === true, result.mustEnrollTotp === true);
+      follower.stop();
+      signIn(result.token, result.passwordExpired ? 'expired' : result.mustChangePassword ? 'initial' : null, result.mustEnrollTotp === true);
     },
   });
 }
@@ -79,6 +89,7 @@ export function usePlatformLogout() {
   return useMutation({
     mutationFn: platformLogout,
     onSettled: () => {
+      follower.stop();
       signOut(true);
       client.clear();
     },

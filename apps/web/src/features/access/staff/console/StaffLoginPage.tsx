@@ -1,7 +1,9 @@
-import { Button, Card, Form, Input } from 'antd';
+import { Alert, Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
 import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
 import { useSecondFactor, type SecondFactorValues } from '../../../../components/console/SecondFactorFields';
+import { SIGNED_OUT_TEXT } from '../../../../lib/session-expiry';
+import { useStaffSession } from '../../../../lib/staff-session';
 import { useStaffLogin } from './api';
 
 interface Values extends SecondFactorValues {
@@ -12,15 +14,18 @@ interface Values extends SecondFactorValues {
 
 /**
  * 考务人员登录: username, password and captcha (the same throttles as candidates), then, for an
- * account with 两步验证, its dynamic code or a recovery code. Where it leads is the router's concern.
+ * account with 两步验证, its dynamic code or a recovery code. A session that ended by itself (unused
+ * too long) is said so here. Where it leads is the router's concern.
  */
 export default function StaffLoginPage() {
   const captcha = useRef<CaptchaHandle>(null);
   const login = useStaffLogin();
   const secondFactor = useSecondFactor();
+  const signedOut = useStaffSession((s) => s.signedOutReason);
   return (
     <div className="admin-login">
       <Card title="考务管理后台登录" className="admin-login__card">
+        {signedOut && <Alert type="info" showIcon className="admin-password__notice" message={SIGNED_OUT_TEXT[signedOut]} />}
         <Form<Values>
           name="staff-login"
           layout="vertical"

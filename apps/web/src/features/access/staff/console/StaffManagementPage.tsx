@@ -1,12 +1,21 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { STAFF_ROLE_LABEL, STAFF_ROLES, staffInputSchema, TOTP_RESET_ROLES, type StaffInput, type StaffUser } from '@zhikaoyun/shared';
+import {
+  STAFF_PASSWORD_HINT,
+  STAFF_ROLE_LABEL,
+  STAFF_ROLES,
+  staffInputSchema,
+  staffPasswordFor,
+  TOTP_RESET_ROLES,
+  type StaffInput,
+  type StaffUser,
+} from '@zhikaoyun/shared';
 import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { useEffect } from 'react';
 import { useMatch } from 'react-router';
 import { ButtonLink } from '../../../../components/console/ButtonLink';
 import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
-import { zodRule } from '../../../../lib/form-rules';
+import { zodMessage, zodRule } from '../../../../lib/form-rules';
 import { useStaffSession } from '../../../../lib/staff-session';
 import { useResetStaffTotp, useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
 import { FormModal } from '../../../../components/console/FormModal';
@@ -167,10 +176,22 @@ export default function StaffManagementPage() {
               />
             </Form.Item>
           )}
+          {/* The staff rule for the username in the form (packages/shared staff-password.ts); the person's last passwords only the server knows. */}
           <Form.Item
             name="password"
             label={editing ? '重置密码（不修改请留空）' : '初始密码'}
-            rules={[editing ? zodRule(shape.password) : { required: true, message: '请为新人员设置初始密码' }, zodRule(shape.password)]}
+            dependencies={['username']}
+            rules={[
+              ...(editing ? [] : [{ required: true, message: '请为新人员设置初始密码' }]),
+              ({ getFieldValue }) => ({
+                validator: async (_rule, value: unknown) => {
+                  if (value === undefined || value === '') return;
+                  const message = zodMessage(staffPasswordFor(String(getFieldValue('username') ?? '')), value);
+                  if (message !== undefined) throw new Error(message);
+                },
+              }),
+            ]}
+            extra={STAFF_PASSWORD_HINT}
           >
             <Input.Password autoComplete="new-password" maxLength={128} />
           </Form.Item>

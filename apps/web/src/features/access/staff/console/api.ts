@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ConfirmTotpInput,
   OwnPasswordChangeInput,
+  PasswordChanged,
   RecoveryCodes,
   StaffAuthResult,
   StaffInput,
@@ -11,14 +12,14 @@ import type {
   TotpStatus,
 } from '@zhikaoyun/shared';
 import { positionKeys, staffKeys, totpKeys } from '../../../../lib/api/console-keys';
-import { getData, postData } from '../../../../lib/console-http';
+import { getData, postData, staffSessionFollower } from '../../../../lib/console-http';
 import { useStaffSession } from '../../../../lib/staff-session';
 
 export const staffLogin = (input: StaffLoginInput) => postData<StaffAuthResult>('/api/admin/login', input);
 // A body, even empty: without one the request goes as a form, which the server refuses (415) and the session would live on.
 export const staffLogout = () => postData<null>('/api/admin/logout', {});
-/** The staff member's own password (a one-time one first of all). */
-export const changeStaffPassword = (input: OwnPasswordChangeInput) => postData<null>('/api/admin/changePassword', input);
+/** The staff member's own password (a one-time or expired one first of all): every session ends, the answer is a fresh one. */
+export const changeStaffPassword = (input: OwnPasswordChangeInput) => postData<PasswordChanged>('/api/admin/changePassword', input);
 export const fetchStaffList = () => getData<StaffUser[]>('/api/admin/getStaffList');
 export const saveStaff = (input: StaffInput) => postData<{ id: number }>('/api/admin/saveStaff', input);
 /** The office's units (from its positions): a reviewer's scope is chosen from them, never typed. */
@@ -36,7 +37,13 @@ export function useStaffLogin() {
     mutationFn: staffLogin,
     onSuccess: (result) => {
       client.clear();
-      signIn(result.token, result.staff, result.mustChangePassword === true, result.mustEnrollTotp === true);
+      staffSessionFollower.stop();
+      signIn(
+        result.token,
+        result.staff,
+        result.passwordExpired ? 'expired' : result.mustChangePassword ? 'initial' : null,
+        result.mustEnrollTotp === true,
+      );
     },
   });
 }
@@ -48,6 +55,7 @@ export function useStaffLogout() {
   return useMutation({
     mutationFn: staffLogout,
     onSettled: () => {
+      staffSessionFollower.stop();
       signOut(true);
       client.clear();
     },
