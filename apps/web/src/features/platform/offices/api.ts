@@ -77,7 +77,11 @@ export function usePlatformLogin() {
     onSuccess: (result) => {
       client.clear();
       follower.stop();
-      signIn(result.token, result.passwordExpired ? 'expired' : result.mustChangePassword ? 'initial' : null, result.mustEnrollTotp === true);
+      signIn(
+        result.token,
+        result.passwordExpired ? 'expired' : result.mustChangePassword ? 'initial' : null,
+        result.mustEnrollTotp === true,
+      );
     },
   });
 }
