@@ -70,7 +70,7 @@ for (const kind of DATABASES) {
 
     it('enrolls with a code from the app, then asks every sign-in for a code and accepts each code once', async () => {
       await addStaff(t, officeId, 'sf-clerk', 'reviewer');
-      const token = await staffToken(t, 'sf-clerk');
+      let token = await staffToken(t, 'sf-clerk');
       const before = await get(t, '/api/admin/getTotpStatus', bearer(token));
       expect(before.body.data).toEqual({ enrolled: false, recoveryCodesLeft: 0, required: false });
 
@@ -81,8 +81,10 @@ for (const kind of DATABASES) {
       expect(new URL(otpauthUrl).searchParams.get('secret')).toBe(secret);
       expect(decodeURIComponent(otpauthUrl)).toContain('sf-clerk');
       expect(qr).toMatch(/^data:image\/png;base64,/);
-      // Started is not enrolled: the password alone still signs in.
-      expect((await staffLogin(t, 'sf-clerk', STAFF_PASSWORD)).success).toBe(true);
+      // Started is not enrolled: the password alone still signs in (and ends the older session).
+      const relogin = await staffLogin(t, 'sf-clerk', STAFF_PASSWORD);
+      expect(relogin.success).toBe(true);
+      token = relogin.data.token as string;
 
       const wrong = await post(
         t,
@@ -141,8 +143,9 @@ for (const kind of DATABASES) {
       // A code of a step long gone is refused; the next step's code works.
       testClock.advance(5 * 60_000);
       expect((await staffLogin(t, 'sf-clerk', STAFF_PASSWORD, { totp: code })).errorCode).toBe(ErrorCode.SecondFactorInvalid);
-      expect((await staffLogin(t, 'sf-clerk', STAFF_PASSWORD, { totp: await codeNow(secret) })).success).toBe(true);
-      const status = await get(t, '/api/admin/getTotpStatus', bearer(signedIn.data.token as string));
+      const later = await staffLogin(t, 'sf-clerk', STAFF_PASSWORD, { totp: await codeNow(secret) });
+      expect(later.success).toBe(true);
+      const status = await get(t, '/api/admin/getTotpStatus', bearer(later.data.token as string));
       expect(status.body.data).toEqual({ enrolled: true, recoveryCodesLeft: 10, required: false });
 
       // A recovery code, typed in any case with or without its hyphen, signs in once.
@@ -304,12 +307,14 @@ for (const kind of DATABASES) {
     it('the platform operator enrolls and signs in the same way, optional outside production', async () => {
       const first = await platformLogin(t, TEST_PLATFORM_PASSWORD);
       expect(first.data).toEqual({ token: expect.any(String), mustChangePassword: true });
-      const operator = first.data.token as string;
+      const once = first.data.token as string;
       // The one-time password comes first: enrolling waits for its change.
-      expect((await post(t, '/api/platform/startTotp', {}, bearer(operator))).body.errorCode).toBe(ErrorCode.PasswordChangeRequired);
-      const newPassword = 'platform-totp-pass-2026';
-      const changed = await post(t, '/api/platform/changePassword', { oldPassword: TEST_PLATFORM_PASSWORD, newPassword }, bearer(operator));
-      expect(changed.body.success).toBe(true);
+      expect((await post(t, '/api/platform/startTotp', {}, bearer(once))).body.errorCode).toBe(ErrorCode.PasswordChangeRequired);
+      const newPassword = 'Operator-totp-2026';
+      const changed = await post(t, '/api/platform/changePassword', { oldPassword: TEST_PLATFORM_PASSWORD, newPassword }, bearer(once));
+      expect(changed.body, changed.body.msg).toMatchObject({ success: true });
+      // The change ended every session and answered a fresh one.
+      const operator = changed.body.data.token as string;
       expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.success).toBe(true);
       expect((await get(t, '/api/platform/getTotpStatus', bearer(operator))).body.data).toEqual({
         enrolled: false,
@@ -393,15 +398,16 @@ for (const kind of DATABASES) {
       await t.db.kysely.updateTable('staff_user').set({ must_change_password: 1 }).where('username', '=', 'sf-first-admin').execute();
       const signIn = await staffLogin(t, 'sf-first-admin', STAFF_PASSWORD);
       expect(signIn.data).toMatchObject({ mustChangePassword: true, mustEnrollTotp: true });
-      const token = signIn.data.token as string;
-      expect((await post(t, '/api/admin/startTotp', {}, bearer(token))).body.errorCode).toBe(ErrorCode.PasswordChangeRequired);
+      const once = signIn.data.token as string;
+      expect((await post(t, '/api/admin/startTotp', {}, bearer(once))).body.errorCode).toBe(ErrorCode.PasswordChangeRequired);
       const changed = await post(
         t,
         '/api/admin/changePassword',
-        { oldPassword: STAFF_PASSWORD, newPassword: 'first admin new pass 1' },
-        bearer(token),
+        { oldPassword: STAFF_PASSWORD, newPassword: 'First admin new pass 1' },
+        bearer(once),
       );
       expect(changed.body, changed.body.msg).toMatchObject({ success: true });
+      const token = changed.body.data.token as string;
       expect((await get(t, '/api/admin/getExamList', bearer(token))).body.errorCode).toBe(ErrorCode.SecondFactorEnrollmentRequired);
       await enroll(t, '/api/admin', token);
       expect((await get(t, '/api/admin/getExamList', bearer(token))).body.success).toBe(true);
@@ -410,12 +416,15 @@ for (const kind of DATABASES) {
     it('the platform operator too', async () => {
       const first = await platformLogin(t, TEST_PLATFORM_PASSWORD);
       expect(first.data).toMatchObject({ mustChangePassword: true, mustEnrollTotp: true });
-      const operator = first.data.token as string;
-      const newPassword = 'platform-prod-pass-2026';
-      expect(
-        (await post(t, '/api/platform/changePassword', { oldPassword: TEST_PLATFORM_PASSWORD, newPassword }, bearer(operator))).body
-          .success,
-      ).toBe(true);
+      const newPassword = 'Operator-prod-2026';
+      const changed = await post(
+        t,
+        '/api/platform/changePassword',
+        { oldPassword: TEST_PLATFORM_PASSWORD, newPassword },
+        bearer(first.data.token as string),
+      );
+      expect(changed.body, changed.body.msg).toMatchObject({ success: true });
+      const operator = changed.body.data.token as string;
       for (const url of ['/api/platform/getOfficeList', '/api/platform/getAuditLog'])
         expect((await get(t, url, bearer(operator))).body.errorCode, url).toBe(ErrorCode.SecondFactorEnrollmentRequired);
       expect((await get(t, '/api/platform/getTotpStatus', bearer(operator))).body.data.required).toBe(true);
