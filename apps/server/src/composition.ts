@@ -37,6 +37,8 @@ import { createReviewRepository } from './modules/registration/review/repository
 import { createReviewService } from './modules/registration/review/service';
 import { createSessionsRepository } from './modules/access/sessions/repository';
 import { createSessionsService } from './modules/access/sessions/service';
+import { createSecurityRepository } from './modules/access/security/repository';
+import { createSecurityService } from './modules/access/security/service';
 import { createStaffAdminService } from './modules/access/staff/admin-service';
 import { createStaffRepository } from './modules/access/staff/repository';
 import { createStaffService } from './modules/access/staff/service';
@@ -123,6 +125,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     review: createReviewRepository(db),
     sessions: createSessionsRepository(db),
     staff: createStaffRepository(db),
+    security: createSecurityRepository(db),
     system: createSystemRepository(db),
     payments: createPaymentsRepository(db),
     sandbox: createSandboxRepository(db),
@@ -322,6 +325,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       officeChanged: (officeId) => app.publicCache.invalidate(officeId),
     }),
     staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions }),
+    security: createSecurityService({ repo: repos.security, staff: repos.staff, sessions, counters, audit }),
     system: createSystemService(repos.system),
     systemAdmin: createSystemAdminService({ repo: repos.system, attachments, audit, changed }),
     payments,

@@ -23,6 +23,10 @@ export const AUDIT_ACTIONS: readonly string[] = [
   '修改人员',
   '启用人员',
   '停用人员',
+  // Staff sign-in security (安全管理) and the audit log itself
+  '解锁人员',
+  '结束人员会话',
+  '导出审计日志',
   // Exams, positions, notices, files
   '新建考试',
   '修改考试',

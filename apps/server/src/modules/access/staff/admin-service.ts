@@ -8,6 +8,7 @@ import { nowIso } from '../../../lib/clock';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { SessionsService } from '../sessions/service';
 import { normalizeUsername, type StaffRepository } from './repository';
+import { refuseOwnRole } from './separated-duties';
 
 export interface StaffAdminDeps {
   repo: StaffRepository;
@@ -61,9 +62,10 @@ export function createStaffAdminService({ repo, audit, sessions }: StaffAdminDep
     async save(actor: AuditActor, input: StaffValues, ip: string): Promise<{ id: number }> {
       const now = nowIso();
       const username = normalizeUsername(input.username);
-      // Units limit reviewers only; an admin sees the whole office.
-      const units = JSON.stringify(input.role === 'admin' ? [] : [...new Set(input.units)]);
+      // Units limit reviewers only; an admin sees the whole office, the other roles no application.
+      const units = JSON.stringify(input.role === 'reviewer' ? [...new Set(input.units)] : []);
       const before = input.id === undefined ? undefined : await find(actor.officeId, input.id);
+      refuseOwnRole(actor, before, input.role);
       if (await repo.usernameTaken(actor.officeId, username, input.id)) throw taken(username);
       const passwordHash = input.password ? await hashPassword(input.password) : null;
       let id: number;
