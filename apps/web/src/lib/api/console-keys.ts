@@ -81,6 +81,11 @@ export const staffKeys = {
   all: () => ['console', 'staff'] as const,
 };
 
+/** 安全管理: the staff's sign-in state (failures, locks, sessions). */
+export const securityKeys = {
+  staff: () => ['console', 'security', 'staff'] as const,
+};
+
 export const officeKeys = {
   settings: () => ['console', 'office'] as const,
 };
