@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { registerCandidate, withStaffSession } from './support';
+import { DEMO_AUDITOR, registerCandidate, withStaffSession } from './support';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -15,7 +15,7 @@ test('a closed account shows in the audit log as 注销账号 on 考生账号 #i
   });
   expect((await done.json()).success).toBe(true);
 
-  await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  await withStaffSession(page, request, DEMO_AUDITOR.username, DEMO_AUDITOR.password);
   await page.goto('/admin/audit');
   const row = page.getByRole('row').filter({ hasText: `考生账号 #${id}` });
   await expect(row.getByRole('cell', { name: '注销账号', exact: true })).toBeVisible();

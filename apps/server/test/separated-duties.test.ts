@@ -192,7 +192,7 @@ for (const kind of DATABASES) {
       const unlocked = await post(t, '/api/admin/unlockStaff', { id }, bearer(security));
       expect(unlocked.body).toEqual({ success: true, data: null });
       expect(await securityRow('lock-me')).toMatchObject({ failures: 0, lockedUntil: null });
-      expect(await auditOf(`staff:${id}`)).toContain('安全管理员:解锁人员:lock-me，此前登录失败 5 次，已锁定');
+      expect(await auditOf(`staff:${id}`)).toContain('安全员:解锁人员:lock-me，此前登录失败 5 次，已锁定');
       // The same address gets in at once, and fails count from nought again.
       const back = await signIn('lock-me', STAFF_PASSWORD, ip);
       expect(back.body.success, back.body.msg).toBe(true);
@@ -218,7 +218,7 @@ for (const kind of DATABASES) {
       for (const token of [first, second])
         expect((await get(t, '/api/admin/getProfile', bearer(token))).body.errorCode).toBe(ErrorCode.Unauthorized);
       expect((await securityRow('end-me')).sessions).toBe(0);
-      expect(await auditOf(`staff:${id}`)).toContain('安全管理员:结束人员会话:end-me');
+      expect(await auditOf(`staff:${id}`)).toContain('安全员:结束人员会话:end-me');
       // Their next sign-in works as ever; the security member's own session went on.
       expect((await get(t, '/api/admin/getProfile', bearer(await staffToken(t, 'end-me')))).body.success).toBe(true);
       expect((await get(t, '/api/admin/getProfile', bearer(security))).body.success).toBe(true);
@@ -256,7 +256,7 @@ for (const kind of DATABASES) {
         ).n,
       );
       expect(rows).toHaveLength(total + 1);
-      expect(rows[1]!.slice(2, 4)).toEqual(['审计管理员', '导出审计日志']);
+      expect(rows[1]!.slice(2, 4)).toEqual(['审计员', '导出审计日志']);
       expect(rows[1]![1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(rows.some((r) => r[3] === '解锁人员' && r[4] === '人员 lock-me（lock-me姓名）')).toBe(true);
       const ids = rows.slice(1).map((r) => Number(r[0]));

@@ -8,8 +8,8 @@ import { hashPassword } from '../lib/password';
  * production. Each password keeps the staff password rule (12+ characters, 3 kinds, not the username).
  */
 export const DEMO_DUTY_STAFF = [
-  { username: 'security', password: 'Anquan-Demo-2026', name: '安全管理员', role: 'security' },
-  { username: 'auditor', password: 'Shenji-Demo-2026', name: '审计管理员', role: 'auditor' },
+  { username: 'security', password: 'Anquan-Demo-2026', name: '安全员', role: 'security' },
+  { username: 'auditor', password: 'Shenji-Demo-2026', name: '审计员', role: 'auditor' },
 ] as const;
 
 export async function seedDutyStaff(trx: Kysely<DB>, officeId: number, stamp: string): Promise<void> {
