@@ -26,7 +26,13 @@ const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/unlockStaff',
     {
       config: STAFF_ROUTE,
-      schema: { summary: '解锁人员（清除登录失败计数，留痕）', tags, querystring: q, body: staffIdSchema, response: { 200: envelopeSchema(z.null()) } },
+      schema: {
+        summary: '解锁人员（清除登录失败计数，留痕）',
+        tags,
+        querystring: q,
+        body: staffIdSchema,
+        response: { 200: envelopeSchema(z.null()) },
+      },
     },
     async (request) => {
       await service.unlock(request.staff, request.body.id, request.ip);

@@ -75,4 +75,3 @@ export function createSecurityService({ repo, staff, sessions, counters, audit }
     },
   };
 }
-export type SecurityService = ReturnType<typeof createSecurityService>;

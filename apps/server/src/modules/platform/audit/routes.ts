@@ -34,7 +34,9 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       async function* rows() {
         for await (const batch of audit.all(scope)) yield batch.map((e) => ({ ...e, at: zonedDateTimeSeconds(e.at, timeZone) }));
       }
-      writeSheet(out, '审计日志', COLUMNS, rows()).catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+      writeSheet(out, '审计日志', COLUMNS, rows()).catch((err: unknown) =>
+        out.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
       return reply
         .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('Content-Disposition', `attachment; filename="audit-log.xlsx"; filename*=UTF-8''${encodeURIComponent('审计日志')}.xlsx`)
