@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_TEXT, ErrorCode, NOT_FOUND_TEXT, type StaffSecurityRow } from '@zhikaoyun/shared';
@@ -7,6 +8,9 @@ import { addStaff, adminToken, auditorToken, securityToken, STAFF_PASSWORD, staf
 import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
+import { redisProblem, TEST_REDIS_URL } from './helpers/server-process';
+import { redisCounters } from '../src/lib/throttle';
+import { staffLoginGuard } from '../src/modules/access/staff/login-guard';
 
 /**
  * Separated duties (issue 32 item 3, decision 031) beyond the permission matrix: nobody changes
@@ -34,6 +38,38 @@ it('no code of the server changes or deletes an audit record (the log only grows
     /(updateTable|deleteFrom)\(\s*'audit_log'|\b(update|delete\s+from|truncate)\s+(table\s+)?"?audit_log\b/i.test(text),
   );
   expect(changing.map((f) => f.file)).toEqual([]);
+});
+
+const noRedis = await redisProblem();
+describe.skipIf(noRedis !== null)(`the staff sign-in's lock with the counters in Redis${noRedis ? ` (skipped: ${noRedis})` : ''}`, () => {
+  it('holds an address back after five failures, says until when, and a release lets every address in at once', async () => {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      // A prefix of this run's own: Redis keeps counters between runs. Two guards, as the sign-in and 安全管理 each make one.
+      const store = redisCounters(redis, `zky-test-${randomBytes(4).toString('hex')}`);
+      const [signIn, security] = [staffLoginGuard(store), staffLoginGuard(store)];
+      for (let i = 0; i < 5; i += 1) await signIn.fail(1, 'someone', '10.0.0.1');
+      await signIn.fail(1, 'someone', '10.0.0.2');
+      await expect(signIn.check(1, 'someone', '10.0.0.1')).rejects.toMatchObject({ httpStatus: 429 });
+      await expect(signIn.check(1, 'someone', '10.0.0.2')).resolves.toEqual({ stepUp: false });
+      const state = await security.state(1, 'someone');
+      expect(state.failures).toBe(6);
+      expect(state.lockedUntil).toBeGreaterThan(Date.now() + 14 * 60_000);
+      expect(await security.state(1, 'someone-else')).toEqual({ failures: 0, lockedUntil: null });
+
+      await security.release(1, 'someone');
+      expect(await security.state(1, 'someone')).toEqual({ failures: 0, lockedUntil: null });
+      await expect(signIn.check(1, 'someone', '10.0.0.1')).resolves.toEqual({ stepUp: false });
+      // Counting starts afresh: four more are not yet a lock, the fifth is.
+      for (let i = 0; i < 4; i += 1) await signIn.fail(1, 'someone', '10.0.0.1');
+      await expect(signIn.check(1, 'someone', '10.0.0.1')).resolves.toEqual({ stepUp: false });
+      await signIn.fail(1, 'someone', '10.0.0.1');
+      await expect(signIn.check(1, 'someone', '10.0.0.1')).rejects.toMatchObject({ httpStatus: 429 });
+    } finally {
+      redis.disconnect();
+    }
+  });
 });
 
 for (const kind of DATABASES) {
