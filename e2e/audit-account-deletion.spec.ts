@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { registerCandidate, withStaffSession } from './support';
-import { adminAccount } from './staff-accounts';
+import { staffAccount } from './staff-accounts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -16,7 +16,8 @@ test('a closed account shows in the audit log as 注销账号 on 考生账号 #i
   });
   expect((await done.json()).success).toBe(true);
 
-  await withStaffSession(page, request, ...(await adminAccount()));
+  const auditor = await staffAccount('auditor');
+  await withStaffSession(page, request, auditor.username, auditor.password);
   await page.goto('/admin/audit');
   const row = page.getByRole('row').filter({ hasText: `考生账号 #${id}` });
   await expect(row.getByRole('cell', { name: '注销账号', exact: true })).toBeVisible();

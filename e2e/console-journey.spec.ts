@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { portraitJpeg, uploadIdPhoto } from './journey-support';
 import { CAPTCHA, chooseOption, confirmDialog, registerCandidate } from './support';
-import { adminAccount } from './staff-accounts';
+import { adminAccount, staffAccount } from './staff-accounts';
 
 // Runs in its own Playwright project after every other suite: it publishes a second exam that is
 // open for registration, which would change what "the current exam" means to the other tests.
@@ -10,14 +10,14 @@ const REVIEWER_PASSWORD = 'Checker-Lamp-2026';
 const EXAM = `2027 年度控制台测试招聘考试 ${Date.now().toString(36)}`;
 const REASON = '毕业院校名称与学历证书不一致，请核对';
 
-async function staffLogin(page: Page, username: string, password: string) {
+async function staffLogin(page: Page, username: string, password: string, home = /\/admin\/review$/) {
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/admin\/login$/);
   await page.getByRole('textbox', { name: '用户名' }).fill(username);
   await page.getByLabel('密码').fill(password);
   await page.getByRole('textbox', { name: '验证码' }).fill(CAPTCHA);
   await page.getByRole('button', { name: '登录' }).click();
-  await expect(page).toHaveURL(/\/admin\/review$/);
+  await expect(page).toHaveURL(home);
   await expect(page.getByRole('heading', { name: '考务管理后台' })).toBeVisible();
 }
 
@@ -229,8 +229,11 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
   await admin.getByRole('button', { name: '导出 Excel' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
 
-  // The audit log has every step, with who did it.
-  await admin.getByRole('menuitem', { name: /审计日志/ }).click();
+  // The audit log has every step, with who did it: the auditor's to read, not the admin's (decision 031).
+  await expect(admin.getByRole('menuitem', { name: /审计日志/ })).toHaveCount(0);
+  const auditor = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+  const auditorAccount = await staffAccount('auditor');
+  await staffLogin(auditor, auditorAccount.username, auditorAccount.password, /\/admin\/audit$/);
   for (const action of [
     '修改系统设置',
     '新建考试',
@@ -242,10 +245,10 @@ test('an admin publishes an exam with two positions; a candidate applies; a revi
     '审核通过',
     '导出报名',
   ])
-    await expect(admin.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
-  await expect(admin.getByRole('cell', { name: '审核员甲', exact: true }).first()).toBeVisible();
+    await expect(auditor.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
+  await expect(auditor.getByRole('cell', { name: '审核员甲', exact: true }).first()).toBeVisible();
   // Each entry names what it touched.
-  await expect(admin.getByRole('cell', { name: `考试「${EXAM}」`, exact: true }).first()).toBeVisible();
-  await expect(admin.getByRole('cell', { name: /^报名：/ }).first()).toBeVisible();
-  await admin.screenshot({ path: test.info().outputPath('audit-log.png') });
+  await expect(auditor.getByRole('cell', { name: `考试「${EXAM}」`, exact: true }).first()).toBeVisible();
+  await expect(auditor.getByRole('cell', { name: /^报名：/ }).first()).toBeVisible();
+  await auditor.screenshot({ path: test.info().outputPath('audit-log.png') });
 });

@@ -13,8 +13,10 @@ export const E2E_STAFF_PASSWORD = 'Lantern-Harbor-2026';
  * sign the others out. Whoever signs in in a test takes an account from here instead; the seeded
  * `admin` is only looked at. `passwordSetAt`: when the password was set (an expired one, say).
  */
+const ROLE_NAME = { admin: '系统管理员', reviewer: '审核员', security: '安全管理员', auditor: '审计管理员' } as const;
+
 export async function staffAccount(
-  role: 'admin' | 'reviewer' = 'admin',
+  role: 'admin' | 'reviewer' | 'security' | 'auditor' = 'admin',
   { dbFile = path.join(process.env.E2E_DB_DIR!, 'e2e.db'), passwordSetAt = new Date() }: { dbFile?: string; passwordSetAt?: Date } = {},
 ) {
   const username = `e2e-${role}-${randomBytes(5).toString('hex')}`;
@@ -26,7 +28,7 @@ export async function staffAccount(
     db.prepare(
       `insert into staff_user (office_id, username, password_hash, name, role, units, disabled, password_set_at, created_at, updated_at)
        values (?, ?, ?, ?, ?, '[]', 0, ?, ?, ?)`,
-    ).run(office.id, username, passwordHash, role === 'admin' ? '系统管理员' : '审核员', role, passwordSetAt.toISOString(), stamp, stamp);
+    ).run(office.id, username, passwordHash, ROLE_NAME[role], role, passwordSetAt.toISOString(), stamp, stamp);
   } finally {
     db.close();
   }

@@ -147,6 +147,10 @@ export async function withStaffSession(page: Page, request: APIRequestContext, u
   return session;
 }
 
+/** The demo office's auditor and security member (the seed's DEMO_DUTY_STAFF, README). */
+export const DEMO_AUDITOR = { username: 'auditor', password: 'Shenji-Demo-2026' } as const;
+export const DEMO_SECURITY = { username: 'security', password: 'Anquan-Demo-2026' } as const;
+
 /** The demo candidates' password (the seed's DEMO_CANDIDATE_PASSWORD). */
 export const DEMO_PASSWORD = 'Demo-pay-2026';
 

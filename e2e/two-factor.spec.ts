@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { apiLogin, CAPTCHA, STORAGE_PREFIX } from './support';
+import { adminAccount } from './staff-accounts';
 
 /**
  * 两步验证 in the office console (issue 32 item 1), as a clerk at a desk would go through it: enroll
@@ -10,7 +11,7 @@ import { apiLogin, CAPTCHA, STORAGE_PREFIX } from './support';
  */
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
-const PASSWORD = 'two factor clerk password 2026';
+const PASSWORD = 'Two-Factor-Clerk-2026';
 
 /** The code the app would show half a minute from now: the enrollment's own code (this step) is spent. */
 const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
@@ -31,7 +32,7 @@ test('a clerk enrolls an authenticator app, then signs in with its code, and onc
   page,
   request,
 }, info) => {
-  const admin = await apiLogin(request, 'admin', 'e2e-admin-password');
+  const admin = await apiLogin(request, ...(await adminAccount()));
   const username = `tf${Date.now().toString(36)}`;
   const saved = await request.post('/api/admin/saveStaff', {
     headers: { Authorization: `Bearer ${admin.token}` },

@@ -26,6 +26,8 @@ import examsAdminRoutes from './modules/content/exams/admin-routes';
 import noticesAdminRoutes from './modules/content/notices/admin-routes';
 import positionsAdminRoutes from './modules/content/positions/admin-routes';
 import staffAdminRoutes from './modules/access/staff/admin-routes';
+import securityRoutes from './modules/access/security/routes';
+import auditRoutes from './modules/platform/audit/routes';
 import systemAdminRoutes from './modules/platform/system/admin-routes';
 import personalDataRoutes from './modules/access/accounts/personal-data-routes';
 import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/registration/appeals/routes';
@@ -152,6 +154,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(positionsAdminRoutes, { prefix: '/api/admin' });
   await app.register(noticesAdminRoutes, { prefix: '/api/admin' });
   await app.register(staffAdminRoutes, { prefix: '/api/admin' });
+  await app.register(securityRoutes, { prefix: '/api/admin' });
+  await app.register(auditRoutes, { prefix: '/api/admin' });
   await app.register(notificationsAdminRoutes, { prefix: '/api/admin' });
   await app.register(paymentsCandidateRoutes, { prefix: '/api' });
   await app.register(waiversCandidateRoutes, { prefix: '/api' });

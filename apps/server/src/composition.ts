@@ -37,6 +37,8 @@ import { createReviewRepository } from './modules/registration/review/repository
 import { createReviewService } from './modules/registration/review/service';
 import { createSessionsRepository } from './modules/access/sessions/repository';
 import { createSessionsService } from './modules/access/sessions/service';
+import { createSecurityRepository } from './modules/access/security/repository';
+import { createSecurityService } from './modules/access/security/service';
 import { createStaffAdminService } from './modules/access/staff/admin-service';
 import { createStaffRepository } from './modules/access/staff/repository';
 import { createStaffService } from './modules/access/staff/service';
@@ -132,6 +134,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     review: createReviewRepository(db),
     sessions: createSessionsRepository(db),
     staff: createStaffRepository(db),
+    security: createSecurityRepository(db),
     system: createSystemRepository(db),
     payments: createPaymentsRepository(db),
     sandbox: createSandboxRepository(db),
@@ -365,6 +368,14 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     }),
     staffAdmin: createStaffAdminService({ repo: repos.staff, audit, sessions, passwords: passwordPolicy }),
     passwordPolicy,
+    security: createSecurityService({
+      repo: repos.security,
+      staff: repos.staff,
+      sessions,
+      counters,
+      audit,
+      idleMs: options.staffPolicy.idleMs,
+    }),
     system: createSystemService(repos.system),
     systemAdmin: createSystemAdminService({ repo: repos.system, attachments, audit, changed }),
     payments,

@@ -10,7 +10,7 @@ import { buildApp } from '../src/app';
 import { STEP_UP_DELAY_MS } from '../src/lib/failure-guard';
 import { testClock } from '../src/lib/clock';
 import { SESSION_ENDED_TEXT } from '../src/modules/access/accounts/reauth';
-import { adminToken } from './helpers/actors';
+import { adminToken, auditorToken } from './helpers/actors';
 import { apiRoutes } from './helpers/routes';
 import { createTestApp, TEST_ADMIN_PASSWORD, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered, registration } from './helpers/candidates';
@@ -190,7 +190,7 @@ for (const kind of DATABASES) {
         });
         expect(reset.body.success).toBe(true);
 
-        const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await adminToken(t)));
+        const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await auditorToken(t)));
         const line = audit.body.data.list.find(
           (l: { action: string; target: string }) => l.action === '修改个人信息' && l.target === `candidate:${me.userInfo.id}`,
         );
@@ -443,7 +443,7 @@ for (const kind of DATABASES) {
           bearer(token),
         );
         expect(clash.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '用户名 office-chief 已被使用' });
-        const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(token));
+        const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await auditorToken(t)));
         expect(audit.body.data.list.map((l: { detail: string }) => l.detail)).toContain(
           'office-chief（admin），用户名 admin → office-chief',
         );

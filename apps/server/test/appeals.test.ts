@@ -1,7 +1,7 @@
 import { ErrorCode } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_QUESTION, TEMPORARY_PASSWORD_HOURS } from '../src/modules/registration/appeals/service';
-import { addStaff, adminToken, staffToken } from './helpers/actors';
+import { addStaff, adminToken, auditorToken, staffToken } from './helpers/actors';
 import { createTestApp, insertOffice, type TestApp } from './helpers/app';
 import { bearer, captcha, get, newIdno, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -139,7 +139,7 @@ for (const kind of DATABASES) {
 
         const again = await post(t, '/api/admin/resolveAppeal', { id: item.id, decision: 'reject', reason: '重复' }, bearer(admin));
         expect(again.body).toMatchObject({ success: false, msg: '该申诉已处理，请刷新列表' });
-        const audit = (await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(admin))).body.data.list;
+        const audit = (await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await auditorToken(t)))).body.data.list;
         const line = audit.find((e: { action: string; target: string }) => e.action === '重置申诉账号' && e.target === `appeal:${item.id}`);
         expect(line).toBeTruthy();
         expect(JSON.stringify(line)).not.toContain(temporary);

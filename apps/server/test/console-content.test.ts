@@ -1,7 +1,7 @@
 import { ErrorCode, POSITION_SHEET_COLUMNS } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStaff, STAFF_PASSWORD } from './helpers/actors';
+import { addStaff, auditorToken, STAFF_PASSWORD } from './helpers/actors';
 import { createTestApp, insertOffice, TEST_ADMIN_PASSWORD, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -462,7 +462,8 @@ for (const kind of DATABASES) {
           { id: adminId, username: 'admin', name: '管理员', role: 'reviewer' },
           bearer(admin),
         );
-        expect(demote.body).toMatchObject({ success: false, msg: '至少需要保留一名可用的管理员' });
+        // Nobody changes their own role (decision 031): so an admin can never demote the office's last admin.
+        expect(demote.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden, msg: '不能修改自己的角色' });
         const foreign = await post(
           t,
           '/api/admin/setStaffDisabled?officeCode=elsewhere',
@@ -516,7 +517,7 @@ for (const kind of DATABASES) {
       });
 
       it('records every content change in the audit log', async () => {
-        const log = (await get(t, '/api/admin/getAuditLog?pageSize=100', bearer(admin))).body.data.list as {
+        const log = (await get(t, '/api/admin/getAuditLog?pageSize=100', bearer(await auditorToken(t)))).body.data.list as {
           action: string;
           staffName: string;
         }[];

@@ -1,7 +1,7 @@
 import { ErrorCode, maskIdno } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTING_FORM as FORM, addStaff } from './helpers/actors';
+import { ACCOUNTING_FORM as FORM, addStaff, auditorToken } from './helpers/actors';
 import { createTestApp, insertOffice, TEST_ADMIN_PASSWORD, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered, withPhoto } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -85,9 +85,10 @@ for (const kind of DATABASES) {
       }
       // A staff token never opens a candidate's calls.
       expect((await get(t, '/api/getUserInfo', bearer(admin))).body.errorCode).toBe(401);
-      // Reviewers review, but the audit log is the admin's.
+      // Reviewers review, but the audit log is the auditor's: not even the admin reads it (decision 031).
       expect((await get(t, '/api/admin/getAuditLog', bearer(reviewer))).body.errorCode).toBe(ErrorCode.Forbidden);
-      expect((await get(t, '/api/admin/getAuditLog', bearer(admin))).body.success).toBe(true);
+      expect((await get(t, '/api/admin/getAuditLog', bearer(admin))).body.errorCode).toBe(ErrorCode.Forbidden);
+      expect((await get(t, '/api/admin/getAuditLog', bearer(await auditorToken(t)))).body.success).toBe(true);
       // A reviewer limited to one unit neither sees nor reviews another unit's applications.
       const limited = await post(t, '/api/admin/getApplicationList', { examId }, bearer(dataReviewer));
       expect(limited.body.data.total).toBe(0);
@@ -179,7 +180,7 @@ for (const kind of DATABASES) {
     });
 
     it('records every staff action in the audit log, without personal data', async () => {
-      const log = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(admin));
+      const log = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await auditorToken(t)));
       const actions = log.body.data.list.map((e: { action: string }) => e.action);
       for (const a of ['登录', '审核不通过', '审核通过', '批量审核通过', '导出报名', '查看报名', '查看完整身份信息'])
         expect(actions).toContain(a);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consolePermission, STAFF_ROLES, type StaffRole } from '@zhikaoyun/shared';
 import { addStaff, STAFF_PASSWORD } from './helpers/actors';
 import { createTestApp, insertOffice, TEST_CAPTCHA, type TestApp } from './helpers/app';
 import { newIdno, registration } from './helpers/candidates';
@@ -6,7 +7,8 @@ import { DATABASES } from './helpers/databases';
 import { apiRoutes, type ApiRoute } from './helpers/routes';
 
 /**
- * Issue 31, item 5: office A's admin calls every admin route, and A's candidate every other
+ * Issue 31, item 5: office A's staff call every console route (the admin, or for 安全管理 and
+ * 审计日志 the role the permission table names), and A's candidate every other
  * route, on A's host name with office B's ids (B is the demo office with every later stage
  * seeded, so it has rows of every kind). The routes come from the app itself, so a route added
  * later is swept the day it is added. Nothing of B may be read (no B text in any answer) or
@@ -110,7 +112,8 @@ for (const kind of DATABASES) {
       const idVariants = new Set<Ids>();
       /** Texts only B's data holds. */
       let markers: string[];
-      let adminA = '';
+      /** A's staff, one of each role: a console route is called by a role its permission row lists. */
+      const staffA: Partial<Record<StaffRole, string>> = {};
       let candidateA = '';
       const candidateIdno = newIdno();
 
@@ -140,12 +143,12 @@ for (const kind of DATABASES) {
         const res = await t.app.inject({ method: 'GET', url: '/api/getCode', headers: { host: HOST_A } });
         return { captchaId: res.json<{ data: { captchaId: string } }>().data.captchaId, captcha: TEST_CAPTCHA };
       }
-      async function signInAdmin(): Promise<string> {
+      async function signInStaff(role: StaffRole): Promise<string> {
         const res = await t.app.inject({
           method: 'POST',
           url: '/api/admin/login',
           headers: { host: HOST_A },
-          payload: { username: 'iso-admin', password: STAFF_PASSWORD, ...(await captcha()) },
+          payload: { username: `iso-${role}`, password: STAFF_PASSWORD, ...(await captcha()) },
         });
         return res.json<{ data: { token: string } }>().data.token;
       }
@@ -160,7 +163,7 @@ for (const kind of DATABASES) {
       }
 
       async function signInAgain(): Promise<void> {
-        adminA = await signInAdmin();
+        for (const role of STAFF_ROLES) staffA[role] = await signInStaff(role);
         candidateA = await signInCandidate();
       }
 
@@ -199,7 +202,16 @@ for (const kind of DATABASES) {
         officeA = await insertOffice(t, 'iso-a');
         const stamp = new Date().toISOString();
         await k.insertInto('office_host').values({ host: HOST_A, office_id: officeA, created_at: stamp }).execute();
-        await addStaff(t, officeA, 'iso-admin', 'admin');
+        // A's staff get ids none of B's rows has: a B id of another kind (an exam's, say) sent as a
+        // staff id must name nothing here, not one of A's staff.
+        for (const [i, role] of STAFF_ROLES.entries()) {
+          await addStaff(t, officeA, `iso-${role}`, role);
+          await k
+            .updateTable('staff_user')
+            .set({ id: 900_000 + i })
+            .where('username', '=', `iso-${role}`)
+            .execute();
+        }
         const reg = await t.app.inject({
           method: 'POST',
           url: '/api/register',
@@ -207,7 +219,7 @@ for (const kind of DATABASES) {
           payload: { ...registration(candidateIdno, { name: '甲机构考生' }), ...(await captcha()) },
         });
         expect(reg.json<{ success: boolean }>().success).toBe(true);
-        adminA = await signInAdmin();
+        for (const role of STAFF_ROLES) staffA[role] = await signInStaff(role);
         candidateA = await signInCandidate();
 
         // B's ids, one set per exam: the first row of each kind that exam has.
@@ -316,13 +328,16 @@ for (const kind of DATABASES) {
           expect(kinds).toContain(k);
       });
 
-      it('every route, as A’s admin or A’s candidate, with B’s ids: nothing of B read or changed, answered as for ids that exist nowhere', async () => {
+      it('every route, as A’s staff (the admin, or the role the call is for) or A’s candidate, with B’s ids: nothing of B read or changed, answered as for ids that exist nowhere', async () => {
         const before = await rowsOfB();
         const wrong: string[] = [];
         let calls = 0;
         for (const route of routes) {
           const config = route.route.config;
           if (config?.tenant === false) continue;
+          // The admin where the permission table lets them, else the role it names (安全管理, 审计日志).
+          const row = consolePermission(route.url);
+          const staffRole: StaffRole = Array.isArray(row) && !row.includes('admin') ? row[0]! : 'admin';
           const platform = route.url.startsWith('/api/platform/');
           const callers: ('admin' | 'candidate')[] = platform ? ['admin', 'candidate'] : route.auth === 'staff' ? ['admin'] : ['candidate'];
           const schema = route.route.schema;
@@ -334,7 +349,7 @@ for (const kind of DATABASES) {
               if (!usesIds && !platform && ids !== idSets[0]) continue;
               if (idVariants.has(ids) && !('id' in payload)) continue;
               const twin = Object.fromEntries(Object.entries(payload).map(([key, v]) => [key, key in ids ? nowhere(v) : v]));
-              const token = () => (caller === 'admin' ? adminA : candidateA);
+              const token = () => (caller === 'admin' ? staffA[staffRole]! : candidateA);
               const withB = await call(route, payload, token());
               // A sign-out that passed ended the session: sign in again for the next calls.
               if (route.url.endsWith('/logout')) await signInAgain();

@@ -1,4 +1,13 @@
-import { ERROR_TEXT, ErrorCode, maskIdno, maskMobile, NOT_FOUND_TEXT } from '@zhikaoyun/shared';
+import {
+  CONSOLE_PERMISSIONS,
+  consolePermission,
+  ERROR_TEXT,
+  ErrorCode,
+  maskIdno,
+  maskMobile,
+  NOT_FOUND_TEXT,
+  type StaffRole,
+} from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVEAL_LIMIT } from '../src/modules/registration/review/routes';
@@ -9,30 +18,61 @@ import { DATABASES } from './helpers/databases';
 import { apiRoutes, type ApiRoute } from './helpers/routes';
 
 /**
- * Every registered /api route × every kind of caller. What each caller may do is derived from the
- * route's own config (`auth`, `roles`), so a route added later is covered the day it is added;
- * a route whose config this test cannot interpret fails the test. Object-level rules (whose
- * application, which units, which office) are checked in the table further down.
+ * Every registered /api route × every kind of caller, each staff role among them (三权分立,
+ * decision 031). The routes come from the app itself, so a route added later is covered the day
+ * it is added. What a staff role may call is the route's row of the one permission table
+ * (CONSOLE_PERMISSIONS in packages/shared), not the route's own config: a staff route without a
+ * row fails here, and so does a row without a route. Object-level rules (whose application, which
+ * units, which office) are checked in the table further down.
  */
-type ActorName = 'anonymous' | 'candidate' | 'otherCandidate' | 'reviewer' | 'limitedReviewer' | 'admin' | 'foreignStaff';
-const ACTORS: ActorName[] = ['anonymous', 'candidate', 'otherCandidate', 'reviewer', 'limitedReviewer', 'admin', 'foreignStaff'];
+type ActorName =
+  'anonymous' | 'candidate' | 'otherCandidate' | 'reviewer' | 'limitedReviewer' | 'admin' | 'security' | 'auditor' | 'foreignStaff';
+const ACTORS: ActorName[] = [
+  'anonymous',
+  'candidate',
+  'otherCandidate',
+  'reviewer',
+  'limitedReviewer',
+  'admin',
+  'security',
+  'auditor',
+  'foreignStaff',
+];
+const STAFF_ACTORS: Partial<Record<ActorName, StaffRole>> = {
+  reviewer: 'reviewer',
+  limitedReviewer: 'reviewer',
+  admin: 'admin',
+  security: 'security',
+  auditor: 'auditor',
+};
 type Expectation = 'pass' | 401 | 403;
+/** The one refusal a role gets on a call its row does not list: the same envelope everywhere. */
+const REFUSAL = { success: false, errorCode: ErrorCode.Forbidden, msg: ERROR_TEXT[ErrorCode.Forbidden] };
 
 export function expectation(route: ApiRoute, actor: ActorName): Expectation {
-  const staff = ['reviewer', 'limitedReviewer', 'admin'].includes(actor);
+  const role = STAFF_ACTORS[actor];
   const candidate = actor === 'candidate' || actor === 'otherCandidate';
+  const row = consolePermission(route.url);
+  if (route.url.startsWith('/api/admin/') && row === undefined)
+    throw new Error(
+      `${route.method} ${route.url} declares no permission: add its row to CONSOLE_PERMISSIONS (packages/shared/src/access/permissions.ts)`,
+    );
   switch (route.auth) {
     case undefined:
     case 'optional':
+      if (row !== undefined && row !== 'public')
+        throw new Error(`${route.url}: its row lists roles, but the route asks for no staff session`);
       return 'pass';
     case 'candidate':
       return candidate ? 'pass' : 401;
     case 'staff': {
+      if (row === undefined || row === 'public')
+        throw new Error(
+          `${route.method} ${route.url} is a staff route without roles in CONSOLE_PERMISSIONS (packages/shared/src/access/permissions.ts)`,
+        );
       // The other office's staff member calls the default office here: its session does not open it.
-      if (!staff) return 401;
-      if (!route.roles) return 'pass';
-      const role = actor === 'admin' ? 'admin' : 'reviewer';
-      return route.roles.includes(role) ? 'pass' : 403;
+      if (!role) return 401;
+      return row.includes(role) ? 'pass' : 403;
     }
     // The platform operator's calls: no office's session (staff or candidate) opens one (test/platform.test.ts signs the operator in).
     case 'platform':
@@ -89,6 +129,10 @@ for (const kind of DATABASES) {
           return staffToken(t, 'mx-limited');
         case 'admin':
           return adminToken(t);
+        case 'security':
+          return staffToken(t, 'mx-security');
+        case 'auditor':
+          return staffToken(t, 'mx-auditor');
         case 'foreignStaff':
           return staffToken(t, 'mx-foreign', undefined, '?officeCode=mxother');
       }
@@ -103,6 +147,8 @@ for (const kind of DATABASES) {
       await addStaff(t, office, 'mx-empty', 'reviewer', []);
       await addStaff(t, office, 'mx-limited', 'reviewer', ['某个不存在的单位']);
       await addStaff(t, other, 'mx-foreign', 'admin');
+      await addStaff(t, office, 'mx-security', 'security');
+      await addStaff(t, office, 'mx-auditor', 'auditor');
       candidateA = await registered(t, { name: '甲机构考生', mobile: '13566667777' });
       otherA = await registered(t, { name: '另一考生' });
       foreignCandidate = await registered(t, { name: '乙机构考生' }, '?officeCode=mxother');
@@ -149,7 +195,34 @@ for (const kind of DATABASES) {
       for (const r of routes) for (const a of ACTORS) expect(() => expectation(r, a)).not.toThrow();
     });
 
+    it('declares every console route once in the permission table, and nothing the app does not have', () => {
+      const staffRoutes = routes.filter((r) => r.auth === 'staff' || r.url.startsWith('/api/admin/')).map((r) => r.url);
+      const undeclared = staffRoutes.filter((url) => consolePermission(url) === undefined);
+      expect(undeclared, 'routes without a row in CONSOLE_PERMISSIONS').toEqual([]);
+      const stale = Object.keys(CONSOLE_PERMISSIONS).filter((url) => !staffRoutes.includes(url));
+      expect(stale, 'rows of CONSOLE_PERMISSIONS without a route').toEqual([]);
+      // Permissions live in the table alone: no route carries a role list of its own.
+      expect(routes.filter((r) => 'roles' in (r.route.config ?? {})).map((r) => r.url)).toEqual([]);
+    });
+
+    it('separates the duties: the security role and the auditor reach nothing of exams or candidates, the admin neither the log nor sign-in security', () => {
+      const may = (role: StaffRole) =>
+        Object.entries(CONSOLE_PERMISSIONS)
+          .filter(([, roles]) => roles !== 'public' && (roles as readonly StaffRole[]).includes(role))
+          .map(([url]) => url.replace('/api/admin/', ''))
+          .sort();
+      const own = ['changePassword', 'getProfile', 'logout'];
+      expect(may('auditor')).toEqual([...own, 'exportAuditLog', 'getAuditLog'].sort());
+      expect(may('security')).toEqual([...own, 'endStaffSessions', 'getStaffSecurity', 'unlockStaff'].sort());
+      for (const url of ['getAuditLog', 'exportAuditLog', 'getStaffSecurity', 'unlockStaff', 'endStaffSessions'])
+        for (const role of ['admin', 'reviewer'] as const) expect(may(role), `${role} ${url}`).not.toContain(url);
+      // No route of any role changes or deletes an audit record.
+      for (const url of Object.keys(CONSOLE_PERMISSIONS)) expect(url).not.toMatch(/(save|update|delete|remove|purge|edit|set)Audit/i);
+    });
+
     it('every route × every caller: allowed ones pass auth, the others get 401/403 envelopes', async () => {
+      const auditLog = () => t.db.kysely.selectFrom('audit_log').selectAll().orderBy('id').execute();
+      const logBefore = await auditLog();
       const wrong: string[] = [];
       for (const route of routes) {
         for (const actor of ACTORS) {
@@ -167,14 +240,19 @@ for (const kind of DATABASES) {
           const code = body && body.success === false ? Number(body.errorCode) : res.statusCode;
           const got: Expectation = code === 401 ? 401 : code === 403 ? 403 : 'pass';
           if (got !== want) wrong.push(`${route.method} ${route.url} as ${actor}: expected ${want}, got ${got} (${JSON.stringify(body)})`);
-          if (want !== 'pass')
+          if (want === 403) {
+            expect(body, `${route.url} as ${actor}`).toEqual(REFUSAL);
+            expect(res.statusCode, `${route.url} as ${actor}`).toBe(200);
+          } else if (want !== 'pass')
             expect(body, `${route.url} as ${actor}`).toMatchObject({ success: false, errorCode: want, msg: expect.any(String) });
           // A logout that passed ended the session: sign in again for the next routes.
           if (route.url.endsWith('/logout') && want === 'pass') tokens[actor] = await login(actor);
         }
       }
       expect(wrong).toEqual([]);
-    }, 120_000);
+      // Whatever every role called, the log only grew: no record was changed or removed.
+      expect((await auditLog()).slice(0, logBefore.length)).toEqual(logBefore);
+    }, 180_000);
 
     it('object level: a candidate never sees another candidate’s application, photo or account', async () => {
       const q = `examId=${app.examId}`;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSEOUT_DEMO_CANDIDATES } from '../src/seed/closeout';
 import { DEMO_CANDIDATE_PASSWORD } from '../src/seed/confirmation';
 import { SCORE_DEMO_CANDIDATES } from '../src/seed/scores';
-import { adminToken, submittedApplication } from './helpers/actors';
+import { adminToken, auditorToken, submittedApplication } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered, withPhoto } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -208,7 +208,7 @@ for (const kind of DATABASES) {
       expect(await counts(t, me.userInfo.id)).toEqual({ candidate: 0, photo: 0, application: 0, session: 0 });
       expect((await get(t, '/api/getUserInfo', bearer(second.body.data.token))).body.errorCode).toBe(ErrorCode.Unauthorized);
 
-      const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await adminToken(t)));
+      const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await auditorToken(t)));
       // Recorded by the audit service like every other action: a label of the table, a `kind:id` target.
       const line = audit.body.data.list.find(
         (e: { action: string; target: string }) => e.action === '注销账号' && e.target === `candidate:${me.userInfo.id}`,
@@ -242,7 +242,7 @@ for (const kind of DATABASES) {
           at: new Date(Date.now() + 60_000).toISOString(),
         })
         .execute();
-      const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await adminToken(t)));
+      const audit = await get(t, '/api/admin/getAuditLog?pageSize=50', bearer(await auditorToken(t)));
       const line = audit.body.data.list.find((e: { target: string }) => e.target === 'candidate#987654');
       expect(line).toMatchObject({ action: '注销账号', targetLabel: '考生账号 #987654' });
     });

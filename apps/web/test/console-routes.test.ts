@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { afterSignIn, CONSOLE_MENU, CONSOLE_ROUTES, consoleRouteFor, consoleView, viewTitle } from '../src/admin/route-table';
+import { CONSOLE_PERMISSIONS, type StaffRole } from '@zhikaoyun/shared';
+import {
+  afterSignIn,
+  CONSOLE_MENU,
+  CONSOLE_ROUTES,
+  consoleHome,
+  consoleMenu,
+  consoleRouteFor,
+  consoleView,
+  viewTitle,
+} from '../src/admin/route-table';
 import { reviewActions } from '../src/features/registration/review/console/review-actions';
 
 describe('console route table', () => {
@@ -27,7 +37,7 @@ describe('console route table', () => {
       ['/admin/staff/2', 'staff'],
       ['/admin/appeals/5/reject', 'appeals'],
     ] as const) {
-      const view = consoleView(path, true);
+      const view = consoleView(path, 'admin');
       expect(view.kind, path).toBe('page');
       if (view.kind === 'page') expect(view.route.section, path).toBe(section);
     }
@@ -64,7 +74,7 @@ describe('console route table', () => {
       '/admin/positions/new',
       '/admin/positions/41',
     ])
-      expect(consoleView(path, false).kind, path).toBe('forbidden');
+      expect(consoleView(path, 'reviewer').kind, path).toBe('forbidden');
     for (const path of [
       '/admin/review',
       '/admin/review/9',
@@ -74,48 +84,84 @@ describe('console route table', () => {
       '/admin/positions',
       '/admin/settings',
     ])
-      expect(consoleView(path, false).kind, path).toBe('page');
-    expect(consoleView('/admin/staff', true).kind).toBe('page');
-    expect(consoleView('/admin/nope', true).kind).toBe('notFound');
+      expect(consoleView(path, 'reviewer').kind, path).toBe('page');
+    expect(consoleView('/admin/staff', 'admin').kind).toBe('page');
+    expect(consoleView('/admin/nope', 'admin').kind).toBe('notFound');
   });
 
   it('titles every view "<page> - 考务管理后台"', () => {
-    expect(viewTitle(consoleView('/admin/statistics', false))).toBe('报名统计 - 考务管理后台');
-    expect(viewTitle(consoleView('/admin/staff', false))).toBe('无权访问 - 考务管理后台');
-    expect(viewTitle(consoleView('/admin/nope', true))).toBe('页面不存在 - 考务管理后台');
-    expect(viewTitle(consoleView('/admin/appeals/5/reject', true))).toBe('驳回申诉 - 考务管理后台');
+    expect(viewTitle(consoleView('/admin/statistics', 'reviewer'))).toBe('报名统计 - 考务管理后台');
+    expect(viewTitle(consoleView('/admin/staff', 'reviewer'))).toBe('无权访问 - 考务管理后台');
+    expect(viewTitle(consoleView('/admin/nope', 'admin'))).toBe('页面不存在 - 考务管理后台');
+    expect(viewTitle(consoleView('/admin/appeals/5/reject', 'admin'))).toBe('驳回申诉 - 考务管理后台');
     for (const route of CONSOLE_ROUTES) expect(route.title).not.toBe('');
   });
 
-  it('has one menu item per section, opening its list, admins-only ones marked', () => {
-    expect(CONSOLE_MENU.map((m) => [m.label, m.path, m.adminOnly])).toEqual([
-      ['报名审核', '/admin/review', false],
-      ['报名统计', '/admin/statistics', false],
-      ['缴费管理', '/admin/payments', false],
-      ['减免审核', '/admin/waivers', false],
-      ['开考核定', '/admin/closeout', true],
-      ['考场编排', '/admin/arrangement', true],
-      ['验证准考证', '/admin/door-check', false],
-      ['成绩管理', '/admin/scores', true],
-      ['后续环节', '/admin/stages', true],
-      ['考试管理', '/admin/exams', false],
-      ['岗位管理', '/admin/positions', false],
-      ['公告管理', '/admin/notices', false],
-      ['消息通知', '/admin/messages', false],
-      ['系统设置', '/admin/settings', false],
-      ['人员管理', '/admin/staff', true],
-      ['身份申诉', '/admin/appeals', true],
-      ['审计日志', '/admin/audit', true],
+  it('has one menu item per section, opening its list', () => {
+    expect(CONSOLE_MENU.map((m) => [m.label, m.path])).toEqual([
+      ['报名审核', '/admin/review'],
+      ['报名统计', '/admin/statistics'],
+      ['缴费管理', '/admin/payments'],
+      ['减免审核', '/admin/waivers'],
+      ['开考核定', '/admin/closeout'],
+      ['考场编排', '/admin/arrangement'],
+      ['验证准考证', '/admin/door-check'],
+      ['成绩管理', '/admin/scores'],
+      ['后续环节', '/admin/stages'],
+      ['考试管理', '/admin/exams'],
+      ['岗位管理', '/admin/positions'],
+      ['公告管理', '/admin/notices'],
+      ['消息通知', '/admin/messages'],
+      ['系统设置', '/admin/settings'],
+      ['人员管理', '/admin/staff'],
+      ['安全管理', '/admin/security'],
+      ['身份申诉', '/admin/appeals'],
+      ['审计日志', '/admin/audit'],
     ]);
   });
 
+  it('derives each role’s menu, pages and first page from the permission table (三权分立)', () => {
+    const labels = (role: StaffRole) => consoleMenu(role).map((m) => m.label);
+    expect(labels('auditor')).toEqual(['审计日志']);
+    expect(labels('security')).toEqual(['安全管理']);
+    expect(labels('reviewer')).toEqual([
+      '报名审核',
+      '报名统计',
+      '缴费管理',
+      '减免审核',
+      '验证准考证',
+      '考试管理',
+      '岗位管理',
+      '公告管理',
+      '消息通知',
+      '系统设置',
+    ]);
+    expect(labels('admin')).not.toContain('审计日志');
+    expect(labels('admin')).not.toContain('安全管理');
+    expect(labels('admin')).toContain('人员管理');
+    expect(consoleHome('auditor')).toBe('/admin/audit');
+    expect(consoleHome('security')).toBe('/admin/security');
+    expect(consoleHome('admin')).toBe('/admin/review');
+    expect(consoleHome('reviewer')).toBe('/admin/review');
+    for (const path of ['/admin/review', '/admin/exams', '/admin/staff', '/admin/security', '/admin/review/3'])
+      expect(consoleView(path, 'auditor').kind, path).toBe('forbidden');
+    expect(consoleView('/admin/audit', 'auditor').kind).toBe('page');
+    expect(consoleView('/admin/audit', 'admin').kind).toBe('forbidden');
+    expect(consoleView('/admin/security', 'security').kind).toBe('page');
+    expect(consoleView('/admin/staff/2', 'security').kind).toBe('forbidden');
+    // Every page stands on a call the table has.
+    for (const route of CONSOLE_ROUTES) expect(Object.keys(CONSOLE_PERMISSIONS), route.path).toContain(route.call);
+  });
+
   it('continues after sign-in only to a console page', () => {
-    expect(afterSignIn({ pathname: '/admin/review/12', search: '?examId=3' })).toBe('/admin/review/12?examId=3');
-    expect(afterSignIn(undefined)).toBe('/admin/review');
-    expect(afterSignIn({ pathname: '/admin/login', search: '' })).toBe('/admin/review');
-    expect(afterSignIn({ pathname: '//evil.example/admin/', search: '' })).toBe('/admin/review');
-    expect(afterSignIn({ pathname: '/personal-center', search: '' })).toBe('/admin/review');
-    expect(afterSignIn({ pathname: '/admin/staff', search: 'x' })).toBe('/admin/staff');
+    expect(afterSignIn({ pathname: '/admin/review/12', search: '?examId=3' }, 'admin')).toBe('/admin/review/12?examId=3');
+    expect(afterSignIn(undefined, 'admin')).toBe('/admin/review');
+    expect(afterSignIn(undefined, 'auditor')).toBe('/admin/audit');
+    expect(afterSignIn(undefined, 'security')).toBe('/admin/security');
+    expect(afterSignIn({ pathname: '/admin/login', search: '' }, 'reviewer')).toBe('/admin/review');
+    expect(afterSignIn({ pathname: '//evil.example/admin/', search: '' }, 'admin')).toBe('/admin/review');
+    expect(afterSignIn({ pathname: '/personal-center', search: '' }, 'auditor')).toBe('/admin/audit');
+    expect(afterSignIn({ pathname: '/admin/staff', search: 'x' }, 'admin')).toBe('/admin/staff');
   });
 });
 

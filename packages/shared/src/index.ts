@@ -31,3 +31,5 @@ export * from './arrangement/arrangement';
 export * from './scores/scores';
 export * from './scores/stages';
 export * from './platform/offices';
+export * from './access/permissions';
+export * from './access/security';

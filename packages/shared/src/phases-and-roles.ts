@@ -4,5 +4,11 @@
 export const EXAM_PHASES = ['upcoming', 'registering', 'reviewing', 'confirming', 'closed'] as const;
 export type ExamPhase = (typeof EXAM_PHASES)[number];
 
-export const STAFF_ROLES = ['admin', 'reviewer'] as const;
+/**
+ * Separated duties (三权分立, decision 031): `admin` runs the exam and the staff accounts,
+ * `reviewer` reviews within their units, `security` holds the staff's sign-in security
+ * (policy, second factors, lockouts, sessions) and `auditor` reads the audit log. What each may
+ * call is `access/permissions.ts`.
+ */
+export const STAFF_ROLES = ['admin', 'reviewer', 'security', 'auditor'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];

@@ -38,14 +38,25 @@ export interface FailureGuard {
   /** The right secret from this address: the pair starts afresh (the account-wide count stays, so
    * an attacker gains nothing from the owner's success). */
   succeed(officeId: number, account: string, ip: string): Promise<void>;
+  /** How the account stands: its failures in the window (all addresses), and until when (epoch ms)
+   * some address is held back for it, or null. */
+  state(officeId: number, account: string): Promise<AccountState>;
+  /** Forgets the account's failures, so every address may try again at once (安全管理's 解锁). */
+  release(officeId: number, account: string): Promise<void>;
 }
 
-/** Adds one point; a counter already past its points answers with a rejection, which is no error here. */
-async function count(limiter: RateLimiterAbstract, key: string): Promise<void> {
+export interface AccountState {
+  failures: number;
+  lockedUntil: number | null;
+}
+
+/** Adds one point and answers the count; a counter already past its points answers with a rejection, which is no error here. */
+async function count(limiter: RateLimiterAbstract, key: string): Promise<number> {
   try {
-    await limiter.consume(key);
+    return (await limiter.consume(key)).consumedPoints;
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
+    return err.consumedPoints;
   }
 }
 
@@ -55,6 +66,8 @@ const noGuard: FailureGuard = {
   check: async () => ({ stepUp: false }),
   fail: async () => undefined,
   succeed: async () => undefined,
+  state: async () => ({ failures: 0, lockedUntil: null }),
+  release: async () => undefined,
 };
 
 /**
@@ -74,13 +87,22 @@ export function failureGuard(
   const byPair = store({ name: `${kind}:pair`, points: policy.pair, duration });
   const byAddress = store({ name: `${kind}:ip`, points: policy.address, duration });
   const byAccount = store({ name: `${kind}:account`, points: policy.stepUp, duration });
+  // Until when some address of the account waits: set when a pair reaches its limit.
+  const locks = store({ name: `${kind}:locked`, points: 1, duration });
+  // A release cannot list the pairs (one per address) to delete them: it moves the account on to
+  // a new generation of pair keys instead, and the old ones run out unread. The generation lives
+  // longer than any pair, so it never falls back to one whose pairs are still counting.
+  const generations = store({ name: `${kind}:gen`, points: Number.MAX_SAFE_INTEGER, duration: 24 * 60 * 60 });
   const accountKey = (officeId: number, account: string) => `${officeId}:${account}`;
-  const pairKey = (officeId: number, account: string, ip: string) => `${officeId}:${account}:${ip}`;
+  const pairKey = async (officeId: number, account: string, ip: string) => {
+    const generation = (await generations.get(accountKey(officeId, account)))?.consumedPoints ?? 0;
+    return `${officeId}:${account}:${generation === 0 ? '' : `${generation}:`}${ip}`;
+  };
 
   return {
     async check(officeId, account, ip) {
       const [pair, address, all] = await Promise.all([
-        byPair.get(pairKey(officeId, account, ip)),
+        pairKey(officeId, account, ip).then((key) => byPair.get(key)),
         byAddress.get(ip),
         byAccount.get(accountKey(officeId, account)),
       ]);
@@ -99,14 +121,29 @@ export function failureGuard(
       return { stepUp };
     },
     async fail(officeId, account, ip) {
-      await Promise.all([
-        count(byPair, pairKey(officeId, account, ip)),
-        count(byAddress, ip),
-        count(byAccount, accountKey(officeId, account)),
-      ]);
+      const key = await pairKey(officeId, account, ip);
+      const [pairCount] = await Promise.all([count(byPair, key), count(byAddress, ip), count(byAccount, accountKey(officeId, account))]);
+      if (pairCount >= policy.pair) {
+        // The pair now waits until its window ends; the account is locked at least that long.
+        const until = (await byPair.get(key))?.msBeforeNext ?? duration * 1000;
+        const lock = await locks.get(accountKey(officeId, account));
+        if (!lock || lock.consumedPoints < 1 || lock.msBeforeNext < until)
+          await locks.block(accountKey(officeId, account), Math.max(1, Math.ceil(until / 1000)));
+      }
     },
     async succeed(officeId, account, ip) {
-      await byPair.delete(pairKey(officeId, account, ip));
+      await byPair.delete(await pairKey(officeId, account, ip));
+    },
+    async state(officeId, account) {
+      const [all, lock] = await Promise.all([byAccount.get(accountKey(officeId, account)), locks.get(accountKey(officeId, account))]);
+      return {
+        failures: all?.consumedPoints ?? 0,
+        lockedUntil: lock && lock.consumedPoints >= 1 && lock.msBeforeNext > 0 ? Date.now() + lock.msBeforeNext : null,
+      };
+    },
+    async release(officeId, account) {
+      await count(generations, accountKey(officeId, account));
+      await Promise.all([byAccount.delete(accountKey(officeId, account)), locks.delete(accountKey(officeId, account))]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ErrorCode, STAFF_ROLES, type PasswordChangeDue, type StaffRole } from '@zhikaoyun/shared';
+import { consolePermission, ErrorCode, STAFF_ROLES, type PasswordChangeDue, type StaffRole } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { parseJsonColumn } from '../lib/json';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,8 +30,6 @@ declare module 'fastify' {
     operator: OperatorPrincipal;
   }
   interface FastifyContextConfig {
-    /** Staff roles allowed on a staff route; any role when left out. */
-    roles?: StaffRole[];
     /** Who may call the route: a candidate's token, a staff token (console), the platform
      * operator's token (its own sessions, never an office's), or anyone, with a candidate's
      * session used when one is given ('optional'). */
@@ -56,7 +54,8 @@ export const tokenOf = (request: FastifyRequest): string => tokenFromHeaders(req
 
 /**
  * Sessions for every route that asks for them. A missing, expired or revoked token, a staff
- * token on a candidate's call, or a session of another office all answer errorCode 401.
+ * token on a candidate's call, or a session of another office all answer errorCode 401; a staff
+ * member whose role the route's row of CONSOLE_PERMISSIONS (packages/shared) does not list, 403.
  */
 export default fp(
   async (app: FastifyInstance) => {
@@ -119,8 +118,9 @@ export default fp(
         passwordChangeFirst(request, passwordPolicy.changeDue(row));
         const owner = { kind: 'staff', id: row.id, officeId: session.officeId, name: row.name } as const;
         await enrollmentFirst(request, () => secondFactor.mustEnroll(owner, role, request.office.staffTotpRequired));
-        const roles = request.routeOptions.config.roles;
-        if (roles && !roles.includes(role)) throw new AppError(ErrorCode.Forbidden);
+        // Which roles may: the one permission table. A staff route without a row there opens to nobody.
+        const allowed = consolePermission(request.routeOptions.url ?? '');
+        if (allowed === undefined || allowed === 'public' || !allowed.includes(role)) throw new AppError(ErrorCode.Forbidden);
       }
     });
   },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_MENU, DEFAULT_TIME_ZONE, PROFILE_FIELDS, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
 import type { Db } from '../db/database';
 import { hashPassword } from '../lib/password';
+import { seedDutyStaff } from './duty-staff';
 import { plainText, sanitizeRichText } from '../lib/rich-text';
 import { DEMO_NOTICES, DEMO_POSITIONS } from './data';
 import { insertDemoPosition, insertExamDocuments, type DemoStageOptions } from './writes';
@@ -209,6 +210,7 @@ export async function seedDemo(
         updated_at: stamp,
       })
       .execute();
+    await seedDutyStaff(trx, office.id, stamp);
   });
 
   return generated ? { seeded: true, generatedAdminPassword: generated } : { seeded: true };

@@ -1,4 +1,5 @@
 import { hashPassword } from '../../src/lib/password';
+import { DEMO_DUTY_STAFF } from '../../src/seed/duty-staff';
 import { draftExamInput } from '../../src/seed/fixtures';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { testClock } from '../../src/lib/clock';
@@ -46,6 +47,11 @@ export async function staffToken(t: TestApp, username: string, password = STAFF_
 }
 
 export const adminToken = (t: TestApp, query = '') => staffToken(t, 'admin', TEST_ADMIN_PASSWORD, query);
+
+const dutyPassword = (username: string) => DEMO_DUTY_STAFF.find((s) => s.username === username)!.password;
+/** The demo office's security member (安全管理) and auditor (审计日志), as the seed makes them. */
+export const securityToken = (t: TestApp) => staffToken(t, 'security', dutyPassword('security'));
+export const auditorToken = (t: TestApp) => staffToken(t, 'auditor', dutyPassword('auditor'));
 
 /** Submits an application of the candidate to the demo exam's 财务会计 position; gives back its id and exam. */
 export async function submittedApplication(t: TestApp, token: string): Promise<{ id: number; examId: number }> {

@@ -1,6 +1,7 @@
 import {
   AuditOutlined,
   AccountBookOutlined,
+  LockOutlined,
   BarChartOutlined,
   CalendarOutlined,
   CheckSquareOutlined,
@@ -27,7 +28,7 @@ import { useStaffLogout } from '../features/access/staff/console/api';
 import { ForcedPasswordChange, OwnPasswordButton } from '../features/access/staff/console/OwnPassword';
 import { ForcedTotpEnrollment, TotpButton } from '../features/access/staff/console/TwoFactor';
 import { useStaffSession } from '../lib/staff-session';
-import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleView, viewTitle, type ConsoleSection } from './route-table';
+import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleMenu, consoleView, viewTitle, type ConsoleSection } from './route-table';
 
 const ICONS: Record<ConsoleSection, ReactNode> = {
   review: <FileSearchOutlined />,
@@ -45,6 +46,7 @@ const ICONS: Record<ConsoleSection, ReactNode> = {
   messages: <MessageOutlined />,
   settings: <SettingOutlined />,
   staff: <TeamOutlined />,
+  security: <LockOutlined />,
   appeals: <SafetyOutlined />,
   audit: <AuditOutlined />,
 };
@@ -53,16 +55,16 @@ const ICONS: Record<ConsoleSection, ReactNode> = {
  * The console's frame around every page but sign-in: header, menu, content. On every
  * navigation, before the page renders: a signed-out visit goes to sign-in (which comes back
  * here afterwards, also after the session ended unused), a one-time or expired password gets the
- * password change and nothing else (then a second factor that is due, its enrollment), a reviewer
- * gets 无权访问 for an admin page, an unknown path 页面不存在, and
+ * password change and nothing else (then a second factor that is due, its enrollment), a role gets
+ * 无权访问 on a page the permission table does not give it and a menu of its own pages only, an
+ * unknown path 页面不存在, and
  * the window title follows the route.
  */
 export function ConsoleLayout() {
   const location = useLocation();
   const { token, staff, endedByUser, passwordChange, mustEnrollTotp } = useStaffSession();
   const logout = useStaffLogout();
-  const isAdmin = staff?.role === 'admin';
-  const view = consoleView(location.pathname, isAdmin);
+  const view = consoleView(location.pathname, staff?.role ?? 'reviewer');
   const title = viewTitle(view);
   const signedIn = token !== '' && staff !== null;
   // On a phone the menu opens over the page and folds away again once an item is chosen.
@@ -89,7 +91,7 @@ export function ConsoleLayout() {
   // Exam-scoped pages hand the chosen exam on to each other.
   const examId = new URLSearchParams(location.search).get('examId');
   const current = CONSOLE_MENU.find((m) => location.pathname.startsWith(m.path))?.examScoped === true;
-  const menuItems = CONSOLE_MENU.filter((m) => isAdmin || !m.adminOnly).map((m) => ({
+  const menuItems = consoleMenu(staff.role).map((m) => ({
     key: m.section,
     icon: ICONS[m.section],
     label: <Link to={m.examScoped && current && examId ? `${m.path}?examId=${examId}` : m.path}>{m.label}</Link>,

@@ -7,15 +7,16 @@ const StaffLoginPage = lazy(() => import('../features/access/staff/console/Staff
 
 /**
  * /admin/login: the sign-in form; once signed in (now, or already), on to the page a signed-out
- * visit asked for (kept in the history entry's state, never in the URL) or to 报名审核.
+ * visit asked for (kept in the history entry's state, never in the URL) or to the role's first
+ * page (报名审核; 审计日志 for the auditor, 安全管理 for the security role).
  */
 export function ConsoleLogin() {
   const location = useLocation();
-  const signedIn = useStaffSession((s) => s.token !== '' && s.staff !== null);
+  const role = useStaffSession((s) => (s.token !== '' ? s.staff?.role : undefined));
   useLayoutEffect(() => {
-    if (!signedIn) document.title = consoleTitle('登录');
-  }, [signedIn]);
-  if (signedIn) return <Navigate to={afterSignIn((location.state as { from?: unknown } | null)?.from)} replace />;
+    if (!role) document.title = consoleTitle('登录');
+  }, [role]);
+  if (role) return <Navigate to={afterSignIn((location.state as { from?: unknown } | null)?.from, role)} replace />;
   return (
     // The page's background at once, the form when its chunk arrives.
     <Suspense fallback={<div className="admin-login" />}>

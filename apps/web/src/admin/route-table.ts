@@ -1,10 +1,12 @@
+import { mayCall, type ConsoleCall, type StaffRole } from '@zhikaoyun/shared';
 import { matchPath } from 'react-router';
 import type { RouteRow } from '../lib/route-row';
 
 /**
  * The console's route table: every URL of the office console, its title, the menu item it
- * belongs to and who may open it (`access`: any staff member, or admins only). One source for
- * the router, the menu, the titles, the role rule and the tests.
+ * belongs to and the server call the page stands on (`call`): a role sees the page, and its
+ * menu item, when the permission table (packages/shared access/permissions.ts) lets it make that
+ * call. One source for the router, the menu, the titles, the role rule and the tests.
  */
 export const CONSOLE_SECTIONS = [
   'review',
@@ -22,6 +24,7 @@ export const CONSOLE_SECTIONS = [
   'messages',
   'settings',
   'staff',
+  'security',
   'appeals',
   'audit',
 ] as const;
@@ -29,55 +32,69 @@ export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
 
 /**
  * The shared row (lib/route-row.ts): `title` is the page's name (the window title is
- * `${title} - 考务管理后台`); `access` 'admin' gives a reviewer the 无权访问 page; the browser
- * renders every console page.
+ * `${title} - 考务管理后台`); every console page is for signed-in staff (`access` 'staff'), and
+ * a role its `call` is not for gets the 无权访问 page; the browser renders every console page.
  */
 export interface ConsoleRouteMeta extends RouteRow {
-  access: 'staff' | 'admin';
+  access: 'staff';
   render: 'client';
   /** The menu item that is selected, and the page that renders it. */
   section: ConsoleSection;
+  /** The call the page is built on: who may make it may open the page. */
+  call: ConsoleCall;
 }
 
 export const CONSOLE_BRAND = '考务管理后台';
 export const CONSOLE_LOGIN = '/admin/login';
-export const CONSOLE_HOME = '/admin/review';
+
+/** A console call by its name under /api/admin. */
+type AdminCall = ConsoleCall extends infer C ? (C extends `/api/admin/${infer N}` ? N : never) : never;
+
+const row = (path: string, title: string, section: ConsoleSection, call: AdminCall): ConsoleRouteMeta => ({
+  path,
+  title,
+  section,
+  call: `/api/admin/${call}`,
+  access: 'staff',
+  render: 'client',
+});
 
 /**
  * A section's list route comes first, then its detail routes: a static segment (`new`) before
  * a parameter, so that the first match here is the one React Router ranks highest. Every
- * `:param` is a positive whole number (a record's id).
+ * `:param` is a positive whole number (a record's id). The last column is the page's call.
  */
-export const CONSOLE_ROUTES = [
-  { path: '/admin/review', title: '报名审核', section: 'review', access: 'staff', render: 'client' },
-  { path: '/admin/review/:applicationId', title: '报名详情', section: 'review', access: 'staff', render: 'client' },
-  { path: '/admin/statistics', title: '报名统计', section: 'statistics', access: 'staff', render: 'client' },
-  { path: '/admin/payments', title: '缴费管理', section: 'payments', access: 'staff', render: 'client' },
-  { path: '/admin/waivers', title: '减免审核', section: 'waivers', access: 'staff', render: 'client' },
-  { path: '/admin/closeout', title: '开考核定', section: 'closeout', access: 'admin', render: 'client' },
-  { path: '/admin/arrangement', title: '考场编排', section: 'arrangement', access: 'admin', render: 'client' },
-  { path: '/admin/door-check', title: '验证准考证', section: 'doorCheck', access: 'staff', render: 'client' },
-  { path: '/admin/scores', title: '成绩管理', section: 'scores', access: 'admin', render: 'client' },
-  { path: '/admin/stages', title: '后续环节', section: 'stages', access: 'admin', render: 'client' },
-  { path: '/admin/exams', title: '考试管理', section: 'exams', access: 'staff', render: 'client' },
-  { path: '/admin/exams/new', title: '新建考试', section: 'exams', access: 'admin', render: 'client' },
-  { path: '/admin/exams/:examId', title: '编辑考试', section: 'exams', access: 'admin', render: 'client' },
-  { path: '/admin/exams/:examId/documents', title: '考试文件', section: 'exams', access: 'staff', render: 'client' },
-  { path: '/admin/positions', title: '岗位管理', section: 'positions', access: 'staff', render: 'client' },
-  { path: '/admin/positions/new', title: '新增岗位', section: 'positions', access: 'admin', render: 'client' },
-  { path: '/admin/positions/:positionId', title: '编辑岗位', section: 'positions', access: 'admin', render: 'client' },
-  { path: '/admin/notices', title: '公告管理', section: 'notices', access: 'staff', render: 'client' },
-  { path: '/admin/notices/new', title: '新建公告', section: 'notices', access: 'admin', render: 'client' },
-  { path: '/admin/notices/:noticeId', title: '编辑公告', section: 'notices', access: 'admin', render: 'client' },
-  { path: '/admin/messages', title: '消息通知', section: 'messages', access: 'staff', render: 'client' },
-  { path: '/admin/settings', title: '系统设置', section: 'settings', access: 'staff', render: 'client' },
-  { path: '/admin/staff', title: '人员管理', section: 'staff', access: 'admin', render: 'client' },
-  { path: '/admin/staff/new', title: '添加人员', section: 'staff', access: 'admin', render: 'client' },
-  { path: '/admin/staff/:staffId', title: '编辑人员', section: 'staff', access: 'admin', render: 'client' },
-  { path: '/admin/appeals', title: '身份申诉', section: 'appeals', access: 'admin', render: 'client' },
-  { path: '/admin/appeals/:appealId/reject', title: '驳回申诉', section: 'appeals', access: 'admin', render: 'client' },
-  { path: '/admin/audit', title: '审计日志', section: 'audit', access: 'admin', render: 'client' },
-] as const satisfies readonly ConsoleRouteMeta[];
+export const CONSOLE_ROUTES: readonly ConsoleRouteMeta[] = [
+  row('/admin/review', '报名审核', 'review', 'getApplicationList'),
+  row('/admin/review/:applicationId', '报名详情', 'review', 'getApplicationDetail'),
+  row('/admin/statistics', '报名统计', 'statistics', 'getStatistics'),
+  row('/admin/payments', '缴费管理', 'payments', 'getPaymentList'),
+  row('/admin/waivers', '减免审核', 'waivers', 'getFeeWaiverList'),
+  row('/admin/closeout', '开考核定', 'closeout', 'getOpeningCheck'),
+  row('/admin/arrangement', '考场编排', 'arrangement', 'getArrangement'),
+  row('/admin/door-check', '验证准考证', 'doorCheck', 'verifyTicket'),
+  row('/admin/scores', '成绩管理', 'scores', 'getScoreRanking'),
+  row('/admin/stages', '后续环节', 'stages', 'getStageBoard'),
+  row('/admin/exams', '考试管理', 'exams', 'getExamList'),
+  row('/admin/exams/new', '新建考试', 'exams', 'saveExam'),
+  row('/admin/exams/:examId', '编辑考试', 'exams', 'saveExam'),
+  row('/admin/exams/:examId/documents', '考试文件', 'exams', 'getExamDocuments'),
+  row('/admin/positions', '岗位管理', 'positions', 'getPositionList'),
+  row('/admin/positions/new', '新增岗位', 'positions', 'savePosition'),
+  row('/admin/positions/:positionId', '编辑岗位', 'positions', 'savePosition'),
+  row('/admin/notices', '公告管理', 'notices', 'getNoticeList'),
+  row('/admin/notices/new', '新建公告', 'notices', 'saveNotice'),
+  row('/admin/notices/:noticeId', '编辑公告', 'notices', 'saveNotice'),
+  row('/admin/messages', '消息通知', 'messages', 'getNotificationSettings'),
+  row('/admin/settings', '系统设置', 'settings', 'getOfficeSettings'),
+  row('/admin/staff', '人员管理', 'staff', 'getStaffList'),
+  row('/admin/staff/new', '添加人员', 'staff', 'saveStaff'),
+  row('/admin/staff/:staffId', '编辑人员', 'staff', 'saveStaff'),
+  row('/admin/security', '安全管理', 'security', 'getStaffSecurity'),
+  row('/admin/appeals', '身份申诉', 'appeals', 'getAppealList'),
+  row('/admin/appeals/:appealId/reject', '驳回申诉', 'appeals', 'resolveAppeal'),
+  row('/admin/audit', '审计日志', 'audit', 'getAuditLog'),
+];
 
 /**
  * What a section works on: one exam (the menu carries the chosen exam from one such page to the
@@ -99,22 +116,29 @@ const SECTION_SCOPE: Record<ConsoleSection, 'exam' | 'office'> = {
   messages: 'office',
   settings: 'office',
   staff: 'office',
+  security: 'office',
   appeals: 'office',
   audit: 'office',
 };
 
-/** The menu, in order: each item opens its section's list route. */
-export const CONSOLE_MENU: readonly { section: ConsoleSection; label: string; path: string; adminOnly: boolean; examScoped: boolean }[] =
+/** The menu, in order: each item opens its section's list route, for the roles its call is for. */
+export const CONSOLE_MENU: readonly { section: ConsoleSection; label: string; path: string; call: ConsoleCall; examScoped: boolean }[] =
   CONSOLE_SECTIONS.map((section) => {
     const list = CONSOLE_ROUTES.find((r) => r.section === section)!;
     return {
       section,
       label: list.title,
       path: list.path,
-      adminOnly: list.access === 'admin',
+      call: list.call,
       examScoped: SECTION_SCOPE[section] === 'exam',
     };
   });
+
+/** The menu a role sees: only its own pages (the auditor 审计日志, the security role 安全管理). */
+export const consoleMenu = (role: StaffRole) => CONSOLE_MENU.filter((m) => mayCall(role, m.call));
+
+/** Where a role starts: its menu's first page (报名审核 for admins and reviewers). */
+export const consoleHome = (role: StaffRole): string => consoleMenu(role)[0]?.path ?? CONSOLE_LOGIN;
 
 export const consoleTitle = (title: string) => `${title} - ${CONSOLE_BRAND}`;
 export const NOT_FOUND_TITLE = '页面不存在';
@@ -134,19 +158,20 @@ export function consoleRouteFor(pathname: string): ConsoleRouteMeta | undefined 
 export type ConsoleView = { kind: 'page'; route: ConsoleRouteMeta } | { kind: 'forbidden'; route: ConsoleRouteMeta } | { kind: 'notFound' };
 
 /** What the console shows at a path for a role: the page, 无权访问, or 页面不存在. */
-export function consoleView(pathname: string, isAdmin: boolean): ConsoleView {
+export function consoleView(pathname: string, role: StaffRole): ConsoleView {
   const route = consoleRouteFor(pathname);
   if (!route) return { kind: 'notFound' };
-  return route.access === 'admin' && !isAdmin ? { kind: 'forbidden', route } : { kind: 'page', route };
+  return mayCall(role, route.call) ? { kind: 'page', route } : { kind: 'forbidden', route };
 }
 
 export const viewTitle = (view: ConsoleView) =>
   consoleTitle(view.kind === 'page' ? view.route.title : view.kind === 'forbidden' ? FORBIDDEN_TITLE : NOT_FOUND_TITLE);
 
-/** Where signing in continues: the page a signed-out visit asked for, if it is a console page. */
-export function afterSignIn(from: unknown): string {
-  if (typeof from !== 'object' || from === null) return CONSOLE_HOME;
+/** Where signing in continues: the page a signed-out visit asked for, if it is a console page, else the role's first page. */
+export function afterSignIn(from: unknown, role: StaffRole): string {
+  const home = consoleHome(role);
+  if (typeof from !== 'object' || from === null) return home;
   const { pathname, search } = from as { pathname?: unknown; search?: unknown };
-  if (typeof pathname !== 'string' || !pathname.startsWith('/admin/') || pathname.startsWith(CONSOLE_LOGIN)) return CONSOLE_HOME;
+  if (typeof pathname !== 'string' || !pathname.startsWith('/admin/') || pathname.startsWith(CONSOLE_LOGIN)) return home;
   return `${pathname}${typeof search === 'string' && search.startsWith('?') ? search : ''}`;
 }

@@ -1,8 +1,9 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { ConsoleLayout } from './ConsoleLayout';
 import { ConsoleLogin } from './ConsoleLogin';
-import { CONSOLE_HOME, CONSOLE_LOGIN, CONSOLE_ROUTES, type ConsoleSection } from './route-table';
+import { CONSOLE_LOGIN, CONSOLE_ROUTES, type ConsoleSection } from './route-table';
+import { ConsoleHomeRedirect } from './ConsoleHomeRedirect';
 
 type PageModule = () => Promise<{ default: ComponentType }>;
 
@@ -24,6 +25,7 @@ const PAGES: Record<ConsoleSection, PageModule> = {
   settings: () => import('../features/platform/system/console/SettingsPage'),
   staff: () => import('../features/access/staff/console/StaffManagementPage'),
   appeals: () => import('../features/registration/appeals/console/AppealsPage'),
+  security: () => import('../features/access/security/console/SecurityPage'),
   audit: () => import('../features/platform/audit/console/AuditPage'),
 };
 
@@ -44,7 +46,7 @@ export function ConsoleRouter() {
     <BrowserRouter>
       <Routes>
         <Route path={CONSOLE_LOGIN} element={<ConsoleLogin />} />
-        <Route path="/admin" element={<Navigate to={CONSOLE_HOME} replace />} />
+        <Route path="/admin" element={<ConsoleHomeRedirect />} />
         <Route element={<ConsoleLayout />}>
           {CONSOLE_ROUTES.map((route) => {
             const Page = PAGE_COMPONENTS[route.section];

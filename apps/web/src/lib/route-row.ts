@@ -13,10 +13,8 @@ export type RouteAccess =
   | 'open'
   /** A signed-in candidate; a guest is sent to the guide page. */
   | 'candidate'
-  /** Any signed-in office staff member (reviewers included). */
-  | 'staff'
-  /** An office admin; a reviewer sees 无权访问. */
-  | 'admin';
+  /** A signed-in office staff member; which roles, the console row's `call` says (admin/route-table.ts). */
+  | 'staff';
 
 /**
  * How the server answers the URL: `page` renders the whole page, `shell` renders a personal

@@ -1,4 +1,4 @@
-import type { PasswordChangeDue, StaffProfile } from '@zhikaoyun/shared';
+import { mayCall, type ConsoleCall, type PasswordChangeDue, type StaffProfile } from '@zhikaoyun/shared';
 import { create } from 'zustand';
 import { setDisplayTimeZone } from './office-time-zone';
 import type { SignedOutReason } from './session-expiry';
@@ -95,5 +95,5 @@ export const useStaffSession = create<StaffSession>()((set) => ({
     }),
 }));
 
-/** Whether the signed-in staff member may write (admins) or only read (reviewers). */
-export const useIsAdmin = () => useStaffSession((s) => s.staff?.role === 'admin');
+/** Whether the signed-in staff member's role may make this call: the permission table decides (a button shows only then). */
+export const useMayCall = (call: ConsoleCall) => useStaffSession((s) => s.staff !== null && mayCall(s.staff.role, call));

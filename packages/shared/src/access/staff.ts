@@ -9,12 +9,18 @@ import { secondFactorFieldsSchema } from './totp';
 
 /** The office console: staff, review, statistics, audit. */
 
-export const STAFF_ROLE_LABEL: Readonly<Record<StaffRole, string>> = { admin: '管理员', reviewer: '审核员' };
+export const STAFF_ROLE_LABEL: Readonly<Record<StaffRole, string>> = {
+  admin: '管理员',
+  reviewer: '审核员',
+  security: '安全管理员',
+  auditor: '审计管理员',
+};
 
 /**
  * Which units' applications a staff member may see and decide: an admin every unit of the office,
  * a reviewer only the units listed. An empty list means none: clearing a reviewer's units must
- * narrow their access, never widen it to the whole office.
+ * narrow their access, never widen it to the whole office. (The security and audit roles reach no
+ * application at all: access/permissions.ts gives them none of the calls.)
  */
 export type UnitScope = { all: true } | { all: false; units: readonly string[] };
 

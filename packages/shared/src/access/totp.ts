@@ -12,16 +12,16 @@ export const TOTP_PERIOD_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
 
 /**
- * Who may reset another staff member's second factor: the one permission of it, read by the
- * route and by the console's button (the separated-duties work hands it to a `security` role).
+ * Who may reset another staff member's second factor: the security role (三权分立, decision 031;
+ * an admin may not), as the permission table says of `resetStaffTotp`.
  */
-export const TOTP_RESET_ROLES: readonly StaffRole[] = ['admin'];
+export const TOTP_RESET_ROLES: readonly StaffRole[] = ['security'];
 
 /**
  * Roles that must enroll before anything else under NODE_ENV=production (the platform operator
  * too); an office's setting `staffTotpRequired` extends it to every staff member.
  */
-export const TOTP_ENFORCED_ROLES: readonly StaffRole[] = ['admin'];
+export const TOTP_ENFORCED_ROLES: readonly StaffRole[] = ['admin', 'security', 'auditor'];
 
 /** A recovery code's letters: no 0/o, 1/l/i, so one read off paper is typed right. */
 export const RECOVERY_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

@@ -28,6 +28,10 @@ export const AUDIT_ACTIONS: readonly string[] = [
   '开启两步验证',
   '使用恢复码登录',
   '重置两步验证',
+  // Staff sign-in security (安全管理) and the audit log itself
+  '解锁人员',
+  '结束人员会话',
+  '导出审计日志',
   // Exams, positions, notices, files
   '新建考试',
   '修改考试',

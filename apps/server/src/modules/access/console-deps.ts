@@ -10,6 +10,8 @@ export interface ConsoleDeps {
   changed: (officeId: number) => Promise<void>;
 }
 
-/** Route configs: any staff member reads; only admins write. */
+/**
+ * A console route's config: a staff session. Which roles may call it is the route's row of
+ * CONSOLE_PERMISSIONS (packages/shared/src/access/permissions.ts), read by plugins/auth.
+ */
 export const STAFF_ROUTE: FastifyContextConfig = { auth: 'staff' };
-export const ADMIN_ROUTE: FastifyContextConfig = { auth: 'staff', roles: ['admin'] };

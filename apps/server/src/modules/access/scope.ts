@@ -1,4 +1,4 @@
-import { ErrorCode, staffUnitScope, unitInScope, type UnitScope } from '@zhikaoyun/shared';
+import { ErrorCode, mayCall, staffUnitScope, unitInScope, type UnitScope } from '@zhikaoyun/shared';
 import { AppError } from '../../lib/app-error';
 import type { StaffPrincipal } from '../../plugins/auth';
 
@@ -6,7 +6,7 @@ import type { StaffPrincipal } from '../../plugins/auth';
  * The one rule of what a staff member may reach. Every staff read and write of applications (the
  * queue, a record, the identity reveal, statistics, the export, decisions one by one or in bulk)
  * takes an ApplicationScope made here, and the review repository turns it into SQL; office-wide
- * records (appeals, the audit log) take an OfficeAdminScope.
+ * records (appeals) take an OfficeAdminScope, the audit log an AuditReaderScope.
  */
 export interface ApplicationScope {
   readonly officeId: number;
@@ -34,4 +34,15 @@ export interface OfficeAdminScope {
 export function officeAdminScope(staff: Pick<StaffPrincipal, 'officeId' | 'role'>): OfficeAdminScope {
   if (staff.role !== 'admin') throw new AppError(ErrorCode.Forbidden);
   return { officeId: staff.officeId, admin: true };
+}
+
+/** The office's audit log: the caller's own office, for the roles the permission table lets read it (the auditor). */
+export interface AuditReaderScope {
+  readonly officeId: number;
+  readonly auditReader: true;
+}
+
+export function auditReaderScope(staff: Pick<StaffPrincipal, 'officeId' | 'role'>): AuditReaderScope {
+  if (!mayCall(staff.role, '/api/admin/getAuditLog')) throw new AppError(ErrorCode.Forbidden);
+  return { officeId: staff.officeId, auditReader: true };
 }

@@ -86,6 +86,11 @@ export const totpKeys = {
   status: () => ['console', 'totp-status'] as const,
 };
 
+/** 安全管理: the staff's sign-in state (failures, locks, sessions). */
+export const securityKeys = {
+  staff: () => ['console', 'security', 'staff'] as const,
+};
+
 export const officeKeys = {
   settings: () => ['console', 'office'] as const,
 };

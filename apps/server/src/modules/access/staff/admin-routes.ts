@@ -1,7 +1,7 @@
 import { envelopeSchema, officeQuerySchema, ok, staffDisableSchema, staffInputSchema, staffUserSchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE } from '../console-deps';
+import { STAFF_ROUTE } from '../console-deps';
 
 /** Console: admins manage the office's staff users. */
 const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -12,7 +12,7 @@ const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getStaffList',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '考务人员列表（仅管理员）', tags, querystring: q, response: { 200: envelopeSchema(z.array(staffUserSchema)) } },
     },
     async (request) => ok(await service.list(request.office.id)),
@@ -21,7 +21,7 @@ const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/saveStaff',
     {
       // A new password is an argon2 hash: a few per minute is all an admin needs.
-      config: { ...ADMIN_ROUTE, rateLimit: { max: 60, timeWindow: '10 minutes' } },
+      config: { ...STAFF_ROUTE, rateLimit: { max: 60, timeWindow: '10 minutes' } },
       schema: {
         summary: '新建或修改考务人员（可改用户名、重置密码）',
         tags,
@@ -35,7 +35,7 @@ const staffAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/setStaffDisabled',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '停用或启用考务人员',
         tags,

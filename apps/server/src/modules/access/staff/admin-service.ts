@@ -8,6 +8,7 @@ import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { SessionsService } from '../sessions/service';
 import type { PasswordPolicy } from './password-policy';
 import { normalizeUsername, type StaffRepository } from './repository';
+import { refuseOwnRole } from './separated-duties';
 
 export interface StaffAdminDeps {
   repo: StaffRepository;
@@ -63,9 +64,10 @@ export function createStaffAdminService({ repo, audit, sessions, passwords }: St
     async save(actor: AuditActor, input: StaffValues, ip: string): Promise<{ id: number }> {
       const now = nowIso();
       const username = normalizeUsername(input.username);
-      // Units limit reviewers only; an admin sees the whole office.
-      const units = JSON.stringify(input.role === 'admin' ? [] : [...new Set(input.units)]);
+      // Units limit reviewers only; an admin sees the whole office, the other roles no application.
+      const units = JSON.stringify(input.role === 'reviewer' ? [...new Set(input.units)] : []);
       const before = input.id === undefined ? undefined : await find(actor.officeId, input.id);
+      refuseOwnRole(actor, before, input.role);
       if (await repo.usernameTaken(actor.officeId, username, input.id)) throw taken(username);
       // The staff rule and, for someone who has passwords already, their last ones (decision 030).
       const password = input.password ? await passwords.newPassword(username, input.password, before ?? null) : null;

@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
 import { nowIso } from '../../../lib/clock';
-import { failureGuard, sessionStrikes, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
+import { sessionStrikes, STEP_UP_CAPTCHA_MAX_AGE_MS } from '../../../lib/failure-guard';
 import { parseJsonColumn } from '../../../lib/json';
 import { hashPassword, verifyPassword } from '../../../lib/password';
 import type { CounterStore } from '../../../lib/throttle';
@@ -18,6 +18,7 @@ import type { CaptchaService } from '../captcha/service';
 import type { SessionsService } from '../sessions/service';
 import type { SecondFactorService } from '../totp/service';
 import type { PasswordPolicy } from './password-policy';
+import { staffLoginGuard } from './login-guard';
 import { normalizeUsername, type StaffRepository } from './repository';
 import type { StaffSignInSessions } from './sign-in-sessions';
 
@@ -34,7 +35,7 @@ export interface StaffDeps {
 }
 
 export function createStaffService({ repo, captcha, sessions, counters, audit, secondFactor, passwords, signIns }: StaffDeps) {
-  const guard = failureGuard(counters, 'staff-login', '登录');
+  const guard = staffLoginGuard(counters);
   // Wrong old passwords typed into a signed-in console: a few end the session.
   const strikes = sessionStrikes(counters);
   let decoyHash: Promise<string> | null = null;

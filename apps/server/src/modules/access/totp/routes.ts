@@ -5,7 +5,6 @@ import {
   ok,
   recoveryCodesSchema,
   resetStaffTotpSchema,
-  TOTP_RESET_ROLES,
   totpSetupSchema,
   totpStatusSchema,
 } from '@zhikaoyun/shared';
@@ -70,7 +69,8 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/resetStaffTotp',
     {
-      config: { auth: 'staff', roles: [...TOTP_RESET_ROLES] },
+      // Who may: the permission table's row (the security role; never one's own, in the service).
+      config: { auth: 'staff' },
       schema: {
         summary: '重置其他人员的两步验证（记入审计日志，该人员随即退出登录）',
         tags,

@@ -25,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
 import { readUploadedFile } from '../../../lib/upload';
-import { ADMIN_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** A site workbook of a few thousand rows is well under this. */
 const SHEET_MAX_BYTES = 2 * 1024 * 1024;
@@ -40,26 +40,26 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: SHEET_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   app.get(
     '/getExamSubjects',
-    { config: ADMIN_ROUTE, schema: { summary: '考试科目列表', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
+    { config: STAFF_ROUTE, schema: { summary: '考试科目列表', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
     async (request) => ok(await service.listSubjects(request.staff, request.query.examId)),
   );
   app.post(
     '/saveExamSubject',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '新增或修改考试科目', tags, querystring: q, body: examSubjectInputSchema, response: { 200: idResult } },
     },
     async (request) => ok(await service.saveSubject(request.staff, request.body, request.ip)),
   );
   app.get(
     '/getExamSites',
-    { config: ADMIN_ROUTE, schema: { summary: '考点及其考场', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
+    { config: STAFF_ROUTE, schema: { summary: '考点及其考场', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
     async (request) => ok(await service.listSites(request.staff, request.query.examId)),
   );
   app.post(
     '/saveExamSite',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '新增或修改考点（考场编号 01、02……）',
         tags,
@@ -73,7 +73,7 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveExamRoom',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '修改考场座位数（准考证发布前；不少于已排到的座位号）',
         tags,
@@ -87,7 +87,7 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/importExamSites',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       bodyLimit: SHEET_MAX_BYTES + 64 * 1024,
       schema: {
         summary: '从 Excel 导入考点（multipart，字段 examId、file；列 考点名称、地址、考场数、每场座位数、城市；有错误时不导入并逐行说明）',
@@ -113,7 +113,7 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getArrangement',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '编排概况：考点、考场、座位数和已编排人数',
         tags,
@@ -126,7 +126,7 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/findSeatedCandidates',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '按准考证号或姓名查找已编排的考生及其座位（调动座位用）',
         tags,
@@ -139,7 +139,7 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/arrangeSeats',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '编排考场：按种子随机、同岗位不相邻、一个考场一场一科；座位不足时不做任何改动',
         tags,
@@ -153,7 +153,7 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/arrangeLateSeats',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '补排：准考证发布后新确认（或改报后）的考生补排座位并生成准考证号，其他考生不动',
         tags,

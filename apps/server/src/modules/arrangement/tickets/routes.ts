@@ -14,7 +14,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Publishing tickets, moving a seat, room sheets and the door check: under /api/admin. */
 export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,7 +24,7 @@ export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/publishTickets',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '发布准考证：生成准考证号（发布后不再改变）并设定打印时间',
         tags,
@@ -38,7 +38,7 @@ export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/moveSeat',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '调动单个考生的座位（发布后；准考证号不变）',
         tags,
@@ -52,7 +52,7 @@ export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getRoomSheetsPdf',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '考场签到表和门贴（PDF；不指定考场时为考点全部考场）',
         tags,
@@ -72,7 +72,7 @@ export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/exportArrangement',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '导出考场编排（.xlsx）', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) },
     },
     async (request, reply) => {

@@ -8,7 +8,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Close-out (开考比例核定), under /api/admin, for the office's admins. */
 const closeoutAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,7 +18,7 @@ const closeoutAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getOpeningCheck',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '开考比例核查：各岗位计划人数、已确认人数与建议（keep / reduce / cancel）',
         tags,
@@ -31,7 +31,7 @@ const closeoutAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/applyOpeningCheck',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '核定开考岗位：正常开考、核减计划或取消岗位（一次事务，逐项留痕）',
         tags,

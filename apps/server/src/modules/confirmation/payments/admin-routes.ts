@@ -16,7 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUploadedFile } from '../../../lib/upload';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** A statement of a busy month stays well under this. */
 const STATEMENT_MAX_BYTES = 20 * 1024 * 1024;
@@ -65,7 +65,7 @@ const paymentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/refundPayment',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '退费（已确认的报名随之取消；同一订单只退一次，留痕）',
         tags,
@@ -95,7 +95,7 @@ const paymentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/reconcileStatement',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '上传支付渠道对账单（支付宝业务明细、微信支付交易账单或模拟支付对账单，multipart 字段 file）并比对',
         tags,
@@ -117,7 +117,7 @@ const paymentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/applyStatementLine',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '对账补记：支付渠道已收款而本系统未入账的订单，向渠道查询确认后入账（留痕）',
         tags,

@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
-import { ADMIN_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 const MOBILE = /Mobile|Android|iPhone|iPad|HarmonyOS/i;
 
@@ -242,7 +242,7 @@ ${payable ? `<form method="post" action="/api/payment/sandbox/pay"><input type="
     {
       // The office's own paid orders, to its admins only (security review 3, N3: it answered
       // anyone with every office's orders). A provider's statement is the merchant's, behind its login.
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '模拟支付对账单（CSV，按北京时间日期；本机构管理员，仅本机构订单）',
         tags,

@@ -60,7 +60,7 @@ const attachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/uploadAttachment',
     {
-      config: { auth: 'staff', roles: ['admin'] },
+      config: STAFF_ROUTE,
       bodyLimit: ATTACHMENT_MAX_BYTES + 64 * 1024,
       schema: {
         summary: '上传公告附件（multipart，字段 file；保存到公告后才对考生可见，一天内未被引用则删除）',

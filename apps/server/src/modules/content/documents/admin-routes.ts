@@ -1,7 +1,7 @@
 import { documentInputSchema, envelopeSchema, examDocumentSchema, examIdQuerySchema, officeQuerySchema, ok } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: an exam's notice (招考公告), guide and integrity pledge. */
 const documentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -25,7 +25,7 @@ const documentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveExamDocument',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '保存考试文件（富文本，保存时净化）',
         tags,

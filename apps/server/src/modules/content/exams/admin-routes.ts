@@ -9,7 +9,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: exams with their windows and examConfig; open (publish) and close. */
 const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -28,7 +28,7 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveExam',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '新建或修改考试（时间窗口、报名表字段）',
         tags,
@@ -42,7 +42,7 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/previewExamSave',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '保存考试前预览：改动了哪些时间、将通知多少报名考生',
         tags,
@@ -56,7 +56,7 @@ const examsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/setExamPublished',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '发布或撤回考试', tags, querystring: q, body: examPublishSchema, response: { 200: envelopeSchema(z.null()) } },
     },
     async (request) => {

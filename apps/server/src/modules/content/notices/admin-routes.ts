@@ -10,7 +10,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: notices (drafts included), publish/withdraw, delete. */
 const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -48,7 +48,7 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveNotice',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '新建或修改公告（富文本，保存时净化）',
         tags,
@@ -62,7 +62,7 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/setNoticePublished',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '发布或撤回公告', tags, querystring: q, body: noticePublishSchema, response: { 200: done } },
     },
     async (request) => {
@@ -72,7 +72,7 @@ const noticesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/deleteNotice',
-    { config: ADMIN_ROUTE, schema: { summary: '删除公告', tags, querystring: q, body: noticeIdQuerySchema, response: { 200: done } } },
+    { config: STAFF_ROUTE, schema: { summary: '删除公告', tags, querystring: q, body: noticeIdQuerySchema, response: { 200: done } } },
     async (request) => {
       await service.remove(request.staff, request.body.id, request.ip);
       return ok(null);

@@ -13,7 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUploadedFile } from '../../../lib/upload';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -56,7 +56,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/savePosition',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '新建或修改岗位',
         tags,
@@ -70,7 +70,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/deletePosition',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '删除岗位（仅限无人报考）',
         tags,
@@ -87,7 +87,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/importPositions',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       bodyLimit: SHEET_MAX_BYTES + 64 * 1024,
       schema: {
         summary: '从 Excel 导入岗位（multipart，字段 file；有错误时不导入并逐行说明）',

@@ -13,7 +13,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: announcements to an exam's candidates, the SMS outbox, the office's message settings. */
 const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -30,7 +30,7 @@ const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/previewAnnouncement',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '考务通知：将收到的人数',
         tags,
@@ -44,7 +44,7 @@ const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/sendAnnouncement',
     {
-      config: { ...ADMIN_ROUTE, rateLimit: { max: 20, timeWindow: '10 minutes' } },
+      config: { ...STAFF_ROUTE, rateLimit: { max: 20, timeWindow: '10 minutes' } },
       schema: {
         summary: '发送考务通知（站内消息，可同时发短信）',
         tags,
@@ -59,7 +59,7 @@ const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/getSmsOutbox',
     {
       // Every SMS text of the office, whatever unit its candidate applied to: admins only.
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '短信发送记录（号码脱敏）',
         tags,
@@ -72,7 +72,7 @@ const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/retrySms',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '重新发送失败的短信', tags, querystring: q, body: retrySmsSchema, response: { 200: envelopeSchema(z.null()) } },
     },
     async (request) => {
@@ -91,7 +91,7 @@ const notificationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveNotificationSettings',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '修改消息设置（哪些消息发短信、是否需要手机验证）',
         tags,

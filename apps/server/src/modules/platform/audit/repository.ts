@@ -50,6 +50,22 @@ export function createAuditRepository(db: Db) {
       return { rows, total };
     },
 
+    /** The office's log from the newest entry down, `size` rows at a time (keyset on the (office_id, id) index), for the export. */
+    async *batches(officeId: number, size: number) {
+      let before: number | null = null;
+      for (;;) {
+        let q = db.kysely
+          .selectFrom('audit_log')
+          .select(['id', 'staff_name', 'action', 'target', 'detail', 'ip', 'at'])
+          .where('office_id', '=', officeId);
+        if (before !== null) q = q.where('id', '<', before);
+        const rows = await q.orderBy('id', 'desc').limit(size).execute();
+        if (rows.length === 0) return;
+        yield rows;
+        before = rows[rows.length - 1]!.id;
+      }
+    },
+
     /** What the entries of a page touched, by name: one query per kind of thing, for its ids. */
     async targetNames(
       officeId: number,

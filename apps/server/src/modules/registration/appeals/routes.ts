@@ -38,10 +38,10 @@ export const appealsCandidateRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** The console's side, under /api/admin: admins only. */
+/** The console's side, under /api/admin: admins only (access/permissions.ts). */
 export const appealsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.appeals;
-  const admin = { auth: 'staff' as const, roles: ['admin' as const] };
+  const admin = { auth: 'staff' as const };
   const tags = ['console'];
   app.get(
     '/getAppealList',

@@ -25,7 +25,7 @@ import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
 import { templateDisposition } from './template';
 import { cacheKey } from '../../../plugins/public-cache';
-import { ADMIN_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** A hundred thousand rows of scores are a few MB packed. */
 const SHEET_MAX_BYTES = 20 * 1024 * 1024;
@@ -40,7 +40,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getScoreRules',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '成绩规则与发布状态（满分、权重、合格线、面试比例、加分）',
         tags,
@@ -53,7 +53,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveScoreRules',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '设置成绩规则（重新计算总成绩与是否合格）',
         tags,
@@ -70,7 +70,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/importScores',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       bodyLimit: SHEET_MAX_BYTES + 64 * 1024,
       schema: {
         summary: '从 Excel 导入成绩（multipart：examId、dryRun、file；dryRun 只检查；有错误时不导入并逐行说明；重新导入替换原有成绩）',
@@ -88,7 +88,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getScoreRanking',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '成绩排名：各岗位概况（不足比例的岗位标出），及所选岗位的排名',
         tags,
@@ -101,7 +101,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/publishScores',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '发布成绩：设定查询开始时间，首次发布时通知每位持准考证的考生',
         tags,
@@ -115,7 +115,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/recordGiveUp',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '记录面试名单中的考生放弃（其名额可递补）',
         tags,
@@ -132,7 +132,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/fillVacancy',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '递补：按排名由合格考生补足放弃的名额（成绩相同者一并递补），并通知递补考生',
         tags,
@@ -146,7 +146,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getScoreReviewList',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '成绩复核申请（可按待答复/已答复筛选），新的在前',
         tags,
@@ -159,7 +159,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/answerScoreReview',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '答复成绩复核：复核无误，或更正分数（同时重算总成绩与排名），并通知考生',
         tags,
@@ -176,7 +176,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/exportInterviewListPdf',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: { summary: '导出面试人员名单公示（PDF，姓名部分隐去）', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) },
     },
     async (request, reply) => {
@@ -193,7 +193,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getScoreTemplate',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '下载成绩表模板（.xlsx：准考证号、姓名、各科目、加分（计入时），每位持准考证的考生一行）',
         tags,
@@ -211,7 +211,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/exportScores',
-    { config: ADMIN_ROUTE, schema: { summary: '导出成绩排名（.xlsx）', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
+    { config: STAFF_ROUTE, schema: { summary: '导出成绩排名（.xlsx）', tags, querystring: examIdOnlyQuerySchema.extend(q.shape) } },
     async (request, reply) => {
       const { rows, file } = await service.exportRanking(request.staff, request.query.examId, request.ip);
       return reply

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
 import { templateDisposition } from '../scores/template';
 import { cacheKey } from '../../../plugins/public-cache';
-import { ADMIN_ROUTE } from '../../access/console-deps';
+import { STAFF_ROUTE } from '../../access/console-deps';
 
 /** An interview sheet has a few columns and at most a few thousand rows. */
 const SHEET_MAX_BYTES = 5 * 1024 * 1024;
@@ -34,7 +34,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getStageBoard',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '后续环节：面试名单考生的资格复审、面试成绩、综合成绩与排名、体检与拟录用',
         tags,
@@ -47,7 +47,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/saveStageWeight',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '设置面试成绩在综合成绩中所占比例（百分比，其余为笔试）',
         tags,
@@ -64,7 +64,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/recordStageResults',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '记录资格复审或体检结果（合格、不合格、放弃；按准考证号，一次全部保存或都不保存）',
         tags,
@@ -78,7 +78,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/importInterviewScores',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       bodyLimit: SHEET_MAX_BYTES + 64 * 1024,
       schema: {
         summary: '从 Excel 导入面试成绩（multipart：examId、dryRun、file；列：准考证号、面试成绩；重新导入替换原有成绩）',
@@ -96,7 +96,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/getInterviewScoreTemplate',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '下载面试成绩表模板（.xlsx：准考证号、姓名、面试成绩，每位参加面试的考生一行）',
         tags,
@@ -118,7 +118,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/publishStage',
     {
-      config: ADMIN_ROUTE,
+      config: STAFF_ROUTE,
       schema: {
         summary: '公布一个环节的结果与名单（资格复审、综合成绩、体检、拟录用）；再次公布更新时间',
         tags,

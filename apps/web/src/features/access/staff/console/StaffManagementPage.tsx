@@ -7,6 +7,7 @@ import {
   staffPasswordFor,
   TOTP_RESET_ROLES,
   type StaffInput,
+  type StaffRole,
   type StaffUser,
 } from '@zhikaoyun/shared';
 import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
@@ -23,9 +24,19 @@ import { FormModal } from '../../../../components/console/FormModal';
 const shape = staffInputSchema.shape;
 const LIST = '/admin/staff';
 
+/** What each role does (三权分立), under the role picker. */
+const ROLE_DUTIES: Record<StaffRole, string> = {
+  admin: '考务工作与人员账号；不能查看审计日志，不能解锁人员或修改安全策略。',
+  reviewer: '在所分配的招聘单位内审核报名。',
+  security: '安全管理：解锁人员、结束会话等登录安全事务；不接触考试与考生信息。',
+  auditor: '审计日志：查看与导出，不能做其他任何操作。',
+};
+
 /**
- * 人员管理 (admins): the office's staff, their roles and the units a reviewer may review. The
- * editor is `/admin/staff/new` or `/admin/staff/:staffId`.
+ * 人员管理 (admins): the office's staff, their roles and the units a reviewer may review. An admin
+ * creates staff of every role (安全管理员 and 审计管理员 too, decision 031) but never changes
+ * their own role (the server refuses it as well). The editor is `/admin/staff/new` or
+ * `/admin/staff/:staffId`.
  */
 export default function StaffManagementPage() {
   const me = useStaffSession((s) => s.staff);
@@ -57,7 +68,7 @@ export default function StaffManagementPage() {
 
   const submit = (v: StaffInput) =>
     void save
-      .mutateAsync({ ...v, ...(editing ? { id: editing.id } : {}), units: v.role === 'admin' ? [] : (v.units ?? []) })
+      .mutateAsync({ ...v, ...(editing ? { id: editing.id } : {}), units: v.role === 'reviewer' ? (v.units ?? []) : [] })
       .then(() => {
         if (editing && editing.id === me?.id) updateProfile({ username: v.username.trim().toLowerCase(), name: v.name });
         void message.success(editing ? '人员信息已保存' : '人员已添加');
@@ -88,7 +99,13 @@ export default function StaffManagementPage() {
           {
             title: '审核范围',
             render: (_: unknown, s: StaffUser) =>
-              s.role === 'admin' ? '全部单位' : s.units.length === 0 ? '未分配（看不到任何报名）' : s.units.join('、'),
+              s.role === 'admin'
+                ? '全部单位'
+                : s.role !== 'reviewer'
+                  ? '—'
+                  : s.units.length === 0
+                    ? '未分配（看不到任何报名）'
+                    : s.units.join('、'),
           },
           { title: '状态', render: (_: unknown, s: StaffUser) => (s.disabled ? <Tag>已停用</Tag> : <Tag color="green">正常</Tag>) },
           {
@@ -160,8 +177,16 @@ export default function StaffManagementPage() {
           <Form.Item name="name" label="姓名" rules={[zodRule(shape.name)]}>
             <Input maxLength={20} />
           </Form.Item>
-          <Form.Item name="role" label="角色">
-            <Select options={STAFF_ROLES.map((r) => ({ value: r, label: STAFF_ROLE_LABEL[r] }))} />
+          <Form.Item
+            name="role"
+            label="角色"
+            extra={editing && editing.id === me?.id ? '不能修改自己的角色，请由其他管理员修改。' : ROLE_DUTIES[role ?? 'reviewer']}
+          >
+            <Select
+              aria-label="角色"
+              disabled={editing !== null && editing.id === me?.id}
+              options={STAFF_ROLES.map((r) => ({ value: r, label: STAFF_ROLE_LABEL[r] }))}
+            />
           </Form.Item>
           {role === 'reviewer' && (
             <Form.Item name="units" label="审核范围（招聘单位）" help="从本机构岗位的招聘单位中选择（可输入筛选）；不选则看不到任何报名">

@@ -14,7 +14,7 @@ import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPic
 import { StatusSelect } from '../../../../components/console/StatusSelect';
 import { enumParam, pageParam, urlTable, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
-import { useIsAdmin } from '../../../../lib/staff-session';
+import { useMayCall } from '../../../../lib/staff-session';
 import { APPLICANT_COLUMNS } from './columns';
 import { exportPayments, useApplyStatementLine, usePaymentEvents, usePaymentList, useReconcile, useRefund } from './api';
 
@@ -114,7 +114,8 @@ function ReconciliationResult({ result }: { result: Reconciliation }) {
 /** 缴费管理: orders of an exam with totals, refund, export, reconciliation and the events staff should know of. */
 export default function PaymentsPage() {
   const { message, modal } = App.useApp();
-  const isAdmin = useIsAdmin();
+  const reconciles = useMayCall('/api/admin/reconcileStatement');
+  const refunds = useMayCall('/api/admin/refundPayment');
   const { examId, exams, chooseExam } = useExamParam(['status']);
   const [params, update] = useUrlParams();
   const status = enumParam<Filter>(params, 'status', FILTERS, 'all');
@@ -159,7 +160,7 @@ export default function PaymentsPage() {
           >
             导出 Excel
           </Button>
-          {isAdmin && (
+          {reconciles && (
             <Upload
               accept=".csv,.txt"
               showUploadList={false}
@@ -191,7 +192,7 @@ export default function PaymentsPage() {
           {
             title: '操作',
             render: (_: unknown, item: PaymentItem) =>
-              isAdmin && item.status === 'paid' ? (
+              refunds && item.status === 'paid' ? (
                 <Button type="link" size="small" danger onClick={() => askRefund(item)}>
                   退费
                 </Button>

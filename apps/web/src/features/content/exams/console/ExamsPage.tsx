@@ -7,7 +7,7 @@ import { ButtonLink } from '../../../../components/console/ButtonLink';
 import { useAdminExams } from '../../../../lib/api/console-exams';
 import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
-import { useIsAdmin } from '../../../../lib/staff-session';
+import { useMayCall } from '../../../../lib/staff-session';
 import { fetchExamDocuments, publishMeaning, useSetExamPublished } from './api';
 import { ExamDocumentsDrawer } from './ExamDocumentsDrawer';
 import { ExamFormDrawer } from './ExamFormDrawer';
@@ -22,7 +22,7 @@ const LIST = '/admin/exams';
  */
 export default function ExamsPage() {
   const exams = useAdminExams();
-  const canEdit = useIsAdmin();
+  const canEdit = useMayCall('/api/admin/saveExam');
   const publish = useSetExamPublished();
   const { message, modal } = App.useApp();
   const isNew = useMatch('/admin/exams/new') !== null;

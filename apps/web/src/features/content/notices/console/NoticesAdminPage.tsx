@@ -6,7 +6,7 @@ import { useLocation, useMatch } from 'react-router';
 import { ButtonLink } from '../../../../components/console/ButtonLink';
 import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, pageParam, useCloseDrawer, useLastDefined, useUrlParams } from '../../../../components/console/url-state';
-import { useIsAdmin } from '../../../../lib/staff-session';
+import { useMayCall } from '../../../../lib/staff-session';
 import { NOTICE_PAGE_SIZE, useAdminNotice, useAdminNotices, useDeleteNotice, useSetNoticePublished } from './api';
 import { NoticeEditorDrawer } from './NoticeEditorDrawer';
 
@@ -21,7 +21,7 @@ export default function NoticesAdminPage() {
   const [params, update] = useUrlParams();
   const page = pageParam(params);
   const notices = useAdminNotices(page);
-  const canEdit = useIsAdmin();
+  const canEdit = useMayCall('/api/admin/saveNotice');
   const publish = useSetNoticePublished();
   const remove = useDeleteNotice();
   const { message } = App.useApp();

@@ -8,7 +8,7 @@ import { useExamParam } from '../../../../components/console/console-exams';
 import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPicker';
 import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
-import { useIsAdmin } from '../../../../lib/staff-session';
+import { useMayCall } from '../../../../lib/staff-session';
 import { useExamPositions } from '../../../../lib/api/console-exams';
 import { useDeletePosition, useExportPositions, useImportPositions, usePositionTemplate } from './api';
 import { PositionFormModal } from './PositionFormModal';
@@ -38,7 +38,7 @@ export default function PositionsPage() {
   const location = useLocation();
   const { examId, exams, chooseExam } = useExamParam();
   const positions = useExamPositions(examId);
-  const canEdit = useIsAdmin();
+  const canEdit = useMayCall('/api/admin/savePosition');
   const exporting = useExportPositions();
   const template = usePositionTemplate();
   const examName = exams.data?.find((e) => e.id === examId)?.name ?? String(examId);

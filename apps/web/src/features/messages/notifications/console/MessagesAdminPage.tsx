@@ -17,7 +17,7 @@ import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPic
 import { useExamParam } from '../../../../components/console/console-exams';
 import { pageParam, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
-import { useIsAdmin } from '../../../../lib/staff-session';
+import { useMayCall } from '../../../../lib/staff-session';
 import {
   OUTBOX_PAGE_SIZE,
   useAnnouncementPreview,
@@ -37,7 +37,7 @@ function Announcement() {
   const [form] = Form.useForm<{ title: string; content: string; sms: boolean }>();
   const preview = useAnnouncementPreview(examId, audience);
   const send = useSendAnnouncement();
-  const isAdmin = useIsAdmin();
+  const allowed = useMayCall('/api/admin/sendAnnouncement');
 
   function submit(values: { title: string; content: string; sms: boolean }) {
     if (examId === undefined) return;
@@ -57,7 +57,7 @@ function Announcement() {
 
   return (
     <div className="console-form" style={{ maxWidth: 720 }}>
-      <Form layout="vertical" form={form} onFinish={submit} initialValues={{ sms: false }} disabled={!isAdmin}>
+      <Form layout="vertical" form={form} onFinish={submit} initialValues={{ sms: false }} disabled={!allowed}>
         <Form.Item label="考试">
           <ConsoleExamPicker exams={exams.data} loading={exams.isPending} value={examId} onChange={chooseExam} />
         </Form.Item>
@@ -81,7 +81,7 @@ function Announcement() {
         <Form.Item name="sms" label="同时发送短信" valuePropName="checked">
           <Switch />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={send.isPending} disabled={!isAdmin || examId === undefined}>
+        <Button type="primary" htmlType="submit" loading={send.isPending} disabled={!allowed || examId === undefined}>
           发送
         </Button>
       </Form>
@@ -96,7 +96,7 @@ function Outbox() {
   const status = SMS_STATUSES.find((s) => s === raw);
   const outbox = useOutbox(status, page);
   const retry = useRetrySms();
-  const isAdmin = useIsAdmin();
+  const allowed = useMayCall('/api/admin/retrySms');
   const counts = outbox.data?.counts;
   return (
     <div>
@@ -154,7 +154,7 @@ function Outbox() {
             key: 'op',
             width: 100,
             render: (_, r) =>
-              r.status === 'failed' && isAdmin && r.kind !== 'verification_code' ? (
+              r.status === 'failed' && allowed && r.kind !== 'verification_code' ? (
                 <Button size="small" loading={retry.isPending && retry.variables === r.id} onClick={() => retry.mutate(r.id)}>
                   重新发送
                 </Button>
@@ -170,7 +170,7 @@ function Settings() {
   const { message } = App.useApp();
   const settings = useNotificationSettings();
   const save = useSaveNotificationSettings();
-  const isAdmin = useIsAdmin();
+  const allowed = useMayCall('/api/admin/saveNotificationSettings');
   if (!settings.data) return null;
   const current = settings.data;
   const change = (next: typeof current) => save.mutate(next, { onSuccess: () => void message.success('已保存') });
@@ -183,7 +183,7 @@ function Settings() {
           <Switch
             aria-label={`${SMS_KIND_LABEL[k]}短信`}
             checked={current.sms[k]}
-            disabled={!isAdmin}
+            disabled={!allowed}
             loading={save.isPending}
             onChange={(on) => change({ ...current, sms: { ...current.sms, [k]: on } })}
           />
@@ -195,7 +195,7 @@ function Settings() {
         <Switch
           aria-label="手机验证"
           checked={current.phoneVerification}
-          disabled={!isAdmin}
+          disabled={!allowed}
           loading={save.isPending}
           onChange={(on) => change({ ...current, phoneVerification: on })}
         />
@@ -208,9 +208,9 @@ function Settings() {
 export default function MessagesAdminPage() {
   const [params, update] = useUrlParams();
   // The SMS outbox holds every candidate's messages of the office: admins only, like its call.
-  const isAdmin = useIsAdmin();
+  const allowed = useMayCall('/api/admin/getSmsOutbox');
   const asked = params.get('tab') ?? 'announce';
-  const tab = asked === 'outbox' && !isAdmin ? 'announce' : asked;
+  const tab = asked === 'outbox' && !allowed ? 'announce' : asked;
   return (
     <div>
       <div className="console-toolbar">
@@ -221,7 +221,7 @@ export default function MessagesAdminPage() {
         onChange={(key) => update({ tab: key === 'announce' ? null : key }, { only: true })}
         items={[
           { key: 'announce', label: '考务通知', children: <Announcement /> },
-          ...(isAdmin ? [{ key: 'outbox', label: '短信记录', children: <Outbox /> }] : []),
+          ...(allowed ? [{ key: 'outbox', label: '短信记录', children: <Outbox /> }] : []),
           { key: 'settings', label: '消息设置', children: <Settings /> },
         ]}
       />

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AuditEntry } from '@zhikaoyun/shared';
+import { zonedDay, type AuditEntry } from '@zhikaoyun/shared';
 import { auditKeys } from '../../../../lib/api/console-keys';
-import { getData } from '../../../../lib/console-http';
+import { downloadFile, getData } from '../../../../lib/console-http';
+import { officeTimeZone } from '../../../../lib/office-time-zone';
 
 export const AUDIT_PAGE_SIZE = 30;
 
@@ -11,3 +12,7 @@ export const fetchAuditLog = (page: number) =>
 export function useAuditLog(page: number) {
   return useQuery({ queryKey: auditKeys.page(page), queryFn: () => fetchAuditLog(page), placeholderData: (p) => p, staleTime: 0 });
 }
+
+/** The whole log as .xlsx (the export is itself recorded). */
+export const exportAuditLog = () =>
+  downloadFile('/api/admin/exportAuditLog', { timeout: 0 }, `审计日志-${zonedDay(new Date(), officeTimeZone())}.xlsx`);

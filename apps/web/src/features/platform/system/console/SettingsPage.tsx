@@ -14,7 +14,7 @@ import { useEffect } from 'react';
 import { RichTextEditor } from '../../../../components/console/RichTextEditor';
 import { enumParam, useUrlParams } from '../../../../components/console/url-state';
 import { zodRule } from '../../../../lib/form-rules';
-import { useIsAdmin } from '../../../../lib/staff-session';
+import { useMayCall } from '../../../../lib/staff-session';
 import { useOfficeSettings, useUpdateAgreement, useUpdateMenu, useUpdateSettings } from './api';
 
 const PAGE_LABEL: Readonly<Record<(typeof MENU_PATHS)[number], string>> = {
@@ -55,7 +55,7 @@ type Tab = (typeof TABS)[number];
 /** 系统设置: what the candidate site shows, changed without a restart; the tab is `?tab=`. */
 export default function SettingsPage() {
   const office = useOfficeSettings();
-  const canEdit = useIsAdmin();
+  const canEdit = useMayCall('/api/admin/updateOfficeSettings');
   const [params, update] = useUrlParams();
   const tab = enumParam<Tab>(params, 'tab', TABS, 'site');
   const { message } = App.useApp();

@@ -9,7 +9,7 @@ import { ConsoleExamPicker } from '../../../../components/console/ConsoleExamPic
 import { enumParam, intParam, OPENED_FROM_LIST, pageParam, useCloseDrawer, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
 import { STATUS_LOOK } from '../../../../components/status-look';
-import { useIsAdmin, useStaffSession } from '../../../../lib/staff-session';
+import { useMayCall, useStaffSession } from '../../../../lib/staff-session';
 import { useExamPositions } from '../../../../lib/api/console-exams';
 import { useBulkApprove, useExportApplications, useReviewList } from './api';
 import { RejectionReasonsModal } from './RejectionReasonsModal';
@@ -42,7 +42,7 @@ export default function ReviewPage() {
   const positions = useExamPositions(examId);
   const units = [...new Set(positions.data?.map((p) => p.unit))];
   const [selected, setSelected] = useState<number[]>([]);
-  const isAdmin = useIsAdmin();
+  const editsReasons = useMayCall('/api/admin/saveRejectionReasons');
   const [editingReasons, setEditingReasons] = useState(false);
   const list = useReviewList(
     examId === undefined
@@ -127,7 +127,7 @@ export default function ReviewPage() {
         >
           {exporting.isPending ? `导出中… 已接收 ${(exporting.bytes / 2 ** 20).toFixed(1)} MB` : '导出 Excel'}
         </Button>
-        {isAdmin && <Button onClick={() => setEditingReasons(true)}>常用不通过原因</Button>}
+        {editsReasons && <Button onClick={() => setEditingReasons(true)}>常用不通过原因</Button>}
       </Space>
       <Table<ReviewItem>
         rowKey="id"
