@@ -173,6 +173,7 @@ for (const kind of DATABASES) {
         const exams = (await k.selectFrom('exam').select('id').where('office_id', '=', officeB).execute()).map((r) => r.id);
         const apps = (await k.selectFrom('application').select('id').where('office_id', '=', officeB).execute()).map((r) => r.id);
         const positions = (await k.selectFrom('position').select('id').where('office_id', '=', officeB).execute()).map((r) => r.id);
+        const staff = (await k.selectFrom('staff_user').select('id').where('office_id', '=', officeB).execute()).map((r) => r.id);
         const out: Record<string, unknown[]> = {};
         for (const table of await k.introspection.getTables()) {
           const cols = new Set(table.columns.map((c) => c.name));
@@ -187,6 +188,8 @@ for (const kind of DATABASES) {
             if (cols.has('exam_id')) return exams.includes(r.exam_id as number);
             if (cols.has('application_id')) return apps.includes(r.application_id as number);
             if (cols.has('position_id')) return positions.includes(r.position_id as number);
+            // A person's second factor (second_factor, recovery_code): a staff member's is their office's.
+            if (cols.has('subject_id') && r.kind === 'staff') return staff.includes(r.subject_id as number);
             return true;
           });
           out[table.name] = mine.map((r) => JSON.stringify(r)).sort();

@@ -195,59 +195,64 @@ for (const kind of DATABASES) {
       expect(elsewhere.body, elsewhere.body.msg).toMatchObject({ success: true });
     });
 
-    it('a reset is another staff member’s audited act: never one’s own, never a reviewer’s', async () => {
+    it('a reset is the security role’s audited act on another member: never one’s own, never an admin’s or a reviewer’s', async () => {
       await addStaff(t, officeId, 'sf-lost-phone', 'reviewer');
       await addStaff(t, officeId, 'sf-reviewer', 'reviewer');
-      const id = (await t.db.kysely.selectFrom('staff_user').select('id').where('username', '=', 'sf-lost-phone').executeTakeFirstOrThrow())
-        .id;
-      const notYet = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(admin));
+      await addStaff(t, officeId, 'sf-guard', 'security');
+      const guard = await staffToken(t, 'sf-guard');
+      const idOf = async (username: string) =>
+        (await t.db.kysely.selectFrom('staff_user').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+      const id = await idOf('sf-lost-phone');
+      const notYet = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(guard));
       expect(notYet.body).toMatchObject({ success: false, errorCode: ErrorCode.Validation, msg: '该人员尚未开启两步验证，无需重置' });
       const { secret } = await enroll(t, '/api/admin', await staffToken(t, 'sf-lost-phone'));
       nextStep();
       const session = (await staffLogin(t, 'sf-lost-phone', STAFF_PASSWORD, { totp: await codeNow(secret) })).data.token as string;
 
+      // 三权分立: neither a reviewer nor an admin resets anyone's second factor, the member themselves neither.
       const reviewer = await staffToken(t, 'sf-reviewer');
-      const byReviewer = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(reviewer));
-      expect(byReviewer.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
-      const self = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(session));
-      expect(self.body.errorCode).toBe(ErrorCode.Forbidden);
-      // An admin may not reset their own either.
-      const { secret: adminSecret } = await enroll(t, '/api/admin', admin);
-      const adminId = (await t.db.kysely.selectFrom('staff_user').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow())
-        .id;
-      const own = await post(t, '/api/admin/resetStaffTotp', { id: adminId }, bearer(admin));
+      for (const token of [reviewer, admin, session]) {
+        const refused = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(token));
+        expect(refused.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      }
+      // The security member may not reset their own either.
+      const { secret: guardSecret } = await enroll(t, '/api/admin', guard);
+      const own = await post(t, '/api/admin/resetStaffTotp', { id: await idOf('sf-guard') }, bearer(guard));
       expect(own.body).toMatchObject({
         success: false,
         errorCode: ErrorCode.Forbidden,
         msg: '不能重置自己的两步验证，请由其他有权限的人员操作',
       });
-      expect((await post(t, '/api/admin/resetStaffTotp', { id: 999_999 }, bearer(admin))).body.errorCode).toBe(ErrorCode.NotFound);
+      expect((await post(t, '/api/admin/resetStaffTotp', { id: 999_999 }, bearer(guard))).body.errorCode).toBe(ErrorCode.NotFound);
 
-      const list = (await get(t, '/api/admin/getStaffList', bearer(admin))).body.data as { username: string; totpEnrolled: boolean }[];
+      // 安全管理 shows who has it on, so the reset is offered where it applies.
+      type Row = { username: string; totpEnrolled: boolean };
+      const enrolledIn = async () => (await get(t, '/api/admin/getStaffSecurity', bearer(guard))).body.data as Row[];
+      const list = await enrolledIn();
       expect(list.find((s) => s.username === 'sf-lost-phone')?.totpEnrolled).toBe(true);
+      expect(list.find((s) => s.username === 'sf-guard')?.totpEnrolled).toBe(true);
       expect(list.find((s) => s.username === 'sf-reviewer')?.totpEnrolled).toBe(false);
 
-      const reset = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(admin));
+      const reset = await post(t, '/api/admin/resetStaffTotp', { id }, bearer(guard));
       expect(reset.body, reset.body.msg).toMatchObject({ success: true });
-      expect(await officeAudit(t, `staff:${id}`)).toContain('系统管理员:重置两步验证:sf-lost-phone');
+      expect(await officeAudit(t, `staff:${id}`)).toContain('sf-guard姓名:重置两步验证:sf-lost-phone');
       // The colleague's sessions ended; the password alone signs in again, and they may enroll anew.
       expect((await get(t, '/api/admin/getProfile', bearer(session))).body.errorCode).toBe(ErrorCode.Unauthorized);
       const fresh = await staffLogin(t, 'sf-lost-phone', STAFF_PASSWORD);
       expect(fresh, fresh.msg).toMatchObject({ success: true });
       expect((await get(t, '/api/admin/getTotpStatus', bearer(fresh.data.token as string))).body.data.enrolled).toBe(false);
-      const after = (await get(t, '/api/admin/getStaffList', bearer(admin))).body.data as { username: string; totpEnrolled: boolean }[];
-      expect(after.find((s) => s.username === 'sf-lost-phone')?.totpEnrolled).toBe(false);
-      // The admin's own factor stays: their next sign-in needs it.
+      expect((await enrolledIn()).find((s) => s.username === 'sf-lost-phone')?.totpEnrolled).toBe(false);
+      // The security member's own factor stays: their next sign-in needs it.
       nextStep();
-      expect((await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD)).errorCode).toBe(ErrorCode.SecondFactorRequired);
-      const adminAgain = await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD, { totp: await codeNow(adminSecret) });
-      expect(adminAgain.success).toBe(true);
-      admin = adminAgain.data.token as string;
+      expect((await staffLogin(t, 'sf-guard', STAFF_PASSWORD)).errorCode).toBe(ErrorCode.SecondFactorRequired);
+      expect((await staffLogin(t, 'sf-guard', STAFF_PASSWORD, { totp: await codeNow(guardSecret) })).success).toBe(true);
     });
 
     it('an office may require it of all staff: their calls wait for enrollment, the public site is not told', async () => {
       await addStaff(t, officeId, 'sf-office-rule', 'reviewer');
       const reviewer = await staffToken(t, 'sf-office-rule');
+      // The admin who sets the rule is held to it too: they enroll first.
+      await enroll(t, '/api/admin', admin);
       const settings = (await get(t, '/api/admin/getOfficeSettings', bearer(admin))).body.data.settings as Record<string, unknown>;
       expect(settings.staffTotpRequired).toBe(false);
       const on = await post(t, '/api/admin/updateOfficeSettings', { ...settings, staffTotpRequired: true }, bearer(admin));
@@ -272,7 +277,7 @@ for (const kind of DATABASES) {
         expect((await get(t, '/api/admin/getExamList', bearer(token))).body.errorCode).toBe(ErrorCode.SecondFactorEnrollmentRequired);
         await enroll(t, '/api/admin', token);
         expect((await get(t, '/api/admin/getExamList', bearer(token))).body.success).toBe(true);
-        // The admin enrolled in the test before; their calls go on.
+        // The admin enrolled before turning it on; their calls go on.
         expect((await get(t, '/api/admin/getExamList', bearer(admin))).body.success).toBe(true);
       } finally {
         const off = await post(t, '/api/admin/updateOfficeSettings', { ...settings, staffTotpRequired: false }, bearer(admin));

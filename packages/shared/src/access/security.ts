@@ -17,10 +17,12 @@ export const staffSecurityRowSchema = z.object({
   sessions: z.number().int(),
   /** The last time any of them was used, or null. */
   lastSeenAt: z.string().nullable(),
+  /** 两步验证 enrolled (confirmed, not merely started): 重置两步验证 applies. */
+  totpEnrolled: z.boolean(),
 });
 export type StaffSecurityRow = z.infer<typeof staffSecurityRowSchema>;
 
-/** One staff member acted on by the security role (解锁, 结束会话). */
+/** One staff member acted on by the security role (解锁, 结束会话, 重置两步验证). */
 export const staffIdSchema = z.object({
   id: z.number({ message: '编号有误' }).int({ message: '编号有误' }).positive({ message: '编号有误' }),
 });

@@ -55,6 +55,7 @@ export function createSecurityService({ repo, staff, sessions, counters, audit, 
             lockedUntil: state.lockedUntil === null ? null : new Date(state.lockedUntil).toISOString(),
             sessions: Number(s?.n ?? 0),
             lastSeenAt: typeof s?.last_seen_at === 'string' ? s.last_seen_at : null,
+            totpEnrolled: r.totp_enabled_at !== null,
           };
         }),
       );

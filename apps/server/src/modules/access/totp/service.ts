@@ -77,7 +77,7 @@ export function createSecondFactorService({ repo, cipher, config, audit, operato
     new AppError(
       ErrorCode.Validation,
       owner.kind === 'staff'
-        ? '已开启两步验证。如需更换手机或恢复码已用完，请联系管理员重置两步验证'
+        ? '已开启两步验证。如需更换手机或恢复码已用完，请联系安全管理员重置两步验证'
         : '已开启两步验证。如需更换手机，请先用恢复码登录',
     );
 

@@ -63,7 +63,7 @@ function TotpPanel({ close }: { close: () => void }) {
       <Result
         status="success"
         title="已开启两步验证"
-        subTitle={`登录时需输入验证器 App 中的动态验证码。剩余恢复码 ${status.data.recoveryCodesLeft} 个；更换手机或恢复码用完时，请联系管理员重置两步验证后重新绑定。`}
+        subTitle={`登录时需输入验证器 App 中的动态验证码。剩余恢复码 ${status.data.recoveryCodesLeft} 个；更换手机或恢复码用完时，请联系安全管理员重置两步验证后重新绑定。`}
         extra={<Button onClick={close}>知道了</Button>}
       />
     );
