@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { generate } from 'otplib';
 import { adminAccount, staffAccount } from './staff-accounts';
 import { apiLogin, CAPTCHA, confirmPopover, DEMO_AUDITOR, DEMO_SECURITY } from './support';
 
 // 三权分立 (issue 32 item 3, decision 031) in the console on a desktop: the auditor sees the audit
 // log and nothing else, and exports it; the security member unlocks a staff member locked out by
-// failed sign-ins and ends their sessions. It only adds a reviewer account of its own, so it runs
-// in the `site` project.
+// failed sign-ins and ends their sessions, and resets the second factor of a member who lost their
+// phone. It only adds staff accounts of its own, so it runs in the `site` project.
 
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
@@ -101,7 +102,9 @@ test('the security member unlocks a staff member locked out by failed sign-ins, 
   const again = await signInFrom(request, address, locked.username, locked.password);
   expect(again.body.success).toBe(true);
   const currentToken = again.body.data.token as string;
-  expect((await (await request.get('/api/admin/getProfile', { headers: { Authorization: `Bearer ${lockedToken}` } })).json()).errorCode).toBe(401);
+  expect(
+    (await (await request.get('/api/admin/getProfile', { headers: { Authorization: `Bearer ${lockedToken}` } })).json()).errorCode,
+  ).toBe(401);
 
   await page.reload();
   await expect(row).toContainText('1 个');
@@ -126,4 +129,37 @@ test('the security member unlocks a staff member locked out by failed sign-ins, 
     e.detail.startsWith(locked.username),
   );
   expect(mine.map((e) => `${e.staffName}:${e.action}`)).toEqual(expect.arrayContaining(['安全员:解锁人员', '安全员:结束人员会话']));
+});
+
+test('the security member resets the second factor of a member who lost their phone, from 安全管理', async ({ page, request }) => {
+  // A member of its own with 两步验证 on, enrolled as the app would do it.
+  const member = await staffAccount('reviewer');
+  const session = await apiLogin(request, member.username, member.password);
+  const auth = { Authorization: `Bearer ${session.token}` };
+  const secret = (await (await request.post('/api/admin/startTotp', { headers: auth, data: {} })).json()).data.secret as string;
+  const confirmed = await request.post('/api/admin/confirmTotp', { headers: auth, data: { code: await generate({ secret }) } });
+  expect((await confirmed.json()).success).toBe(true);
+
+  const guard = await staffAccount('security');
+  await signInForm(page, guard.username, guard.password);
+  await expect(page).toHaveURL(/\/admin\/security$/);
+  const row = page.getByRole('row').filter({ hasText: member.username });
+  await expect(row.getByText('已开启', { exact: true })).toBeVisible();
+  // Never on oneself: one's own row offers nothing.
+  const own = page.getByRole('row').filter({ hasText: guard.username });
+  await expect(own).toContainText('本人');
+  await expect(own.getByRole('button', { name: '重置两步验证' })).toHaveCount(0);
+
+  await row.getByRole('button', { name: '重置两步验证' }).click();
+  await page.screenshot({ path: test.info().outputPath('security-reset-totp.png') });
+  await confirmPopover(page, '重置');
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '已重置 审核员 的两步验证' })).toBeVisible();
+  await expect(row.getByText('未开启', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: '重置两步验证' })).toHaveCount(0);
+
+  // Their session ended; the password alone signs them in again, to enroll anew.
+  expect((await (await request.get('/api/admin/getProfile', { headers: auth })).json()).errorCode).toBe(401);
+  const fresh = await apiLogin(request, member.username, member.password);
+  const status = await request.get('/api/admin/getTotpStatus', { headers: { Authorization: `Bearer ${fresh.token}` } });
+  expect((await status.json()).data.enrolled).toBe(false);
 });

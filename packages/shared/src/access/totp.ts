@@ -12,12 +12,6 @@ export const TOTP_PERIOD_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
 
 /**
- * Who may reset another staff member's second factor: the security role (三权分立, decision 031;
- * an admin may not), as the permission table says of `resetStaffTotp`.
- */
-export const TOTP_RESET_ROLES: readonly StaffRole[] = ['security'];
-
-/**
  * Roles that must enroll before anything else under NODE_ENV=production (the platform operator
  * too); an office's setting `staffTotpRequired` extends it to every staff member.
  */

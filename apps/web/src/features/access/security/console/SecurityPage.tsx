@@ -1,8 +1,8 @@
 import { STAFF_ROLE_LABEL, type StaffSecurityRow } from '@zhikaoyun/shared';
 import { App, Button, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../../../components/format';
-import { useStaffSession } from '../../../../lib/staff-session';
-import { useEndStaffSessions, useStaffSecurity, useUnlockStaff } from './api';
+import { useMayCall, useStaffSession } from '../../../../lib/staff-session';
+import { useEndStaffSessions, useResetStaffTotp, useStaffSecurity, useUnlockStaff } from './api';
 
 function SignInState({ row }: { row: StaffSecurityRow }) {
   if (row.lockedUntil) return <Tag color="error">已锁定至 {formatDateTime(row.lockedUntil).slice(11)}</Tag>;
@@ -12,8 +12,9 @@ function SignInState({ row }: { row: StaffSecurityRow }) {
 
 /**
  * 安全管理 (the security role, decision 031): each staff member's sign-in as it stands — failed
- * sign-ins and a lockout, sessions still open — with 解锁 and 结束会话. Every action is in the
- * audit log; nobody acts on their own account here. Staff accounts themselves are 人员管理's (admins).
+ * sign-ins and a lockout, sessions still open, 两步验证 on or not — with 解锁, 结束会话 and
+ * 重置两步验证 (a lost phone). Every action is in the audit log; nobody acts on their own account
+ * here. Staff accounts themselves are 人员管理's (admins).
  */
 export default function SecurityPage() {
   const me = useStaffSession((s) => s.staff);
@@ -21,6 +22,8 @@ export default function SecurityPage() {
   const staff = useStaffSecurity();
   const unlock = useUnlockStaff();
   const end = useEndStaffSessions();
+  const resetTotp = useResetStaffTotp();
+  const mayResetTotp = useMayCall('/api/admin/resetStaffTotp');
 
   return (
     <div>
@@ -29,7 +32,8 @@ export default function SecurityPage() {
       </div>
       <Typography.Paragraph type="secondary">
         登录失败次数过多的账号会被暂时锁定，须等待一段时间才能再试；核实是本人后可立即「解锁」。
-        「结束会话」让该人员在所有设备上退出，须重新登录。以上操作均记入审计日志。
+        「结束会话」让该人员在所有设备上退出，须重新登录。手机丢失或恢复码用完时，可「重置两步验证」，
+        该人员下次只凭密码登录并重新绑定。以上操作均记入审计日志。
       </Typography.Paragraph>
       <Table<StaffSecurityRow>
         rowKey="id"
@@ -47,6 +51,7 @@ export default function SecurityPage() {
             render: (_, s) =>
               s.sessions === 0 ? '无' : `${s.sessions} 个${s.lastSeenAt ? `（最近 ${formatDateTime(s.lastSeenAt)}）` : ''}`,
           },
+          { title: '两步验证', render: (_, s) => (s.totpEnrolled ? <Tag color="blue">已开启</Tag> : <Tag>未开启</Tag>) },
           {
             title: '操作',
             render: (_, s) =>
@@ -86,6 +91,24 @@ export default function SecurityPage() {
                       结束会话
                     </Button>
                   </Popconfirm>
+                  {mayResetTotp && s.totpEnrolled && (
+                    <Popconfirm
+                      title={`重置 ${s.name} 的两步验证？`}
+                      description="用于手机丢失等情况。重置后该账号立即退出，下次登录只需密码，并可重新绑定。"
+                      okText="重置"
+                      cancelText="取消"
+                      onConfirm={() =>
+                        resetTotp
+                          .mutateAsync(s.id)
+                          .then(() => void message.success(`已重置 ${s.name} 的两步验证`))
+                          .catch(() => undefined)
+                      }
+                    >
+                      <Button type="link" danger>
+                        重置两步验证
+                      </Button>
+                    </Popconfirm>
+                  )}
                 </Space>
               ),
           },

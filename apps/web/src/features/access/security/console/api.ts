@@ -6,6 +6,8 @@ import { getData, postData } from '../../../../lib/console-http';
 export const fetchStaffSecurity = () => getData<StaffSecurityRow[]>('/api/admin/getStaffSecurity');
 export const unlockStaff = (id: number) => postData<null>('/api/admin/unlockStaff', { id });
 export const endStaffSessions = (id: number) => postData<null>('/api/admin/endStaffSessions', { id });
+/** Another staff member's second factor removed (a lost phone): audited, and their sessions end. */
+export const resetStaffTotp = (id: number) => postData<null>('/api/admin/resetStaffTotp', { id });
 
 /** Read afresh on every visit and every 30 s: a lockout or a session is a matter of minutes. */
 export function useStaffSecurity() {
@@ -19,3 +21,4 @@ function useSecurityMutation(fn: (id: number) => Promise<null>) {
 
 export const useUnlockStaff = () => useSecurityMutation(unlockStaff);
 export const useEndStaffSessions = () => useSecurityMutation(endStaffSessions);
+export const useResetStaffTotp = () => useSecurityMutation(resetStaffTotp);

@@ -5,7 +5,6 @@ import {
   STAFF_ROLES,
   staffInputSchema,
   staffPasswordFor,
-  TOTP_RESET_ROLES,
   type StaffInput,
   type StaffRole,
   type StaffUser,
@@ -18,7 +17,7 @@ import { ConsoleNotFound } from '../../../../components/console/ConsoleResult';
 import { OPENED_FROM_LIST, useCloseDrawer, useLastDefined } from '../../../../components/console/url-state';
 import { zodMessage, zodRule } from '../../../../lib/form-rules';
 import { useStaffSession } from '../../../../lib/staff-session';
-import { useResetStaffTotp, useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
+import { useSaveStaff, useSetStaffDisabled, useStaffList, useUnitList } from './api';
 import { FormModal } from '../../../../components/console/FormModal';
 
 const shape = staffInputSchema.shape;
@@ -28,7 +27,7 @@ const LIST = '/admin/staff';
 const ROLE_DUTIES: Record<StaffRole, string> = {
   admin: '考务工作与人员账号；不能查看审计日志，不能解锁人员或修改安全策略。',
   reviewer: '在所分配的招聘单位内审核报名。',
-  security: '安全管理：解锁人员、结束会话等登录安全事务；不接触考试与考生信息。',
+  security: '安全管理：解锁人员、结束会话、重置两步验证等登录安全事务；不接触考试与考生信息。',
   auditor: '审计日志：查看与导出，不能做其他任何操作。',
 };
 
@@ -45,9 +44,6 @@ export default function StaffManagementPage() {
   const staff = useStaffList();
   const save = useSaveStaff();
   const disable = useSetStaffDisabled();
-  const resetTotp = useResetStaffTotp();
-  // The one permission of a reset (shared TOTP_RESET_ROLES); nobody resets their own.
-  const mayResetTotp = (s: StaffUser) => me !== null && TOTP_RESET_ROLES.includes(me.role) && s.id !== me.id && s.totpEnrolled;
   const isNew = useMatch(`${LIST}/new`) !== null;
   const editMatch = useMatch(`${LIST}/:staffId`);
   const editId = isNew ? undefined : editMatch?.params.staffId;
@@ -119,22 +115,6 @@ export default function StaffManagementPage() {
                 <ButtonLink type="link" to={`${LIST}/${s.id}`} state={OPENED_FROM_LIST}>
                   编辑
                 </ButtonLink>
-                {mayResetTotp(s) && (
-                  <Popconfirm
-                    title={`重置 ${s.name} 的两步验证？`}
-                    description="用于手机丢失等情况。重置后该账号立即退出，下次登录只需密码，并可重新绑定；此操作记入审计日志。"
-                    okText="重置"
-                    cancelText="取消"
-                    onConfirm={() =>
-                      resetTotp
-                        .mutateAsync({ id: s.id })
-                        .then(() => void message.success(`已重置 ${s.name} 的两步验证`))
-                        .catch(() => undefined)
-                    }
-                  >
-                    <Button type="link">重置两步验证</Button>
-                  </Popconfirm>
-                )}
                 {s.id !== me?.id &&
                   (s.disabled ? (
                     <Button type="link" onClick={() => void disable.mutateAsync({ id: s.id, disabled: false }).catch(() => undefined)}>

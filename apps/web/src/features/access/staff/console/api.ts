@@ -81,6 +81,3 @@ export const fetchTotpStatus = () => getData<TotpStatus>('/api/admin/getTotpStat
 export function useTotpStatus() {
   return useQuery({ queryKey: totpKeys.status(), queryFn: fetchTotpStatus });
 }
-/** Another staff member's second factor removed (a lost phone): audited, and their sessions end. */
-export const resetStaffTotp = (input: { id: number }) => postData<null>('/api/admin/resetStaffTotp', input);
-export const useResetStaffTotp = () => useStaffMutation(resetStaffTotp);
