@@ -31,9 +31,9 @@ export default function SecurityPage() {
         <h2 className="console-title">安全管理</h2>
       </div>
       <Typography.Paragraph type="secondary">
-        登录失败次数过多的账号会被暂时锁定，须等待一段时间才能再试；核实是本人后可立即「解锁」。
-        「结束会话」让该人员在所有设备上退出，须重新登录。手机丢失或恢复码用完时，可「重置两步验证」，
-        该人员下次只凭密码登录并重新绑定。以上操作均记入审计日志。
+        {'登录失败次数过多的账号会被暂时锁定，须等待一段时间才能再试；核实是本人后可立即「解锁」。' +
+          '「结束会话」让该人员在所有设备上退出，须重新登录。手机丢失或恢复码用完时，可「重置两步验证」，' +
+          '该人员下次只凭密码登录并重新绑定。以上操作均记入审计日志。'}
       </Typography.Paragraph>
       <Table<StaffSecurityRow>
         rowKey="id"
