@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import type { KeyRing } from './lib/crypto-suite';
 import { loggerOptions } from './lib/logger';
 import authPlugin from './plugins/auth';
 import captchaPlugin from './plugins/captcha';
@@ -101,7 +102,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(securityPlugin);
   await app.register(redisPlugin, { redisUrl: config.redisUrl, enabled: config.rateLimits });
   await app.register(rateLimitPlugin, { enabled: config.rateLimits });
-  await app.register(cipherPlugin, { dataKey: deps.dataKey, previousKeys: config.previousDataKeys });
+  const keys: KeyRing = { suite: config.cryptoSuite, current: deps.dataKey, previous: config.previousDataKeys };
+  await app.register(cipherPlugin, { keys });
   // Every repository and service, built once; tenancy, auth and captcha below take theirs from it.
   const wantsSandbox = config.payments.provider === 'sandbox' || config.env !== 'production';
   await app.register(servicesPlugin, {
@@ -112,8 +114,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     exports: {
       script: deps.exportWorker ?? new URL('./export-worker.js', import.meta.url),
       database: config.database,
-      dataKey: deps.dataKey,
-      previousKeys: config.previousDataKeys,
+      keys,
     },
     heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
     heavyTimeoutMs: config.heavyTaskTimeoutMs,
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(staffRoutes, { prefix: '/api/admin' });
   await app.register(totpRoutes, { prefix: '/api/admin' });
   await app.register(reviewRoutes, { prefix: '/api/admin' });
+  await app.register(auditRoutes, { prefix: '/api/admin' });
   await app.register(attachmentsRoutes, { prefix: '/api' });
   await app.register(systemAdminRoutes, { prefix: '/api/admin' });
   await app.register(examsAdminRoutes, { prefix: '/api/admin' });
@@ -155,7 +157,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(noticesAdminRoutes, { prefix: '/api/admin' });
   await app.register(staffAdminRoutes, { prefix: '/api/admin' });
   await app.register(securityRoutes, { prefix: '/api/admin' });
-  await app.register(auditRoutes, { prefix: '/api/admin' });
   await app.register(notificationsAdminRoutes, { prefix: '/api/admin' });
   await app.register(paymentsCandidateRoutes, { prefix: '/api' });
   await app.register(waiversCandidateRoutes, { prefix: '/api' });

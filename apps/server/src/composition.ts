@@ -57,6 +57,7 @@ import { createProvider } from './modules/messages/sms/providers';
 import { createSmsRepository } from './modules/messages/sms/repository';
 import { createSmsWorker } from './modules/messages/sms/worker';
 import type { Database, SmsConfig } from './config';
+import type { KeyRing } from './lib/crypto-suite';
 import { createWorkerStreams } from './lib/worker-stream';
 import { nowIso } from './lib/clock';
 import { createHeavyTasks } from './heavy-tasks';
@@ -89,7 +90,7 @@ export interface CompositionOptions {
   /** The one answer every captcha accepts (tests and benches only; see config.ts). */
   captchaFixed: string | undefined;
   /** What the exports' worker threads need to read the rows on a connection of their own (src/export-worker.ts). */
-  exports: { script: URL | string; database: Database; dataKey: Buffer; previousKeys: readonly Buffer[] };
+  exports: { script: URL | string; database: Database; keys: KeyRing };
   /** The heavy worker's script (sheets, arrangement, ranking; decision 014). */
   heavyWorker: URL | string;
   /** Wall-clock limit of one heavy task (config HEAVY_TASK_TIMEOUT_SECONDS). */
@@ -113,14 +114,14 @@ const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSiz
  * what is registered later (the public cache, `app.inject`) it reads only when called.
  */
 export function composeServices(app: FastifyInstance, options: CompositionOptions) {
-  const { db, cipher, counters } = app;
+  const { db, cipher, counters, auditMac } = app;
 
   const repos = {
     accounts: createAccountsRepository(db),
     appeals: createAppealsRepository(db),
     applications: createApplicationsRepository(db),
     attachments: createAttachmentsRepository(db),
-    audit: createAuditRepository(db),
+    audit: createAuditRepository(db, auditMac),
     captcha: createCaptchaRepository(db),
     documents: createDocumentsRepository(db),
     exams: createExamsRepository(db),
@@ -144,7 +145,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     tickets: createTicketsRepository(db),
     scores: createScoresRepository(db),
     stages: createStagesRepository(db),
-    platform: createPlatformRepository(db),
+    platform: createPlatformRepository(db, auditMac),
     secondFactor: createSecondFactorRepository(db),
   };
 
@@ -339,8 +340,9 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
             kind: 'applications',
             ...job,
             database,
-            dataKey: options.exports.dataKey,
-            previousKeys: [...options.exports.previousKeys],
+            suite: options.exports.keys.suite,
+            dataKey: options.exports.keys.current,
+            previousKeys: [...options.exports.keys.previous],
           } satisfies ExportJob,
           failed,
         ),

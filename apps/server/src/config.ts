@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SMS_MESSAGE_KINDS, type SmsMessageKind } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import type { DatabaseConfig } from './db/database';
+import { CRYPTO_SUITES, suiteUnavailable, type CryptoSuite } from './lib/crypto-suite';
 import { parseKey } from './lib/data-key';
 import type { SecondFactorConfig } from './modules/access/totp/service';
 import type { PaymentsConfig } from './modules/confirmation/payments/compose';
@@ -45,6 +46,8 @@ const envSchema = z
       .string()
       .regex(/^(([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)(,|$))*$/, 'DATA_KEY_PREVIOUS must be 32-byte keys (hex or base64), comma separated')
       .optional(),
+    /** Cryptography of personal data at rest, blind indexes and the audit chain: `standard` (AES-GCM, HMAC-SHA-256) or `sm` (国密 SM4, HMAC-SM3). */
+    CRYPTO_SUITE: z.enum(CRYPTO_SUITES).default('standard'),
     /** Who delivers SMS: `log` (records what would be sent; the default), `aliyun` or `tencent`. */
     SMS_PROVIDER: z.enum(['log', 'aliyun', 'tencent']).default('log'),
     SMS_SIGN_NAME: z.string().trim().max(20).optional(),
@@ -85,6 +88,8 @@ const envSchema = z
     WECHATPAY_APIV3_KEY: z.string().length(32, 'WECHATPAY_APIV3_KEY is the 32-character APIv3 key').optional(),
   })
   .superRefine((env, ctx) => {
+    const unavailable = suiteUnavailable(env.CRYPTO_SUITE);
+    if (unavailable) ctx.addIssue({ code: 'custom', path: ['CRYPTO_SUITE'], message: unavailable });
     if (env.SMS_PROVIDER === 'aliyun' && !(env.ALIYUN_SMS_ACCESS_KEY_ID && env.ALIYUN_SMS_ACCESS_KEY_SECRET && env.SMS_SIGN_NAME)) {
       ctx.addIssue({
         code: 'custom',
@@ -193,6 +198,8 @@ export interface Config {
   dataKey: Buffer | null;
   /** Earlier data keys, still accepted for decryption and lookups during a key rotation. */
   previousDataKeys: Buffer[];
+  /** The suite personal data, blind indexes and the audit chain are written under; a database keeps the one it started with. */
+  cryptoSuite: CryptoSuite;
   sms: SmsConfig;
   payments: PaymentsConfig;
   /** Seed the demo's confirmation stage (never in production). */
@@ -272,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     defaultOfficeCode: e.DEFAULT_OFFICE_CODE,
     dataKey: e.DATA_KEY === undefined ? null : parseKey(e.DATA_KEY),
     previousDataKeys: (e.DATA_KEY_PREVIOUS ?? '').split(',').filter(Boolean).map(parseKey),
+    cryptoSuite: e.CRYPTO_SUITE,
     sms: {
       provider: e.SMS_PROVIDER,
       signName: e.SMS_SIGN_NAME ?? '',

@@ -1,36 +1,27 @@
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { openCommandDatabase } from './command-database';
+import { createAuditMac } from './lib/audit-mac';
 import { createDataCipher } from './lib/crypto';
-import { resolveDataKey } from './lib/data-key';
 import { rotateDataKey } from './modules/access/accounts/key-rotation';
 import { rotateSecondFactors } from './modules/access/totp/rotation';
+import { resealChains } from './modules/platform/audit/rekey';
 
 /**
  * `npm run rotate-data-key`: rewrites every ID number and hint answer under DATA_KEY (the new
- * key), reading old rows with DATA_KEY_PREVIOUS, on the database of DATABASE_URL. Safe to run
- * again and to interrupt: it continues where the ciphertexts say it has not been yet.
+ * key), reading old rows with DATA_KEY_PREVIOUS, on the database of DATABASE_URL, then re-seals the
+ * audit chains under the new key. Safe to run again and to interrupt: it continues where the
+ * ciphertexts and the chains' heads say it has not been yet.
  */
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    console.error(err instanceof ConfigError ? err.message : err);
-    return 2;
-  }
-  if (!config.dataKey) {
-    console.error('rotate-data-key: set DATA_KEY to the new key and DATA_KEY_PREVIOUS to the old one(s).');
-    return 2;
-  }
+  const opened = await openCommandDatabase('rotate-data-key', { needDataKey: true });
+  if (typeof opened === 'number') return opened;
+  const { config, db, keys } = opened;
   const batch = Number(process.env.ROTATE_BATCH_SIZE ?? 500);
-  const cipher = createDataCipher(resolveDataKey(config), config.previousDataKeys);
-  const db = openDatabase(config.database);
+  const batchSize = Number.isInteger(batch) && batch > 0 ? batch : 500;
+  const cipher = createDataCipher(keys.current, keys.previous, keys.suite);
   try {
-    await migrateToLatest(db);
-    console.log(`rotating personal data to key ${cipher.keyId} (${config.database.kind}, batches of ${batch})…`);
+    console.log(`rotating personal data to key ${cipher.keyId} (${config.database.kind}, ${keys.suite} suite, batches of ${batchSize})…`);
     const report = await rotateDataKey(db, cipher, {
-      batchSize: Number.isInteger(batch) && batch > 0 ? batch : 500,
+      batchSize,
       onBatch: (table, lastId, rewritten) => console.log(`  ${table}: up to id ${lastId}, ${rewritten} rewritten`),
     });
     console.log(JSON.stringify({ ...report, secondFactors: await rotateSecondFactors(db, cipher) }));
@@ -39,7 +30,12 @@ async function main(): Promise<number> {
       console.error(`rotate-data-key: ${conflicts} row(s) collide with another account of the same ID number; see docs/security.md`);
       return 1;
     }
-    console.log('done: every row is under the current key; DATA_KEY_PREVIOUS can be removed.');
+    const chains = await resealChains(db, createAuditMac(keys), {
+      batchSize,
+      onBatch: (label, seq, resealed) => console.log(`  ${label}: re-sealed up to record ${seq} (${resealed})`),
+    });
+    console.log(JSON.stringify({ auditChains: chains }));
+    console.log('done: every row and audit record is under the current key; DATA_KEY_PREVIOUS can be removed.');
     return 0;
   } catch (err) {
     console.error(`rotate-data-key failed: ${err instanceof Error ? err.message : String(err)}`);

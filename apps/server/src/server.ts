@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { CryptoSuiteMismatch } from './db/crypto-suite';
+import { prepareDatabase } from './prepare-database';
 import { firstStart } from './seed/first-start';
 import { createDataCipher } from './lib/crypto';
+import type { KeyRing } from './lib/crypto-suite';
 import { resolveDataKey } from './lib/data-key';
 import { resolveSandboxKeys } from './modules/confirmation/payments/sandbox-keys';
 
@@ -28,14 +30,25 @@ async function main(): Promise<void> {
   if (config.webDist === null) config = { ...config, webDist: defaultWebDist() };
 
   const db = openDatabase(config.database);
-  await migrateToLatest(db);
   const dataKey = resolveDataKey(config);
+  const keys: KeyRing = { suite: config.cryptoSuite, current: dataKey, previous: config.previousDataKeys };
+  try {
+    const { sealed } = await prepareDatabase(db, keys);
+    for (const s of sealed) console.log(`audit chain ${s.chain}: ${s.sealed} record(s) written before the chain sealed`);
+  } catch (err) {
+    if (!(err instanceof CryptoSuiteMismatch)) throw err;
+    console.error(err.message);
+    await db.destroy();
+    process.exit(2);
+  }
   // An empty database: the platform operator, and outside production (unless SEED_DEMO=off) the
   // demo office, which also shows the later stages (approved candidates who can pay).
   const printed = await firstStart(db, {
     demo: config.seedDemo,
     demoAdminPassword: config.seedAdminPassword,
-    ...(config.seedConfirmationDemo ? { confirmationDemo: { cipher: createDataCipher(dataKey, config.previousDataKeys) } } : {}),
+    ...(config.seedConfirmationDemo
+      ? { confirmationDemo: { cipher: createDataCipher(dataKey, config.previousDataKeys, config.cryptoSuite) } }
+      : {}),
     platformPassword: config.platformAdminPassword,
   });
   // Printed once, on the run that created the account; it is stored only as an argon2id hash.

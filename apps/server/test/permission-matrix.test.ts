@@ -215,9 +215,17 @@ for (const kind of DATABASES) {
       // Oneself: one's password, profile and own second factor, whatever the role.
       const own = ['changePassword', 'confirmTotp', 'getProfile', 'getTotpStatus', 'logout', 'startTotp'];
       for (const role of STAFF_ROLES) expect(may(role), role).toEqual(expect.arrayContaining(own));
-      expect(may('auditor')).toEqual([...own, 'exportAuditLog', 'getAuditLog'].sort());
+      expect(may('auditor')).toEqual([...own, 'exportAuditLog', 'getAuditChainState', 'getAuditLog'].sort());
       expect(may('security')).toEqual([...own, 'endStaffSessions', 'getStaffSecurity', 'resetStaffTotp', 'unlockStaff'].sort());
-      for (const url of ['getAuditLog', 'exportAuditLog', 'getStaffSecurity', 'unlockStaff', 'endStaffSessions', 'resetStaffTotp'])
+      for (const url of [
+        'getAuditLog',
+        'exportAuditLog',
+        'getAuditChainState',
+        'getStaffSecurity',
+        'unlockStaff',
+        'endStaffSessions',
+        'resetStaffTotp',
+      ])
         for (const role of ['admin', 'reviewer'] as const) expect(may(role), `${role} ${url}`).not.toContain(url);
       // No route of any role changes or deletes an audit record.
       for (const url of Object.keys(CONSOLE_PERMISSIONS)) expect(url).not.toMatch(/(save|update|delete|remove|purge|edit|set)Audit/i);

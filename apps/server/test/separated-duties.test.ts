@@ -282,7 +282,7 @@ for (const kind of DATABASES) {
       book.getWorksheet('审计日志')!.eachRow((row) => {
         rows.push((row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v as string | number))));
       });
-      expect(rows[0]).toEqual(['编号', '时间', '人员', '操作', '对象', '对象编号', '说明', '来源地址']);
+      expect(rows[0]).toEqual(['编号', '序号', '时间', '人员', '操作', '对象', '对象编号', '说明', '来源地址']);
       // Every record, newest first, the export itself on top; times in the office's zone.
       const total = Number(
         (
@@ -294,9 +294,11 @@ for (const kind of DATABASES) {
         ).n,
       );
       expect(rows).toHaveLength(total + 1);
-      expect(rows[1]!.slice(2, 4)).toEqual(['审计员', '导出审计日志']);
-      expect(rows[1]![1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      expect(rows.some((r) => r[3] === '解锁人员' && r[4] === '人员 lock-me（lock-me姓名）')).toBe(true);
+      expect(rows[1]!.slice(3, 5)).toEqual(['审计员', '导出审计日志']);
+      expect(rows[1]![2]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      // Each record's place in the office's chain: the newest is the last one.
+      expect(Number(rows[1]![1])).toBe(total);
+      expect(rows.some((r) => r[4] === '解锁人员' && r[5] === '人员 lock-me（lock-me姓名）')).toBe(true);
       const ids = rows.slice(1).map((r) => Number(r[0]));
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
     });

@@ -33,3 +33,4 @@ export * from './scores/stages';
 export * from './platform/offices';
 export * from './access/permissions';
 export * from './access/security';
+export * from './platform/audit-chain';

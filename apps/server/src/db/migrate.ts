@@ -26,6 +26,8 @@ import { platform } from './migrations/0025_platform';
 import { platformCaptcha } from './migrations/0026_platform_captcha';
 import { secondFactor } from './migrations/0027_second_factor';
 import { staffPasswordPolicy } from './migrations/0028_staff_password_policy';
+import { auditChain } from './migrations/0030_audit_chain';
+import { cryptoSuite } from './migrations/0031_crypto_suite';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -60,6 +62,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0026_platform_captcha': platformCaptcha(),
     '0027_second_factor': secondFactor(dialect),
     '0028_staff_password_policy': staffPasswordPolicy(),
+    '0030_audit_chain': auditChain(),
+    '0031_crypto_suite': cryptoSuite(),
   };
 }
 

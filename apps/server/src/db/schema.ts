@@ -91,6 +91,12 @@ export interface PlatformAuditTable {
   detail: string;
   ip: string;
   at: string;
+  /** Its place in the platform's audit chain (migration 0030); null only on a row that is not part of it. */
+  seq: number | null;
+  /** HMAC over the previous record's MAC and this record (modules/platform/audit/chain.ts). */
+  mac: string | null;
+  /** The id of the data key that made `mac`. */
+  mac_key: string | null;
 }
 
 export interface ExamTable {
@@ -508,6 +514,46 @@ export interface AuditLogTable {
   detail: string;
   ip: string;
   at: string;
+  /** Its place in the office's audit chain (migration 0030); null only on a row that is not part of it. */
+  seq: number | null;
+  /** HMAC over the previous record's MAC and this record (modules/platform/audit/chain.ts). */
+  mac: string | null;
+  /** The id of the data key that made `mac`. */
+  mac_key: string | null;
+}
+
+/** The head of each audit chain (`office:<id>`, `platform`): appends update it first, one at a time. */
+export interface AuditChainTable {
+  chain: string;
+  /** The last record's place (0: none yet). */
+  seq: number;
+  /** The last record's MAC; null while rows written before the chain wait to be sealed. */
+  mac: string | null;
+  /** Records up to here were removed by an audited purge (npm run purge-audit)… */
+  floor_seq: Generated<number>;
+  /** …and this was the MAC of the last of them, which the next record's MAC covers. */
+  floor_mac: Generated<string>;
+  /** A key rotation's progress: records up to here are re-sealed under the new key… */
+  rekey_seq: number | null;
+  /** …and this was the MAC (under the old key) of that last one, which the next record's MAC covers. */
+  rekey_mac: string | null;
+  /** How many records were written before the chain existed (sealed at the first start after migration 0030). */
+  legacy_seq: Generated<number>;
+  sealed_at: string | null;
+}
+
+/** What the console last verified of a chain (JSON), with a MAC so that nobody moves it forward. */
+export interface AuditCheckTable {
+  chain: string;
+  state: string;
+  tag: string;
+}
+
+/** Facts of the deployment recorded once (the crypto suite the data is written under). */
+export interface DeploymentSettingTable {
+  name: string;
+  value: string;
+  set_at: string;
 }
 
 export interface AppealTable {
@@ -768,6 +814,9 @@ export interface DB {
   application_no_seq: ApplicationNoSeqTable;
   notice: NoticeTable;
   audit_log: AuditLogTable;
+  audit_chain: AuditChainTable;
+  audit_check: AuditCheckTable;
+  deployment_setting: DeploymentSettingTable;
   attachment: AttachmentTable;
   attachment_ref: AttachmentRefTable;
   appeal: AppealTable;

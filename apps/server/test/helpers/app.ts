@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/database';
 import type { DB } from '../../src/db/schema';
-import { migrateToLatest } from '../../src/db/migrate';
+import { prepareDatabase } from '../../src/prepare-database';
 import { seedDemo } from '../../src/seed/demo';
 import { seedPlatformOperator } from '../../src/seed/operator';
 import { createDataCipher } from '../../src/lib/crypto';
@@ -40,8 +40,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The crypto suites every suite that touches personal data or the audit chain runs under (CRYPTO_SUITE). */
+export const CRYPTO_SUITES_UNDER_TEST = ['standard', 'sm'] as const;
+
 /**
- * A real app on a fresh, migrated and seeded database of the given kind. `demoStages`: the demo
+ * A real app on a fresh, migrated and seeded database of the given kind (under the crypto suite
+ * `env.CRYPTO_SUITE` names, standard by default). `demoStages`: the demo
  * office's later exams too (confirmation, close-out, tickets, scores), as `npm start` seeds them.
  * `heavyWorker`, `exportWorker`: another script for the heavy or export worker threads (a test's
  * gate around the real one). `config`: fields set as production would set them (e.g. `secondFactor`),
@@ -64,10 +68,11 @@ export async function createTestApp(
     database: database.config,
   };
   const db = openDatabase(database.config);
-  await migrateToLatest(db);
+  // As a start does: migrated, held to its crypto suite (CRYPTO_SUITE in `env`), old audit rows sealed.
+  await prepareDatabase(db, { suite: config.cryptoSuite, current: TEST_DATA_KEY, previous: config.previousDataKeys });
   await seedDemo(db, {
     adminPassword: TEST_ADMIN_PASSWORD,
-    ...(demoStages ? { confirmationDemo: { cipher: createDataCipher(TEST_DATA_KEY) } } : {}),
+    ...(demoStages ? { confirmationDemo: { cipher: createDataCipher(TEST_DATA_KEY, [], config.cryptoSuite) } } : {}),
   });
   await seedPlatformOperator(db, { password: TEST_PLATFORM_PASSWORD });
   const stream = new PassThrough();

@@ -144,6 +144,7 @@ export const CONSOLE_PERMISSIONS = {
   // The audit log (审计日志). No route changes or deletes a record, for any role.
   '/api/admin/getAuditLog': AUDITOR,
   '/api/admin/exportAuditLog': AUDITOR,
+  '/api/admin/getAuditChainState': AUDITOR,
 } as const satisfies Readonly<Record<string, 'public' | readonly StaffRole[]>>;
 
 export type ConsoleCall = keyof typeof CONSOLE_PERMISSIONS;

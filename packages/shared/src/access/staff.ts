@@ -209,6 +209,8 @@ export type Statistics = z.infer<typeof statisticsSchema>;
 
 export const auditEntrySchema = z.object({
   id: z.number().int(),
+  /** Its place in the office's audit chain (null: a row outside it). */
+  seq: z.number().int().nullable(),
   staffName: z.string(),
   action: z.string(),
   /** What was touched, as the log keeps it (`kind:id`). */

@@ -8,6 +8,12 @@ import { APPLICATION_TRANSITIONS } from '../registration/lifecycle';
 import { OPENING_ACTION_LABEL } from '../confirmation/payments';
 import { LATER_STAGE_TEXT, STAGE_LIST_TEXT } from '../scores/stages';
 
+/**
+ * The record an audited purge of old records (npm run purge-audit) leaves in the chain it
+ * shortened, in an office's log and in the platform's: it holds the MAC of the last record removed.
+ */
+export const AUDIT_PURGE_ACTION = '清理审计记录';
+
 /** Every action the log records, as the console shows it. */
 export const AUDIT_ACTIONS: readonly string[] = [
   // Sign-in and settings
@@ -83,6 +89,8 @@ export const AUDIT_ACTIONS: readonly string[] = [
   // Notifications
   '发送考务通知',
   '重发短信',
+  // The log itself
+  AUDIT_PURGE_ACTION,
   // Scores and later stages
   '下载成绩表模板',
   '导入成绩',
@@ -135,6 +143,7 @@ export const AUDIT_TARGET_KINDS = [
   'exam_subject',
   'exam_site',
   'exam_room',
+  'auditLog',
 ] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 

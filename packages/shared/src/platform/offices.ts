@@ -85,6 +85,8 @@ export type OfficeAdminResult = z.infer<typeof officeAdminResultSchema>;
 
 export const platformAuditEntrySchema = z.object({
   id: z.number().int(),
+  /** Its place in the platform's audit chain (null: a row outside it). */
+  seq: z.number().int().nullable(),
   operatorName: z.string(),
   action: z.string(),
   target: z.string(),

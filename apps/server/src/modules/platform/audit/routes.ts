@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { officeQuerySchema, zonedDateTimeSeconds } from '@zhikaoyun/shared';
+import { auditChainStateSchema, envelopeSchema, officeQuerySchema, ok, zonedDateTimeSeconds } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeSheet, type SheetColumn } from '../../../lib/xlsx-stream';
 import { STAFF_ROUTE } from '../../access/console-deps';
@@ -7,6 +7,8 @@ import { auditReaderScope } from '../../access/scope';
 
 const COLUMNS: readonly SheetColumn[] = [
   { header: '编号', key: 'id', width: 10 },
+  // Its place in the office's audit chain, as verify-audit and the console name a break.
+  { header: '序号', key: 'seq', width: 10 },
   { header: '时间', key: 'at', width: 20 },
   { header: '人员', key: 'staffName', width: 16 },
   { header: '操作', key: 'action', width: 18 },
@@ -19,7 +21,8 @@ const COLUMNS: readonly SheetColumn[] = [
 /**
  * The audit log leaves the console as an .xlsx for the auditor (`/api/admin/exportAuditLog`,
  * under /api/admin). Reading it is `getAuditLog` in the review routes. The export is itself
- * recorded, before the file is written, so it lists itself.
+ * recorded, before the file is written, so it lists itself. Beside the log, whether its chain is
+ * whole (`getAuditChainState`).
  */
 const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const { audit } = app.services;
@@ -32,7 +35,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       const timeZone = request.office.timeZone;
       const out = new PassThrough();
       async function* rows() {
-        for await (const batch of audit.all(scope)) yield batch.map((e) => ({ ...e, at: zonedDateTimeSeconds(e.at, timeZone) }));
+        for await (const batch of audit.all(scope)) yield batch.map((e) => ({ ...e, seq: e.seq ?? undefined, at: zonedDateTimeSeconds(e.at, timeZone) }));
       }
       writeSheet(out, '审计日志', COLUMNS, rows()).catch((err: unknown) =>
         out.destroy(err instanceof Error ? err : new Error(String(err))),
@@ -42,6 +45,19 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('Content-Disposition', `attachment; filename="audit-log.xlsx"; filename*=UTF-8''${encodeURIComponent('审计日志')}.xlsx`)
         .send(out);
     },
+  );
+  app.get(
+    '/getAuditChainState',
+    {
+      config: STAFF_ROUTE,
+      schema: {
+        summary: '审计链状态（已校验至第几条，或在第几条处断开）',
+        tags: ['console'],
+        querystring: officeQuerySchema,
+        response: { 200: envelopeSchema(auditChainStateSchema) },
+      },
+    },
+    async (request) => ok(await audit.chainState(auditReaderScope(request.staff))),
   );
 };
 

@@ -1,4 +1,4 @@
-import { auditActionLabel, type AuditEntry, type AuditTarget } from '@zhikaoyun/shared';
+import { auditActionLabel, type AuditChainState, type AuditEntry, type AuditTarget } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import { nowIso } from '../../../lib/clock';
@@ -52,6 +52,7 @@ export function createAuditService(repo: AuditRepository) {
       if (kind === 'candidate') return `考生账号 #${rest}`;
       if (kind === 'sms') return `短信 #${rest}`;
       if (kind === 'attachment') return `附件 #${rest}`;
+      if (kind === 'auditLog') return `审计记录第 ${rest} 条及之前`;
       // Deleted since: say what it was.
       const was: Partial<Record<string, string>> = {
         exam: '考试',
@@ -65,7 +66,7 @@ export function createAuditService(repo: AuditRepository) {
     };
   }
 
-  type Row = { id: number; staff_name: string; action: string; target: string; detail: string; ip: string; at: string };
+  type Row = { id: number; seq: number | null; staff_name: string; action: string; target: string; detail: string; ip: string; at: string };
   async function entries(officeId: number, rows: readonly Row[]): Promise<AuditEntry[]> {
     const label = await targetLabels(
       officeId,
@@ -73,6 +74,7 @@ export function createAuditService(repo: AuditRepository) {
     );
     return rows.map((r) => ({
       id: r.id,
+      seq: r.seq,
       staffName: r.staff_name,
       action: auditActionLabel(r.action),
       target: r.target,
@@ -112,6 +114,10 @@ export function createAuditService(repo: AuditRepository) {
         entries.map((e) => ({ office_id: actor.officeId, staff_id: actor.id, staff_name: actor.name, ...e, ip, at })),
         trx,
       );
+    },
+    /** Whether the office's chain is whole, verified incrementally from its checkpoint (chain-check.ts). */
+    chainState(scope: AuditReaderScope): Promise<AuditChainState> {
+      return repo.chainState(scope.officeId);
     },
     /** The office's log, for its auditors (the scope says whose office and that the caller is one). */
     async page(scope: AuditReaderScope, page: number, pageSize: number): Promise<{ list: AuditEntry[]; total: number }> {

@@ -1,14 +1,18 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../../../db/database';
-import type { DB, OfficeTable, PlatformAuditTable } from '../../../db/schema';
+import type { DB, OfficeTable } from '../../../db/schema';
+import type { AuditMac } from '../../../lib/audit-mac';
 import type { CaptchaRepository } from '../../access/captcha/repository';
+import { appendToChain } from '../audit/chain';
+import { chainState } from '../audit/chain-check';
+import { platformChain, type PlatformAuditRecord } from '../audit/platform-chain';
 
 /**
  * Every query of the platform: its operator, the operator's sessions and captchas, the offices
  * with their host names and counts, an office's first admin, and the platform's audit log. No
  * query here reads a candidate's row beyond counting it.
  */
-export function createPlatformRepository(db: Db) {
+export function createPlatformRepository(db: Db, mac: AuditMac) {
   const k = db.kysely;
 
   /** The operator's captchas, in the shape the captcha service takes (there is no office to belong to). */
@@ -216,14 +220,19 @@ export function createPlatformRepository(db: Db) {
       return inserted.id;
     },
 
-    async insertAudit(row: Insertable<PlatformAuditTable>, trx: Kysely<DB> = k) {
-      await trx.insertInto('platform_audit').values(row).execute();
+    /** Whether the platform's chain is whole (audit/chain-check.ts). */
+    auditChainState() {
+      return chainState(k, platformChain(), mac);
+    },
+    /** In the platform's own audit chain, in `trx` with the change it records. */
+    async insertAudit(row: PlatformAuditRecord, trx: Kysely<DB> = k) {
+      await appendToChain(trx, mac, platformChain(), [row]);
     },
     async auditPage(offset: number, limit: number) {
       const [rows, total] = await Promise.all([
         k
           .selectFrom('platform_audit')
-          .select(['id', 'operator_name', 'action', 'target', 'detail', 'ip', 'at'])
+          .select(['id', 'seq', 'operator_name', 'action', 'target', 'detail', 'ip', 'at'])
           .orderBy('id', 'desc')
           .offset(offset)
           .limit(limit)

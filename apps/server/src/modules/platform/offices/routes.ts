@@ -1,4 +1,5 @@
 import {
+  auditChainStateSchema,
   captchaSchema,
   createOfficeAdminSchema,
   envelopeSchema,
@@ -115,6 +116,11 @@ const platformRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { summary: '平台操作日志', tags, querystring: pageQuerySchema, response: { 200: envelopeSchema(platformAuditPageSchema) } },
     },
     async (request) => ok(await service.auditLog(request.query.page, request.query.pageSize)),
+  );
+  app.get(
+    '/getAuditChainState',
+    { config: PLATFORM, schema: { summary: '平台审计链状态', tags, response: { 200: envelopeSchema(auditChainStateSchema) } } },
+    async () => ok(await service.auditChainState()),
   );
 };
 

@@ -1,4 +1,6 @@
 import {
+  AUDIT_PURGE_ACTION,
+  type AuditChainState,
   DEFAULT_MENU,
   ErrorCode,
   type PasswordChanged,
@@ -48,6 +50,8 @@ export const PLATFORM_ACTIONS = {
   createOfficeAdmin: '创建机构管理员',
   enableTotp: '开启两步验证',
   recoveryCodeLogin: '使用恢复码登录',
+  /** Written by `npm run purge-audit`, not by a call (modules/platform/audit/purge.ts). */
+  purgeAudit: AUDIT_PURGE_ACTION,
 } as const;
 
 const TOUCH_EVERY_MS = 60 * 1000;
@@ -323,11 +327,15 @@ export function createPlatformService({ repo, captcha, counters, officeChanged, 
       return { username, initialPassword };
     },
 
+    auditChainState(): Promise<AuditChainState> {
+      return repo.auditChainState();
+    },
     async auditLog(page: number, pageSize: number): Promise<{ list: PlatformAuditEntry[]; total: number }> {
       const { rows, total } = await repo.auditPage((page - 1) * pageSize, pageSize);
       return {
         list: rows.map((r) => ({
           id: r.id,
+          seq: r.seq,
           operatorName: r.operator_name,
           action: r.action,
           target: r.target,

@@ -10,6 +10,7 @@ import {
 import type { Writable } from 'node:stream';
 import type { Db } from '../../../db/database';
 import { createDataCipher, type DataCipher } from '../../../lib/crypto';
+import type { CryptoSuite } from '../../../lib/crypto-suite';
 import { writeSheet, type SheetColumn } from '../../../lib/xlsx-stream';
 import { parseForm } from '../applications/service';
 import { createReviewRepository, type ReviewRecord } from './repository';
@@ -71,6 +72,7 @@ async function* exportRows(batches: AsyncIterable<ReviewRecord[]>, options: Shee
 /** What the export worker (src/export-worker.ts) is given for the applications' workbook. */
 export interface ApplicationsExportJob {
   kind: 'applications';
+  suite: CryptoSuite;
   dataKey: Uint8Array;
   previousKeys: Uint8Array[];
   scope: ApplicationScope;
@@ -91,6 +93,7 @@ export async function writeApplicationsExport(db: Db, job: ApplicationsExportJob
   const cipher = createDataCipher(
     Buffer.from(job.dataKey),
     job.previousKeys.map((k) => Buffer.from(k)),
+    job.suite,
   );
   const repo = createReviewRepository(db);
   const rows = exportRows(repo.stream(job.scope, job.examId, BATCH), { cipher, full: job.full, timeZone: job.timeZone });

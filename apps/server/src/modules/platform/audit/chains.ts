@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import type { AuditMac } from '../../../lib/audit-mac';
+import { sealIfLegacy, type ChainStore } from './chain';
+import { platformChain } from './platform-chain';
+import { officeChain } from './repository';
+
+/** The table of a chain by its name (`office:<id>`, `platform`). */
+export function chainTableOf(name: string): ChainStore {
+  if (name === 'platform') return platformChain();
+  const m = /^office:(\d+)$/.exec(name);
+  if (!m) throw new Error(`unknown audit chain ${name}`);
+  return officeChain(Number(m[1]));
+}
+
+/**
+ * Every chain of the database: those with a head, and any office or platform rows without one
+ * (rows written outside every chain are still checked, and reported).
+ */
+export async function allChains(k: Kysely<DB>): Promise<ChainStore[]> {
+  const [heads, offices, platform] = await Promise.all([
+    k.selectFrom('audit_chain').select('chain').execute(),
+    k.selectFrom('audit_log').select('office_id').distinct().execute(),
+    k.selectFrom('platform_audit').select('id').limit(1).execute(),
+  ]);
+  const names = new Set(heads.map((h) => h.chain));
+  for (const o of offices) names.add(`office:${o.office_id}`);
+  if (platform.length > 0) names.add('platform');
+  const order = (n: string) => (n === 'platform' ? -1 : Number(n.slice('office:'.length)));
+  return [...names].sort((a, b) => order(a) - order(b)).map(chainTableOf);
+}
+
+/**
+ * Seals the records written before the chains existed (migration 0030), at the first start after
+ * it, so that no request pays for it; how many per chain.
+ */
+export async function sealLegacyChains(db: Db, mac: AuditMac): Promise<{ chain: string; sealed: number }[]> {
+  const waiting = await db.kysely.selectFrom('audit_chain').select('chain').where('mac', 'is', null).execute();
+  const sealed: { chain: string; sealed: number }[] = [];
+  for (const { chain } of waiting) {
+    const n = await sealIfLegacy(db.kysely, mac, chainTableOf(chain));
+    if (n > 0) sealed.push({ chain, sealed: n });
+  }
+  return sealed;
+}
