@@ -8,17 +8,18 @@ import { TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY, TEST_LOG_DIR } from '
 /**
  * The real server as a separate process (what crash and scale-out tests kill and restart): the
  * production entry (src/server.ts: migrate, seed, listen, graceful shutdown) bundled by esbuild
- * the same way the build does, into a folder of its own under apps/server/dist.
+ * the same way the build does, into a folder of its own under apps/server/dist. `source` bundles
+ * another entry the same way (a test's own writer process).
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export async function bundleServer(tag: string): Promise<{ entry: string; cleanup(): void }> {
+export async function bundleServer(tag: string, source = 'src/server.ts'): Promise<{ entry: string; cleanup(): void }> {
   const dir = path.join(serverDir, 'dist', `test-${tag}-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const entry = path.join(dir, 'server.mjs');
+  const entry = path.join(dir, `${path.basename(source, '.ts')}.mjs`);
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(serverDir, 'src/server.ts')],
+    entryPoints: [path.join(serverDir, source)],
     outfile: entry,
     bundle: true,
     platform: 'node',
