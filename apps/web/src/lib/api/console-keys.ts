@@ -75,6 +75,7 @@ export const appealKeys = {
 
 export const auditKeys = {
   page: (page: number) => ['console', 'audit', page] as const,
+  chain: () => ['console', 'audit', 'chain'] as const,
 };
 
 export const staffKeys = {

@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database';
 import type { DB } from '../../../db/schema';
 import type { AuditMac } from '../../../lib/audit-mac';
+import { nowIso } from '../../../lib/clock';
 import { sealIfLegacy, type ChainStore } from './chain';
+import { recordFullCheck } from './chain-check';
+import { readHead, walkChain } from './chain-verify';
 import { platformChain } from './platform-chain';
 import { officeChain } from './repository';
 
@@ -33,14 +36,21 @@ export async function allChains(k: Kysely<DB>): Promise<ChainStore[]> {
 
 /**
  * Seals the records written before the chains existed (migration 0030), at the first start after
- * it, so that no request pays for it; how many per chain.
+ * it, so that no request pays for it, and verifies them once, so that the console goes on from the
+ * head; how many per chain.
  */
 export async function sealLegacyChains(db: Db, mac: AuditMac): Promise<{ chain: string; sealed: number }[]> {
   const waiting = await db.kysely.selectFrom('audit_chain').select('chain').where('mac', 'is', null).execute();
   const sealed: { chain: string; sealed: number }[] = [];
   for (const { chain } of waiting) {
-    const n = await sealIfLegacy(db.kysely, mac, chainTableOf(chain));
-    if (n > 0) sealed.push({ chain, sealed: n });
+    const startedAt = nowIso();
+    const table = chainTableOf(chain);
+    const n = await sealIfLegacy(db.kysely, mac, table);
+    if (n === 0) continue;
+    sealed.push({ chain, sealed: n });
+    // Sealed just now, every record in order: the console starts from the head, not from record 1.
+    const head = (await readHead(db.kysely, chain))!;
+    await recordFullCheck(db.kysely, table, mac, await walkChain(db.kysely, table, mac, head), startedAt);
   }
   return sealed;
 }

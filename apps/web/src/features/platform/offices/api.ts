@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AuditChainState,
   Captcha,
   ConfirmTotpInput,
   CreateOfficeAdminInput,
@@ -57,6 +58,7 @@ export const saveOffice = (input: SaveOfficeInput) => postData<{ id: number }>('
 export const createOfficeAdmin = (input: CreateOfficeAdminInput) => postData<OfficeAdminResult>('/api/platform/createOfficeAdmin', input);
 
 export const PLATFORM_AUDIT_PAGE_SIZE = 30;
+export const fetchPlatformAuditChain = () => getData<AuditChainState>('/api/platform/getAuditChainState');
 export const fetchPlatformAudit = (page: number) =>
   getData<{ list: PlatformAuditEntry[]; total: number }>('/api/platform/getAuditLog', { page, pageSize: PLATFORM_AUDIT_PAGE_SIZE });
 
@@ -120,4 +122,9 @@ export function usePlatformAudit(page: number) {
     placeholderData: (p) => p,
     staleTime: 0,
   });
+}
+
+/** Whether the platform's own audit chain is whole. */
+export function usePlatformAuditChain() {
+  return useQuery({ queryKey: ['platform', 'audit', 'chain'], queryFn: fetchPlatformAuditChain, staleTime: 0 });
 }

@@ -2,13 +2,15 @@ import type { AuditEntry } from '@zhikaoyun/shared';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Table } from 'antd';
 import { useState } from 'react';
+import { AuditChainAlert } from '../../../../components/console/AuditChainAlert';
 import { pageParam, useUrlParams } from '../../../../components/console/url-state';
 import { formatDateTime } from '../../../../components/format';
-import { AUDIT_PAGE_SIZE, exportAuditLog, useAuditLog } from './api';
+import { AUDIT_PAGE_SIZE, exportAuditLog, useAuditChainState, useAuditLog } from './api';
 
 /**
- * 审计日志 (the auditor, decision 031): who did what, when, from where; the page is `?page=`.
- * 导出 downloads the whole log as .xlsx. Nobody changes or deletes an entry.
+ * 审计日志 (the auditor, decision 031): who did what, when, from where, and whether the chain of
+ * records is whole (decision 032); the page is `?page=`. 导出 downloads the whole log as .xlsx.
+ * Nobody changes or deletes an entry.
  */
 export default function AuditPage() {
   const [params, update] = useUrlParams();
@@ -21,6 +23,7 @@ export default function AuditPage() {
       .catch(() => undefined)
       .finally(() => setExporting(false));
   };
+  const chain = useAuditChainState();
   return (
     <div>
       <div className="console-toolbar">
@@ -29,6 +32,7 @@ export default function AuditPage() {
           导出 Excel
         </Button>
       </div>
+      <AuditChainAlert state={chain.data} />
       <Table<AuditEntry>
         rowKey="id"
         loading={log.isFetching}
@@ -41,6 +45,7 @@ export default function AuditPage() {
           showSizeChanger: false,
         }}
         columns={[
+          { title: '序号', dataIndex: 'seq', width: 80, render: (v: number | null) => v ?? '—' },
           { title: '时间', dataIndex: 'at', render: (v: string) => formatDateTime(v) },
           { title: '人员', dataIndex: 'staffName' },
           { title: '操作', dataIndex: 'action' },
