@@ -11,7 +11,9 @@ import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { seedDemo } from '../apps/server/src/seed/demo';
 import { COMPLETE_FORM } from '../apps/server/src/seed/fixtures';
+import { createAuditMac } from '../apps/server/src/lib/audit-mac';
 import { createDataCipher } from '../apps/server/src/lib/crypto';
+import { officeChain } from '../apps/server/src/modules/platform/audit/repository';
 import { hashPassword } from '../apps/server/src/lib/password';
 
 export interface SeedOptions {
@@ -97,6 +99,18 @@ export async function seedScale(o: SeedOptions): Promise<SeedResult> {
   const exam = await db.kysely.selectFrom('exam').select('id').where('office_id', '=', office.id).orderBy('id').executeTakeFirstOrThrow();
   await db.destroy();
   const cipher = createDataCipher(o.dataKey);
+  // The staff's decisions and views, chained as the audit service chains them (one office's chain).
+  const auditMac = createAuditMac({ suite: 'standard', current: o.dataKey, previous: [] });
+  const chain = officeChain(office.id);
+  let auditSeq = 0;
+  let auditPrev = '';
+  const chained = (action: string, target: string, at: string) => {
+    const row = { office_id: office.id, staff_id: 1, staff_name: '管理员', action, target, detail: '', ip: '127.0.0.1', at };
+    auditSeq += 1;
+    auditPrev = auditMac.sign(auditPrev, chain.contentOf(row, auditSeq));
+    return { action, target, at, seq: auditSeq, mac: auditPrev };
+  };
+  const chainHead = `INSERT INTO audit_chain (chain, seq, mac) VALUES ($1, $2, $3) ON CONFLICT (chain) DO UPDATE SET seq = excluded.seq, mac = excluded.mac`;
   const passwordHash = await hashPassword(o.candidatePassword);
   const random = rng(20260301);
   const now = new Date().toISOString();
@@ -173,8 +187,12 @@ export async function seedScale(o: SeedOptions): Promise<SeedResult> {
       `INSERT INTO application_history (application_id, status, reason, actor, actor_id, at) VALUES (?, ?, '', ?, ?, ?)`,
     );
     const insAudit = s.prepare(
-      `INSERT INTO audit_log (office_id, staff_id, staff_name, action, target, detail, ip, at) VALUES (?, 1, '管理员', ?, ?, '', '127.0.0.1', ?)`,
+      `INSERT INTO audit_log (office_id, staff_id, staff_name, action, target, detail, ip, at, seq, mac, mac_key) VALUES (?, 1, '管理员', ?, ?, '', '127.0.0.1', ?, ?, ?, ?)`,
     );
+    const audit = (action: string, target: string, at: string) => {
+      const r = chained(action, target, at);
+      insAudit.run(office.id, r.action, r.target, r.at, r.seq, r.mac, auditMac.keyId);
+    };
     const answer = cipher.encrypt('答案');
     const batch = s.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
@@ -205,14 +223,15 @@ export async function seedScale(o: SeedOptions): Promise<SeedResult> {
         if (a.submitted) insHist.run(aid, 'submitted', 'candidate', cid, a.submitted);
         if (reviewed) {
           insHist.run(aid, a.status, 'staff', 1, reviewed);
-          insAudit.run(office.id, a.status === 'approved' ? '审核通过' : '审核不通过', `application:${aid}`, reviewed);
+          audit(a.status === 'approved' ? '审核通过' : '审核不通过', `application:${aid}`, reviewed);
         }
-        if (i % 3 === 0) insAudit.run(office.id, '查看报名', `application:${aid}`, now);
+        if (i % 3 === 0) audit('查看报名', `application:${aid}`, now);
       }
     });
     const total = o.n + o.fresh;
     for (let i = 0; i < total; i += 20_000) batch(i, Math.min(total, i + 20_000));
     s.pragma('wal_checkpoint(TRUNCATE)');
+    s.prepare(chainHead.replace(/\$\d/g, '?')).run(chain.chain, auditSeq, auditPrev);
     s.close();
     return {
       officeId: office.id,
@@ -286,14 +305,30 @@ export async function seedScale(o: SeedOptions): Promise<SeedResult> {
        UNION ALL SELECT x.aid, x.status, '', 'staff', 1, x.sub FROM unnest($2::int[], $5::text[], $4::text[]) AS x(aid, status, sub) WHERE x.status IN ('approved', 'rejected')`,
       [now, aid, apps.map((a) => a.cid), apps.map((a) => a.submitted), apps.map((a) => a.status)],
     );
+    const entries = [
+      ...apps.flatMap((a, j) =>
+        a.status === 'approved' || a.status === 'rejected'
+          ? [chained(a.status === 'approved' ? '审核通过' : '审核不通过', `application:${aid[j]}`, a.submitted!)]
+          : [],
+      ),
+      ...aid.flatMap((id, j) => ((j + 1) % 3 === 0 ? [chained('查看报名', `application:${id}`, now)] : [])),
+    ];
     await client.query(
-      `INSERT INTO audit_log (office_id, staff_id, staff_name, action, target, detail, ip, at)
-       SELECT $1::int, 1, '管理员', CASE WHEN x.status = 'approved' THEN '审核通过' ELSE '审核不通过' END, 'application:' || x.aid, '', '127.0.0.1', x.sub
-       FROM unnest($2::int[], $3::text[], $4::text[]) AS x(aid, status, sub) WHERE x.status IN ('approved', 'rejected')
-       UNION ALL SELECT $1::int, 1, '管理员', '查看报名', 'application:' || x.aid, '', '127.0.0.1', $5::text FROM unnest($2::int[]) WITH ORDINALITY AS x(aid, ord) WHERE x.ord % 3 = 0`,
-      [office.id, aid, apps.map((a) => a.status), apps.map((a) => a.submitted), now],
+      `INSERT INTO audit_log (office_id, staff_id, staff_name, action, target, detail, ip, at, seq, mac, mac_key)
+       SELECT $1::int, 1, '管理员', x.action, x.target, '', '127.0.0.1', x.at, x.seq, x.mac, $2::text
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::text[]) AS x(action, target, at, seq, mac)`,
+      [
+        office.id,
+        auditMac.keyId,
+        entries.map((e) => e.action),
+        entries.map((e) => e.target),
+        entries.map((e) => e.at),
+        entries.map((e) => e.seq),
+        entries.map((e) => e.mac),
+      ],
     );
   }
+  await client.query(chainHead, [chain.chain, auditSeq, auditPrev]);
   await client.query('VACUUM ANALYZE');
   await client.end();
   return {

@@ -190,6 +190,8 @@ for (const kind of DATABASES) {
             if (cols.has('position_id')) return positions.includes(r.position_id as number);
             // A person's second factor (second_factor, recovery_code): a staff member's is their office's.
             if (cols.has('subject_id') && r.kind === 'staff') return staff.includes(r.subject_id as number);
+            // Audit chains (their heads and checkpoints) are named by their office.
+            if (cols.has('chain')) return r.chain === `office:${officeB}`;
             return true;
           });
           out[table.name] = mine.map((r) => JSON.stringify(r)).sort();
