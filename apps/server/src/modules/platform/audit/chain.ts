@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { AuditMac } from '../../../lib/audit-mac';
 import { nowIso } from '../../../lib/clock';
@@ -46,8 +46,8 @@ export interface ChainStore {
   firstAtOrAfter(k: Kysely<DB>, after: number, cutoff: string): Promise<number | null>;
   /** The first place after `after` of a record sealed under another key than `keyId`, or null. */
   firstNotUnder(k: Kysely<DB>, after: number, keyId: string): Promise<number | null>;
-  /** A record's new MAC (sealing rows from before the chain, re-sealing under a new key). */
-  reseal(trx: Kysely<DB>, id: number, mac: string, macKey: string): Promise<void>;
+  /** Records' new MACs (sealing rows from before the chain, re-sealing under a new key). */
+  reseal(trx: Kysely<DB>, rows: readonly { id: number; mac: string }[], macKey: string): Promise<void>;
   /** Removes the records up to `seq` (an audited purge); how many went. */
   deleteThrough(trx: Kysely<DB>, seq: number): Promise<number>;
   /** Appends a record of the system's own (appendToChain, in `trx`). */
@@ -58,6 +58,24 @@ export interface ChainStore {
 export interface ChainTable<Row> extends ChainStore {
   contentOf(row: Row, seq: number): readonly unknown[];
   insert(trx: Kysely<DB>, rows: (Row & { seq: number; mac: string; mac_key: string })[]): Promise<void>;
+}
+
+/**
+ * New MACs for many rows of `table`, a few hundred per statement (`UPDATE … FROM (VALUES …)`, on
+ * both databases): sealing or re-sealing a long log row by row would cost a round trip each.
+ */
+export async function resealRows(
+  trx: Kysely<DB>,
+  table: 'audit_log' | 'platform_audit',
+  rows: readonly { id: number; mac: string }[],
+  macKey: string,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 400) {
+    const values = sql.join(rows.slice(i, i + 400).map((r) => sql`(CAST(${r.id} AS integer), CAST(${r.mac} AS text))`));
+    await sql`UPDATE ${sql.table(table)} SET mac = v.column2, mac_key = ${macKey} FROM (VALUES ${values}) AS v WHERE ${sql.ref(`${table}.id`)} = v.column1`.execute(
+      trx,
+    );
+  }
 }
 
 /** The head of a chain as an append finds it. */
@@ -137,11 +155,12 @@ async function sealLegacy(trx: Kysely<DB>, mac: AuditMac, table: ChainStore, thr
   for (;;) {
     const rows = await table.range(trx, after, through, 1000);
     if (rows.length === 0) break;
-    for (const r of rows) {
+    const sealed = rows.map((r) => {
       if (r.mac !== null) throw new Error(`${table.label}: the head has no MAC but record ${r.seq} has one; run npm run verify-audit`);
       prev = mac.sign(prev, r.content);
-      await table.reseal(trx, r.id, prev, mac.keyId);
-    }
+      return { id: r.id, mac: prev };
+    });
+    await table.reseal(trx, sealed, mac.keyId);
     after = rows[rows.length - 1]!.seq!;
   }
   await trx.updateTable('audit_chain').set({ mac: prev, sealed_at: nowIso() }).where('chain', '=', table.chain).execute();

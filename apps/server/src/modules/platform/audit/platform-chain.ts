@@ -1,7 +1,7 @@
 import { AUDIT_PURGE_ACTION } from '@zhikaoyun/shared';
 import type { Insertable } from 'kysely';
 import type { PlatformAuditTable } from '../../../db/schema';
-import { appendToChain, type ChainRecord, type ChainTable } from './chain';
+import { appendToChain, resealRows, type ChainRecord, type ChainTable } from './chain';
 
 /** A row of the platform's log to write: its columns but the id and what the chain gives it. */
 export type PlatformAuditRecord = Omit<Insertable<PlatformAuditTable>, 'seq' | 'mac' | 'mac_key'>;
@@ -81,9 +81,7 @@ export function platformChain(): ChainTable<PlatformAuditRecord> {
         .executeTakeFirst();
       return row?.seq ?? null;
     },
-    async reseal(trx, id, mac, macKey) {
-      await trx.updateTable('platform_audit').set({ mac, mac_key: macKey }).where('id', '=', id).execute();
-    },
+    reseal: (trx, rows, macKey) => resealRows(trx, 'platform_audit', rows, macKey),
     async deleteThrough(trx, seq) {
       const r = await trx.deleteFrom('platform_audit').where('seq', '<=', seq).executeTakeFirst();
       return Number(r.numDeletedRows);

@@ -54,16 +54,17 @@ export async function resealChains(db: Db, mac: AuditMac, opts: RekeyOptions = {
           oldPrev = newPrev = await macAt(trx, table, after, head.floor_seq, head.floor_mac);
         }
         const rows = await table.range(trx, after, head.seq, batchSize);
-        for (const r of rows) {
+        const resealed = rows.map((r) => {
           if (r.seq !== after + 1 || r.mac === null || r.macKey === null || mac.check(r.macKey, oldPrev, r.content, r.mac) !== 'ok')
             throw new Error(
               `${table.label}: the chain does not verify at record ${after + 1}; run npm run verify-audit (nothing of this chain was re-sealed past it)`,
             );
           newPrev = mac.sign(newPrev, r.content);
-          await table.reseal(trx, r.id, newPrev, mac.keyId);
           oldPrev = r.mac;
           after = r.seq;
-        }
+          return { id: r.id, mac: newPrev };
+        });
+        await table.reseal(trx, resealed, mac.keyId);
         const done = after >= head.seq;
         await trx
           .updateTable('audit_chain')

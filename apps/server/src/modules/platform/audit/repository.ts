@@ -3,7 +3,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../../../db/database';
 import type { AuditLogTable, DB } from '../../../db/schema';
 import type { AuditMac } from '../../../lib/audit-mac';
-import { appendToChain, type ChainRecord, type ChainTable } from './chain';
+import { appendToChain, resealRows, type ChainRecord, type ChainTable } from './chain';
 import { chainState } from './chain-check';
 
 /** A row to write: the table's columns but the generated id and what the chain gives it. */
@@ -96,9 +96,7 @@ export function officeChain(officeId: number): ChainTable<AuditRecord> {
         .executeTakeFirst();
       return row?.seq ?? null;
     },
-    async reseal(trx, id, mac, macKey) {
-      await trx.updateTable('audit_log').set({ mac, mac_key: macKey }).where('id', '=', id).execute();
-    },
+    reseal: (trx, rows, macKey) => resealRows(trx, 'audit_log', rows, macKey),
     async deleteThrough(trx, seq) {
       const r = await trx.deleteFrom('audit_log').where('office_id', '=', officeId).where('seq', '<=', seq).executeTakeFirst();
       return Number(r.numDeletedRows);
