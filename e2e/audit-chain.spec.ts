@@ -1,12 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { withStaffSession } from './support';
+import { staffAccount } from './staff-accounts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-// 审计日志 says whether the office's chain of records is whole and up to which record it was
+// 审计日志 (the auditor's) says whether the office's chain of records is whole and up to which record it was
 // verified (the server verifies what is new since the last view); each row shows its place.
 test('审计日志 shows the audit chain verified up to its newest record', async ({ page, request }) => {
-  await withStaffSession(page, request, 'admin', 'e2e-admin-password');
+  const auditor = await staffAccount('auditor');
+  await withStaffSession(page, request, auditor.username, auditor.password);
   await page.goto('/admin/audit');
   const chain = page.getByTestId('audit-chain');
   await expect(chain).toContainText(/审计链完整：已校验至第 \d+ 条/);

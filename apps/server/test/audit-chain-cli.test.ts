@@ -76,11 +76,14 @@ for (const kind of DATABASES)
           expect(changed.status).toBe(1);
           expect(changed.err).toContain(`audit_log office ${officeId}: record 3 (row id ${third.id}) was changed`);
           // The console shows what the command found.
-          const state = await t.app.services.audit.chainState({ officeId, admin: true });
+          const state = await t.app.services.audit.chainState({ officeId, auditReader: true });
           expect(state).toMatchObject({ status: 'broken', fault: { kind: 'changed', seq: 3, id: third.id } });
           await t.db.kysely.updateTable('audit_log').set({ detail: third.detail }).where('id', '=', third.id).execute();
           expect(command(t, 'verify-audit').status).toBe(0);
-          expect(await t.app.services.audit.chainState({ officeId, admin: true })).toMatchObject({ status: 'intact', verifiedSeq: 6 });
+          expect(await t.app.services.audit.chainState({ officeId, auditReader: true })).toMatchObject({
+            status: 'intact',
+            verifiedSeq: 6,
+          });
 
           // Removed: record 4.
           const fourth = await row(4);

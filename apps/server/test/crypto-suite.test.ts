@@ -12,6 +12,7 @@ import { rotateDataKey } from '../src/modules/access/accounts/key-rotation';
 import { readHead, walkChain } from '../src/modules/platform/audit/chain-verify';
 import { resealChains } from '../src/modules/platform/audit/rekey';
 import { officeChain } from '../src/modules/platform/audit/repository';
+import { DEMO_DUTY_STAFF } from '../src/seed/duty-staff';
 import { adminToken, submittedApplication } from './helpers/actors';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered, registration } from './helpers/candidates';
@@ -168,7 +169,11 @@ for (const kind of DATABASES) {
         const staff = await after.inject({
           method: 'POST',
           url: '/api/admin/login',
-          payload: { username: 'admin', password: 'test-admin-pass-2026', ...(await captcha(t)) },
+          payload: {
+            username: 'auditor',
+            password: DEMO_DUTY_STAFF.find((d) => d.username === 'auditor')!.password,
+            ...(await captcha(t)),
+          },
         });
         const token = staff.json<{ data: { token: string } }>().data.token;
         const state = await after.inject({ method: 'GET', url: '/api/admin/getAuditChainState', headers: bearer(token) });

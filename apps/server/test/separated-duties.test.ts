@@ -37,7 +37,9 @@ it('no code of the server changes or deletes an audit record (the log only grows
   const changing = files.filter(({ text }) =>
     /(updateTable|deleteFrom)\(\s*'audit_log'|\b(update|delete\s+from|truncate)\s+(table\s+)?"?audit_log\b/i.test(text),
   );
-  expect(changing.map((f) => f.file)).toEqual([]);
+  // But one: an audited purge of records past their 180 days (npm run purge-audit, decision 032),
+  // through the chain of modules/platform/audit, which leaves its own record and an anchor.
+  expect(changing.map((f) => f.file)).toEqual([path.join('modules', 'platform', 'audit', 'repository.ts')]);
 });
 
 const noRedis = await redisProblem();

@@ -35,7 +35,8 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       const timeZone = request.office.timeZone;
       const out = new PassThrough();
       async function* rows() {
-        for await (const batch of audit.all(scope)) yield batch.map((e) => ({ ...e, seq: e.seq ?? undefined, at: zonedDateTimeSeconds(e.at, timeZone) }));
+        for await (const batch of audit.all(scope))
+          yield batch.map((e) => ({ ...e, seq: e.seq ?? undefined, at: zonedDateTimeSeconds(e.at, timeZone) }));
       }
       writeSheet(out, '审计日志', COLUMNS, rows()).catch((err: unknown) =>
         out.destroy(err instanceof Error ? err : new Error(String(err))),
