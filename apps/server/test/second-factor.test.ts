@@ -5,7 +5,15 @@ import { clock, testClock } from '../src/lib/clock';
 import { createDataCipher } from '../src/lib/crypto';
 import { rotateSecondFactors } from '../src/modules/access/totp/rotation';
 import { addStaff, adminToken, STAFF_PASSWORD, staffToken } from './helpers/actors';
-import { createTestApp, TEST_ADMIN_PASSWORD, TEST_CAPTCHA, TEST_DATA_KEY, TEST_PLATFORM_PASSWORD, type TestApp } from './helpers/app';
+import {
+  createTestApp,
+  CRYPTO_SUITES_UNDER_TEST,
+  TEST_ADMIN_PASSWORD,
+  TEST_CAPTCHA,
+  TEST_DATA_KEY,
+  TEST_PLATFORM_PASSWORD,
+  type TestApp,
+} from './helpers/app';
 import { bearer, captcha, get, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
@@ -349,96 +357,100 @@ for (const kind of DATABASES) {
     });
   });
 
-  describe.skipIf(kind.skipped !== null)(`two-factor enrollment enforced (production) on ${kind.name}`, () => {
-    let t: TestApp;
-    let officeId: number;
+  // Under both crypto suites: the second factor's secret is personal data at rest (issue 32's done-when).
+  describe.skipIf(kind.skipped !== null).each(CRYPTO_SUITES_UNDER_TEST)(
+    `two-factor enrollment enforced (production) on ${kind.name}, CRYPTO_SUITE=%s`,
+    (suite) => {
+      let t: TestApp;
+      let officeId: number;
 
-    beforeAll(async () => {
-      // As NODE_ENV=production sets it (config.ts), without the rest of production's rules.
-      t = await createTestApp(kind, {}, { config: { secondFactor: { enforced: true } } });
-      officeId = (await get(t, '/api/getWSystem')).body.data.officeId as number;
-    });
-    afterEach(() => testClock.reset());
-    afterAll(async () => {
-      await t?.close();
-    });
+      beforeAll(async () => {
+        // As NODE_ENV=production sets it (config.ts), without the rest of production's rules.
+        t = await createTestApp(kind, { CRYPTO_SUITE: suite }, { config: { secondFactor: { enforced: true } } });
+        officeId = (await get(t, '/api/getWSystem')).body.data.officeId as number;
+      });
+      afterEach(() => testClock.reset());
+      afterAll(async () => {
+        await t?.close();
+      });
 
-    it('an admin can do nothing before enrolling, and signs in with password and code from then on', async () => {
-      const signIn = await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD);
-      expect(signIn, signIn.msg).toMatchObject({ success: true, data: { mustEnrollTotp: true } });
-      const admin = signIn.data.token as string;
-      for (const [method, url] of [
-        ['GET', '/api/admin/getExamList'],
-        ['GET', '/api/admin/getProfile'],
-        ['GET', '/api/admin/getStaffList'],
-        ['GET', '/api/admin/getAuditLog'],
-        ['POST', '/api/admin/saveStaff'],
-        ['POST', '/api/admin/resetStaffTotp'],
-      ] as const) {
-        const res = await t.app.inject({ method, url, headers: bearer(admin), ...(method === 'POST' ? { payload: {} } : {}) });
-        expect(res.json(), url).toMatchObject({ success: false, errorCode: ErrorCode.SecondFactorEnrollmentRequired });
-      }
-      const { secret } = await enroll(t, '/api/admin', admin);
-      expect((await get(t, '/api/admin/getExamList', bearer(admin))).body.success).toBe(true);
-      expect((await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD)).errorCode).toBe(ErrorCode.SecondFactorRequired);
-      nextStep();
-      const again = await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD, { totp: await codeNow(secret) });
-      expect(again, again.msg).toMatchObject({ success: true });
-      expect(again.data.mustEnrollTotp).toBeUndefined();
-      // Signing out stays open before enrolling, as before a password change.
-      await addStaff(t, officeId, 'sf-prod-admin', 'admin');
-      const other = (await staffLogin(t, 'sf-prod-admin', STAFF_PASSWORD)).data.token as string;
-      expect((await post(t, '/api/admin/logout', {}, bearer(other))).body.success).toBe(true);
-    });
+      it('an admin can do nothing before enrolling, and signs in with password and code from then on', async () => {
+        const signIn = await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD);
+        expect(signIn, signIn.msg).toMatchObject({ success: true, data: { mustEnrollTotp: true } });
+        const admin = signIn.data.token as string;
+        for (const [method, url] of [
+          ['GET', '/api/admin/getExamList'],
+          ['GET', '/api/admin/getProfile'],
+          ['GET', '/api/admin/getStaffList'],
+          ['GET', '/api/admin/getAuditLog'],
+          ['POST', '/api/admin/saveStaff'],
+          ['POST', '/api/admin/resetStaffTotp'],
+        ] as const) {
+          const res = await t.app.inject({ method, url, headers: bearer(admin), ...(method === 'POST' ? { payload: {} } : {}) });
+          expect(res.json(), url).toMatchObject({ success: false, errorCode: ErrorCode.SecondFactorEnrollmentRequired });
+        }
+        const { secret } = await enroll(t, '/api/admin', admin);
+        expect((await get(t, '/api/admin/getExamList', bearer(admin))).body.success).toBe(true);
+        expect((await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD)).errorCode).toBe(ErrorCode.SecondFactorRequired);
+        nextStep();
+        const again = await staffLogin(t, 'admin', TEST_ADMIN_PASSWORD, { totp: await codeNow(secret) });
+        expect(again, again.msg).toMatchObject({ success: true });
+        expect(again.data.mustEnrollTotp).toBeUndefined();
+        // Signing out stays open before enrolling, as before a password change.
+        await addStaff(t, officeId, 'sf-prod-admin', 'admin');
+        const other = (await staffLogin(t, 'sf-prod-admin', STAFF_PASSWORD)).data.token as string;
+        expect((await post(t, '/api/admin/logout', {}, bearer(other))).body.success).toBe(true);
+      });
 
-    it('a reviewer is not held back unless the office says so', async () => {
-      await addStaff(t, officeId, 'sf-prod-reviewer', 'reviewer');
-      const signIn = await staffLogin(t, 'sf-prod-reviewer', STAFF_PASSWORD);
-      expect(signIn.data.mustEnrollTotp).toBeUndefined();
-      expect((await get(t, '/api/admin/getExamList', bearer(signIn.data.token as string))).body.success).toBe(true);
-    });
+      it('a reviewer is not held back unless the office says so', async () => {
+        await addStaff(t, officeId, 'sf-prod-reviewer', 'reviewer');
+        const signIn = await staffLogin(t, 'sf-prod-reviewer', STAFF_PASSWORD);
+        expect(signIn.data.mustEnrollTotp).toBeUndefined();
+        expect((await get(t, '/api/admin/getExamList', bearer(signIn.data.token as string))).body.success).toBe(true);
+      });
 
-    it('an office’s first admin changes the one-time password first, then enrolls', async () => {
-      await addStaff(t, officeId, 'sf-first-admin', 'admin');
-      await t.db.kysely.updateTable('staff_user').set({ must_change_password: 1 }).where('username', '=', 'sf-first-admin').execute();
-      const signIn = await staffLogin(t, 'sf-first-admin', STAFF_PASSWORD);
-      expect(signIn.data).toMatchObject({ mustChangePassword: true, mustEnrollTotp: true });
-      const once = signIn.data.token as string;
-      expect((await post(t, '/api/admin/startTotp', {}, bearer(once))).body.errorCode).toBe(ErrorCode.PasswordChangeRequired);
-      const changed = await post(
-        t,
-        '/api/admin/changePassword',
-        { oldPassword: STAFF_PASSWORD, newPassword: 'First admin new pass 1' },
-        bearer(once),
-      );
-      expect(changed.body, changed.body.msg).toMatchObject({ success: true });
-      const token = changed.body.data.token as string;
-      expect((await get(t, '/api/admin/getExamList', bearer(token))).body.errorCode).toBe(ErrorCode.SecondFactorEnrollmentRequired);
-      await enroll(t, '/api/admin', token);
-      expect((await get(t, '/api/admin/getExamList', bearer(token))).body.success).toBe(true);
-    });
+      it('an office’s first admin changes the one-time password first, then enrolls', async () => {
+        await addStaff(t, officeId, 'sf-first-admin', 'admin');
+        await t.db.kysely.updateTable('staff_user').set({ must_change_password: 1 }).where('username', '=', 'sf-first-admin').execute();
+        const signIn = await staffLogin(t, 'sf-first-admin', STAFF_PASSWORD);
+        expect(signIn.data).toMatchObject({ mustChangePassword: true, mustEnrollTotp: true });
+        const once = signIn.data.token as string;
+        expect((await post(t, '/api/admin/startTotp', {}, bearer(once))).body.errorCode).toBe(ErrorCode.PasswordChangeRequired);
+        const changed = await post(
+          t,
+          '/api/admin/changePassword',
+          { oldPassword: STAFF_PASSWORD, newPassword: 'First admin new pass 1' },
+          bearer(once),
+        );
+        expect(changed.body, changed.body.msg).toMatchObject({ success: true });
+        const token = changed.body.data.token as string;
+        expect((await get(t, '/api/admin/getExamList', bearer(token))).body.errorCode).toBe(ErrorCode.SecondFactorEnrollmentRequired);
+        await enroll(t, '/api/admin', token);
+        expect((await get(t, '/api/admin/getExamList', bearer(token))).body.success).toBe(true);
+      });
 
-    it('the platform operator too', async () => {
-      const first = await platformLogin(t, TEST_PLATFORM_PASSWORD);
-      expect(first.data).toMatchObject({ mustChangePassword: true, mustEnrollTotp: true });
-      const newPassword = 'Operator-prod-2026';
-      const changed = await post(
-        t,
-        '/api/platform/changePassword',
-        { oldPassword: TEST_PLATFORM_PASSWORD, newPassword },
-        bearer(first.data.token as string),
-      );
-      expect(changed.body, changed.body.msg).toMatchObject({ success: true });
-      const operator = changed.body.data.token as string;
-      for (const url of ['/api/platform/getOfficeList', '/api/platform/getAuditLog'])
-        expect((await get(t, url, bearer(operator))).body.errorCode, url).toBe(ErrorCode.SecondFactorEnrollmentRequired);
-      expect((await get(t, '/api/platform/getTotpStatus', bearer(operator))).body.data.required).toBe(true);
-      const { secret } = await enroll(t, '/api/platform', operator);
-      expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.success).toBe(true);
-      nextStep();
-      const again = await platformLogin(t, newPassword, { totp: await codeNow(secret) });
-      expect(again, again.msg).toMatchObject({ success: true });
-      expect(again.data.mustEnrollTotp).toBeUndefined();
-    });
-  });
+      it('the platform operator too', async () => {
+        const first = await platformLogin(t, TEST_PLATFORM_PASSWORD);
+        expect(first.data).toMatchObject({ mustChangePassword: true, mustEnrollTotp: true });
+        const newPassword = 'Operator-prod-2026';
+        const changed = await post(
+          t,
+          '/api/platform/changePassword',
+          { oldPassword: TEST_PLATFORM_PASSWORD, newPassword },
+          bearer(first.data.token as string),
+        );
+        expect(changed.body, changed.body.msg).toMatchObject({ success: true });
+        const operator = changed.body.data.token as string;
+        for (const url of ['/api/platform/getOfficeList', '/api/platform/getAuditLog'])
+          expect((await get(t, url, bearer(operator))).body.errorCode, url).toBe(ErrorCode.SecondFactorEnrollmentRequired);
+        expect((await get(t, '/api/platform/getTotpStatus', bearer(operator))).body.data.required).toBe(true);
+        const { secret } = await enroll(t, '/api/platform', operator);
+        expect((await get(t, '/api/platform/getOfficeList', bearer(operator))).body.success).toBe(true);
+        nextStep();
+        const again = await platformLogin(t, newPassword, { totp: await codeNow(secret) });
+        expect(again, again.msg).toMatchObject({ success: true });
+        expect(again.data.mustEnrollTotp).toBeUndefined();
+      });
+    },
+  );
 }
