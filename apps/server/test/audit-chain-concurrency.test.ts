@@ -40,9 +40,11 @@ for (const kind of DATABASES)
           const t = await createTestApp(kind, { CRYPTO_SUITE: suite });
           try {
             const officeId = (await t.db.kysely.selectFrom('office').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id;
+            // Every writer starts appending at the same moment, once all are up.
+            const startAt = String(Date.now() + 4000);
             const results = await Promise.all(
               Array.from({ length: WRITERS }, (_, w) =>
-                run([JSON.stringify(t.config.database), suite, String(officeId), String(EACH), `进程${w}`]),
+                run([JSON.stringify(t.config.database), suite, String(officeId), String(EACH), `进程${w}`, startAt]),
               ),
             );
             for (const r of results) expect(r.code, r.err).toBe(0);
