@@ -37,8 +37,10 @@ export function knownTestPasswords() {
       else if (/\.(ts|mjs)$/.test(name)) {
         const text = readFileSync(p, 'utf8');
         for (const m of text.matchAll(/[Pp]assword['"]?\s*[:=,]\s*['"`]([^'"`\n]{10,128})['"`]/g)) {
-          // A route path beside a password field (`'/api/resetPassword'`) is a name, not a secret.
-          if (/[A-Za-z]/.test(m[1]) && !m[1].includes('${') && !m[1].startsWith('/')) found.add(m[1]);
+          // A route path beside a password field (`'/api/resetPassword'`), or a route's name in a
+          // list after one (`['changePassword', 'confirmTotp']`), is a name, not a secret.
+          const name = m[1].startsWith('/') || /^[a-z]+[A-Z][A-Za-z]*$/.test(m[1]);
+          if (/[A-Za-z]/.test(m[1]) && !m[1].includes('${') && !name) found.add(m[1]);
         }
         for (const m of text.matchAll(/[A-Z_]*PASSWORD[A-Z_]*\s*[:=]\s*['"`]([^'"`\n]{10,128})['"`]/g)) found.add(m[1]);
       }

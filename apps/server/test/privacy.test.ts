@@ -374,7 +374,7 @@ describe('edges: headers, CORS, limits, client addresses, methods', () => {
         .map(([kind]) => kind)
         .sort(),
     ).toEqual(['ID number', 'bearer token', 'mobile number', 'session token', 'test password'].sort());
-    const clean = `{"time":1795367757613,"responseTime":13.812345678,"masked":"${me.idno.slice(0, 6)}********${me.idno.slice(14)}","path":"/api/login"}`;
+    const clean = `{"time":1795367757613,"responseTime":13.812345678,"masked":"${me.idno.slice(0, 6)}********${me.idno.slice(14)}","path":"/api/login","next":"/api/admin/confirmTotp"}`;
     expect(scanner.scanText(clean, scanner.knownTestPasswords())).toEqual([]);
     // And the lines this suite's servers wrote are clean.
     expect(scanner.scanText(t.logs(), scanner.knownTestPasswords())).toEqual([]);
