@@ -27,6 +27,7 @@ import {
   uploadPhoto,
   waitFor,
 } from './lib.mjs';
+import { ensureWrk, sameBytesServer, wrk } from './wrk.mjs';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -35,8 +36,10 @@ const CANDIDATES = 100;
 const ONLY = process.env.BENCH_ONLY ?? '';
 const APP_PORT = 4350;
 const CEILING_PORT = 4351;
+const SAME_BYTES_PORT = 4352;
 
 ensureDependencies();
+ensureWrk();
 // Other work on the machine skews every figure: say how busy it was.
 const loadAtStart = loadavg()[0];
 buildWeb();
@@ -128,7 +131,47 @@ await scenario('GET getMyScore', {
   url: `${base}/api/getMyScore?examId=${scoresExam.id}`,
   headers: { authorization: `Bearer ${lin.data.token}` },
 });
+// The same reads through wrk, each beside the same bytes from a bare server, and the hello world
+// before and after (its mean is the ratio's base: the machine drifts over a run).
+const WRK_TARGET = { ofHello: 0.8, ofSameBytes: 0.95, p99: 10 };
+const reads = {
+  'GET getWSystem': { url: `${base}/api/getWSystem` },
+  'GET getNoticeList': { url: `${base}/api/getNoticeList?page=1&pageSize=10` },
+  'GET getPositionList': { url: `${base}/api/getPositionList?examId=${exam.id}&page=1&pageSize=10` },
+  'GET getPositionList keyword': {
+    url: `${base}/api/getPositionList?examId=${exam.id}&keyword=${encodeURIComponent('行政')}&page=1&pageSize=10`,
+  },
+};
+const sameBytes = await sameBytesServer(SAME_BYTES_PORT, reads);
+const wrkOpts = { connections: CONNECTIONS, seconds: DURATION };
+const helloUrl = `http://127.0.0.1:${CEILING_PORT}/`;
+const helloBefore = await wrk(helloUrl, wrkOpts);
+const wrkReads = [];
+for (const [name, { url }] of Object.entries(reads)) {
+  const same = await wrk(sameBytes.urls[name], wrkOpts);
+  const product = await wrk(url, wrkOpts);
+  wrkReads.push({ name, ...product, sameBytesRps: same.rps, sameBytesP99: same.p99, bytes: sameBytes.bytes[`/${encodeURIComponent(name)}`] });
+}
+const helloAfter = await wrk(helloUrl, wrkOpts);
+sameBytes.close();
+const wrkHello = (helloBefore.rps + helloAfter.rps) / 2;
+for (const r of wrkReads) {
+  r.ofHello = r.rps / wrkHello;
+  r.ofSameBytes = r.rps / r.sameBytesRps;
+  r.meets = r.ofHello >= WRK_TARGET.ofHello && r.ofSameBytes >= WRK_TARGET.ofSameBytes && r.p99 < WRK_TARGET.p99 && r.errors === 0;
+}
+const printWrk = () => {
+  console.log(
+    `\nwrk (${wrkOpts.connections} connections, ${wrkOpts.seconds}s each): hello world ${helloBefore.rps.toFixed(0)} before, ${helloAfter.rps.toFixed(0)} after (base ${wrkHello.toFixed(0)} req/s, p99 ${helloBefore.p99} ms)`,
+  );
+  console.log('read (wrk)                          req/s  ×hello  same bytes  ×same   p50 ms  p99 ms  errors  target');
+  for (const r of wrkReads)
+    console.log(
+      `${r.name.padEnd(33)} ${r.rps.toFixed(0).padStart(7)}  ${r.ofHello.toFixed(2).padStart(6)}  ${r.sameBytesRps.toFixed(0).padStart(10)}  ${r.ofSameBytes.toFixed(2).padStart(5)}  ${r.p50.toFixed(2).padStart(7)}  ${r.p99.toFixed(2).padStart(6)}  ${String(r.errors).padStart(6)}  ≥${WRK_TARGET.ofHello} hello, ≥${WRK_TARGET.ofSameBytes} same bytes, p99<${WRK_TARGET.p99} ${r.meets ? '✓' : '✗'}`,
+    );
+};
 if (ONLY === 'public') {
+  printWrk();
   for (const r of results)
     console.log(
       `${r.name.padEnd(33)} ${r.rps.toFixed(0).padStart(7)}  ${(r.rps / results[0].rps).toFixed(2).padStart(5)}  p50 ${r.p50}  p99 ${r.p99}  errors ${r.errors}  ${r.cpuUsPerRequest.toFixed(0)} µs/req  cpu ratio ${(results[0].cpuUsPerRequest / r.cpuUsPerRequest).toFixed(2)}`,
@@ -316,6 +359,7 @@ for (const r of results) {
 for (const r of [...results, ...memRuns.map((m) => ({ ...m, name: `memory run ${m.run}` }))])
   for (const e of r.errorSamples ?? []) console.log(`  ${r.name} error: ${e}`);
 console.log(`bare argon2id verify loop         ${argon.toFixed(0).padStart(7)}`);
+printWrk();
 console.log(
   `\nserver RSS: ${memory.atStartMiB.toFixed(0)} MiB at start, peak ${memory.peakMiB.toFixed(0)} MiB, ${memory.afterMiB.toFixed(0)} MiB after; ` +
     `same scenario three times: ${memRuns.map((m) => `${m.rssAfterMiB.toFixed(0)} MiB`).join(' → ')} (growth over the last run ${memory.growthLastRunMiB.toFixed(1)} MiB; errors ${memRuns.map((m) => m.errors).join('/')});\n` +
@@ -336,6 +380,7 @@ writeFileSync(
       connections: CONNECTIONS,
       ceiling,
       argon2VerifyPerSecond: argon,
+      wrk: { hello: { before: helloBefore, after: helloAfter, base: wrkHello }, targets: WRK_TARGET, reads: wrkReads },
       results,
       memory,
     },

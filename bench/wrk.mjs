@@ -1,0 +1,90 @@
+// Reads measured with wrk (C, Debian's `wrk`): autocannon parses every answer in JavaScript on
+// the same two cores as the server, so it saturates before the server does (decision 039). wrk
+// needs a fraction of a core for the same load, so its figures are the server's own. Each read is
+// compared with two baselines measured in the same run: a bare node:http hello world (what the
+// runtime can do at all) and a bare node:http server sending the very same bytes and headers the
+// product sent for that read (the cost of the answer's size alone, without the product's code).
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
+
+/** wrk on the PATH, installed from Debian's packages when missing (the bench needs it, CI does not). */
+export function ensureWrk() {
+  if (spawnSync('wrk', ['--version']).error === undefined) return;
+  if (process.getuid?.() !== 0) throw new Error('wrk is missing: apt-get install wrk (Debian), then run the bench again');
+  console.log('› wrk is missing: installing Debian’s wrk');
+  execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: 'inherit' });
+}
+
+const UNIT_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+const ms = (text) => {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  return m ? Number(m[1]) * UNIT_MS[m[2]] : NaN;
+};
+
+/**
+ * One wrk run: `connections` keep-alive connections on `threads` threads for `seconds`.
+ * Gives req/s, the latency percentiles wrk measured (ms, from its --latency table) and errors
+ * (socket errors and non-2xx answers).
+ */
+export async function wrk(url, { connections = 50, seconds = 5, threads = 2, headers = {} } = {}) {
+  const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  // Asynchronous: the same-bytes server answers from this very process while wrk runs.
+  const { stdout: out } = await promisify(execFile)('wrk', [...args, url], { encoding: 'utf8' });
+  const pct = (p) => ms(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '');
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    total: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+    p50: pct(50),
+    p90: pct(90),
+    p99: pct(99),
+    errors: non2xx + (socket ? socket.slice(1).reduce((s, n) => s + Number(n), 0) : 0),
+  };
+}
+
+/** The status, raw headers and body one GET answers, as wrk would receive them (no accept-encoding). */
+function capture(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 200, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * A bare node:http server that answers each captured path with exactly the bytes and headers the
+ * product sent for it (its date header is written fresh, as every server does). `reads`: name →
+ * { url, headers } on the product; gives name → url on the same-bytes server, and close().
+ */
+export async function sameBytesServer(port, reads) {
+  const answers = new Map();
+  const urls = {};
+  for (const [name, { url, headers = {} }] of Object.entries(reads)) {
+    const answer = await capture(url, headers);
+    const pathKey = `/${encodeURIComponent(name)}`;
+    const raw = [];
+    for (let i = 0; i < answer.rawHeaders.length; i += 2)
+      if (answer.rawHeaders[i].toLowerCase() !== 'date') raw.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
+    answers.set(pathKey, { ...answer, raw });
+    urls[name] = `http://127.0.0.1:${port}${pathKey}`;
+  }
+  const server = http.createServer((req, res) => {
+    const a = answers.get(req.url ?? '');
+    if (!a) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(a.status, a.raw);
+    res.end(a.body);
+  });
+  server.keepAliveTimeout = 72_000;
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
+  return { urls, bytes: Object.fromEntries([...answers].map(([k, a]) => [k, a.body.length])), close: () => server.close() };
+}
