@@ -55,6 +55,8 @@ export function startServer(port, extraEnv = {}) {
   return {
     child,
     base: `http://127.0.0.1:${port}`,
+    /** The database's folder (the sandbox payment provider keeps its keys there). */
+    dir,
     /** The server's memory right after a full garbage collection (bench/gc-probe.mjs), MiB. */
     async memoryAfterGc() {
       rmSync(memFile, { force: true });

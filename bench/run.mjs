@@ -150,10 +150,16 @@ const wrkReads = [];
 for (const [name, { url }] of Object.entries(reads)) {
   const same = await wrk(sameBytes.urls[name], wrkOpts);
   const product = await wrk(url, wrkOpts);
-  wrkReads.push({ name, ...product, sameBytesRps: same.rps, sameBytesP99: same.p99, bytes: sameBytes.bytes[`/${encodeURIComponent(name)}`] });
+  wrkReads.push({
+    name,
+    ...product,
+    sameBytesRps: same.rps,
+    sameBytesP99: same.p99,
+    bytes: sameBytes.bytes[`/${encodeURIComponent(name)}`],
+  });
 }
 const helloAfter = await wrk(helloUrl, wrkOpts);
-sameBytes.close();
+await sameBytes.close();
 const wrkHello = (helloBefore.rps + helloAfter.rps) / 2;
 for (const r of wrkReads) {
   r.ofHello = r.rps / wrkHello;

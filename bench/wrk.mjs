@@ -13,7 +13,10 @@ export function ensureWrk() {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
   if (process.getuid?.() !== 0) throw new Error('wrk is missing: apt-get install wrk (Debian), then run the bench again');
   console.log('› wrk is missing: installing Debian’s wrk');
-  execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    stdio: 'inherit',
+  });
 }
 
 const UNIT_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
@@ -86,5 +89,13 @@ export async function sameBytesServer(port, reads) {
   });
   server.keepAliveTimeout = 72_000;
   await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
-  return { urls, bytes: Object.fromEntries([...answers].map(([k, a]) => [k, a.body.length])), close: () => server.close() };
+  return {
+    urls,
+    bytes: Object.fromEntries([...answers].map(([k, a]) => [k, a.body.length])),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve(undefined));
+      }),
+  };
 }

@@ -1,0 +1,400 @@
+// `npm run bench:soak`: a registration day, compressed. The built server on a fresh SQLite
+// database is driven for SOAK_MINUTES (60) of mixed traffic in the day's shape: reads about 100:1
+// to writes (saves, submits and withdrawals, logins, payment notifies, the console's review list),
+// and every SOAK_HEAVY_MINUTES (15) a position import and an application export. The reads (wrk)
+// and a submit (autocannon) are measured in its first minutes, again at the end, and then on a
+// fresh process started on a copy of the same database, beside a bare hello world each time; RSS
+// and the heap after a full GC are sampled every minute. Prints the comparison with the targets
+// (throughput within 5 % of fresh, p99 within 1.2×, RSS flat after the first minutes) and writes
+// bench/results/soak-latest.json. It measures; it does not fail.
+import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { buildServer, buildWeb } from '../scripts/build.mjs';
+import { ensureDependencies } from '../scripts/lib.mjs';
+import {
+  ADMIN_PASSWORD,
+  CAPTCHA,
+  COMPLETE_FORM,
+  PASSWORD,
+  api,
+  idnoFor,
+  load,
+  pool,
+  register,
+  root,
+  rssMiB,
+  startChild,
+  startServer,
+  uploadPhoto,
+  waitFor,
+} from './lib.mjs';
+import { sandboxPayments } from './sandbox-pay.mjs';
+import { ensureWrk, sameBytesServer, wrk } from './wrk.mjs';
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
+const HEAVY_EVERY = Number(process.env.SOAK_HEAVY_MINUTES ?? 15);
+/** Reads per second during the soak (a busy day, below the machine's limit so writes get their share). */
+const READ_RATE = Number(process.env.SOAK_READ_RATE ?? 1500);
+const MEASURE_SECONDS = Number(process.env.SOAK_MEASURE_SECONDS ?? 10);
+const CANDIDATES = 200;
+const PORTS = { app: 4360, fresh: 4361, hello: 4362, same: 4363 };
+const TARGET = { throughput: 0.95, p99: 1.2 };
+
+ensureDependencies();
+ensureWrk();
+const loadAtStart = loadavg()[0];
+buildWeb();
+await buildServer();
+
+const hello = startChild(
+  [
+    '-e',
+    `require('node:http').createServer((q,s)=>{s.setHeader('content-type','application/json');s.end('{"success":true,"data":"hello"}')}).listen(${PORTS.hello},'127.0.0.1')`,
+  ],
+  {},
+);
+await waitFor(`http://127.0.0.1:${PORTS.hello}/`);
+// The sweep runs as on the day (payments, SMS outbox, timed work every 30 s).
+const server = startServer(PORTS.app, { PAYMENT_SWEEP_SECONDS: '30' });
+await waitFor(`${server.base}/api/health`);
+const a = api(server.base);
+const json = { 'content-type': 'application/json' };
+
+// The day's people: candidates with a complete draft on the position open to everyone.
+const exam = (await a.json('/api/getCurrentExam')).data;
+const positions = (await a.json(`/api/getPositionList?examId=${exam.id}&pageSize=50`)).data.list;
+const open = positions.find((p) => p.name === '行政辅助') ?? positions[0];
+process.stdout.write(`registering ${CANDIDATES} candidates… `);
+const tokens = await pool(
+  Array.from({ length: CANDIDATES }, (_, i) => i),
+  8,
+  async (i) => {
+    const token = await register(a, i);
+    const photo = await uploadPhoto(server.base, token);
+    if (!photo.success) throw new Error(`photo of candidate ${i}: ${photo.msg}`);
+    const r = await a.post(
+      '/api/saveApplication',
+      { examId: exam.id, positionId: open.id, form: COMPLETE_FORM },
+      { authorization: `Bearer ${token}` },
+    );
+    if (!r.success) throw new Error(`draft of candidate ${i}: ${r.msg}`);
+    return token;
+  },
+);
+console.log('done');
+const adminLogin = await a.post('/api/admin/login', {
+  username: 'admin',
+  password: ADMIN_PASSWORD,
+  captchaId: await a.captchaId(),
+  captcha: CAPTCHA,
+});
+if (!adminLogin.success) throw new Error(`admin login failed: ${adminLogin.msg}`);
+const admin = { authorization: `Bearer ${adminLogin.data.token}` };
+// The import's exam: a draft of the soak's own, so the public pages never change under the reads.
+const draft = await a.post(
+  '/api/admin/saveExam',
+  {
+    name: '压测导入用考试',
+    registrationStart: '2030-01-01T00:00:00.000Z',
+    registrationEnd: '2030-01-10T00:00:00.000Z',
+    reviewStart: '2030-01-01T00:00:00.000Z',
+    reviewEnd: '2030-01-12T00:00:00.000Z',
+    confirmationStart: '2030-01-13T00:00:00.000Z',
+    confirmationEnd: '2030-01-15T00:00:00.000Z',
+    config: { fields: [], required: [] },
+    published: false,
+  },
+  admin,
+);
+if (!draft.success) throw new Error(`saveExam: ${draft.msg}`);
+
+const reads = (base) => ({
+  'GET getWSystem': `${base}/api/getWSystem`,
+  'GET getNoticeList': `${base}/api/getNoticeList?page=1&pageSize=10`,
+  'GET getPositionList': `${base}/api/getPositionList?examId=${exam.id}&page=1&pageSize=10`,
+  'GET getPositionList keyword': `${base}/api/getPositionList?examId=${exam.id}&keyword=${encodeURIComponent('行政')}&page=1&pageSize=10`,
+});
+
+/** A submit measured as bench/run.mjs does: each connection submits a draft, then withdraws it. */
+async function submitScenario(base) {
+  const free = [...tokens];
+  let turn = 0;
+  const r = await load('submit⇄withdraw', {
+    url: `${base}/api/submitApplication`,
+    method: 'POST',
+    connections: 20,
+    duration: MEASURE_SECONDS,
+    requests: [
+      {
+        setupRequest: (req, context) => {
+          context.token = free.shift() ?? tokens[turn++ % tokens.length];
+          return {
+            ...req,
+            path: '/api/submitApplication',
+            headers: { ...json, authorization: `Bearer ${context.token}` },
+            body: JSON.stringify({ examId: exam.id }),
+          };
+        },
+      },
+      {
+        setupRequest: (req, context) => ({
+          ...req,
+          path: '/api/withdrawApplication',
+          headers: { ...json, authorization: `Bearer ${context.token}` },
+          body: JSON.stringify({ examId: exam.id }),
+        }),
+        onResponse: (_s, _b, context) => free.push(context.token),
+      },
+    ],
+  });
+  // Back to draft, all of them, for the next measurement and the traffic.
+  const b = api(base);
+  await pool(tokens, 8, (t) => b.post('/api/withdrawApplication', { examId: exam.id }, { authorization: `Bearer ${t}` }));
+  return r;
+}
+
+/** Reads through wrk beside the hello world and the same bytes, then the submit; memory last. */
+async function measure(label, target) {
+  const urls = reads(target.base);
+  const same = await sameBytesServer(PORTS.same, Object.fromEntries(Object.entries(urls).map(([k, url]) => [k, { url }])));
+  const opts = { connections: 50, seconds: MEASURE_SECONDS };
+  const helloBefore = await wrk(`http://127.0.0.1:${PORTS.hello}/`, opts);
+  const out = { label, at: new Date().toISOString(), load: loadavg()[0], reads: {} };
+  for (const [name, url] of Object.entries(urls)) {
+    const s = await wrk(same.urls[name], opts);
+    const p = await wrk(url, opts);
+    out.reads[name] = { rps: p.rps, p50: p.p50, p99: p.p99, errors: p.errors, sameBytesRps: s.rps };
+  }
+  const helloAfter = await wrk(`http://127.0.0.1:${PORTS.hello}/`, opts);
+  await same.close();
+  out.hello = (helloBefore.rps + helloAfter.rps) / 2;
+  for (const r of Object.values(out.reads)) {
+    r.ofHello = r.rps / out.hello;
+    r.ofSameBytes = r.rps / r.sameBytesRps;
+  }
+  const submit = await submitScenario(target.base);
+  out.submit = { rps: submit.rps, p50: submit.p50, p99: submit.p99, errors: submit.errors };
+  const mem = await target.memoryAfterGc();
+  out.rssMiB = rssMiB(target.child.pid);
+  out.heapAfterGcMiB = mem.heapUsedMiB;
+  console.log(
+    `${label}: reads ${Object.entries(out.reads)
+      .map(([n, r]) => `${n.replace('GET ', '')} ${r.rps.toFixed(0)}/s p99 ${r.p99.toFixed(1)}`)
+      .join(
+        ', ',
+      )}; submit ${out.submit.rps.toFixed(0)}/s p99 ${out.submit.p99}; hello ${out.hello.toFixed(0)}/s; RSS ${out.rssMiB.toFixed(0)} MiB, heap after GC ${out.heapAfterGcMiB.toFixed(1)} MiB (load ${out.load.toFixed(2)})`,
+  );
+  return out;
+}
+
+// The day's traffic for one minute: reads at READ_RATE through autocannon (ever-new keywords
+// among them, as strangers search), and beside them a write loop at a hundredth of that rate.
+const pay = sandboxPayments(server.dir, server.base);
+const db = new Database(path.join(server.dir, 'bench.db'));
+db.pragma('busy_timeout = 5000');
+const counts = { reads: 0, readErrors: 0, saves: 0, submits: 0, logins: 0, notifies: 0, lists: 0, imports: 0, exports: 0, writeErrors: 0 };
+let keyword = 0;
+let turn = 0;
+
+async function minuteOfTraffic(minute) {
+  const urls = Object.values(reads(server.base)).map((u) => u.slice(server.base.length));
+  let n = 0;
+  const readRun = load('soak reads', {
+    url: server.base,
+    connections: 20,
+    duration: 60,
+    overallRate: READ_RATE,
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          method: 'GET',
+          path: n++ % 20 === 0 ? `/api/getPositionList?examId=${exam.id}&keyword=k${keyword++}` : urls[n % urls.length],
+        }),
+      },
+    ],
+  });
+  const until = Date.now() + 60_000;
+  const orders = pay.makeOrders(db, Math.ceil(READ_RATE / 1000) * 6, `SOAK${minute}M`);
+  const writes = async () => {
+    const perSecond = READ_RATE / 100;
+    while (Date.now() < until) {
+      const started = Date.now();
+      const token = tokens[turn++ % tokens.length];
+      const auth = { authorization: `Bearer ${token}` };
+      const kind = turn % 10;
+      try {
+        let ok = true;
+        if (kind < 5) {
+          ok = (
+            await a.post('/api/saveApplication', { examId: exam.id, form: { ...COMPLETE_FORM, address: `杭州市西湖区${turn}号` } }, auth)
+          ).success;
+          counts.saves++;
+        } else if (kind < 7) {
+          ok = (await a.post('/api/submitApplication', { examId: exam.id }, auth)).success;
+          ok = (await a.post('/api/withdrawApplication', { examId: exam.id }, auth)).success && ok;
+          counts.submits++;
+        } else if (kind === 7) {
+          const r = await a.post('/api/login', {
+            idno: idnoFor(turn % CANDIDATES),
+            password: PASSWORD,
+            captchaId: await a.captchaId(),
+            captcha: CAPTCHA,
+          });
+          ok = r.success;
+          counts.logins++;
+        } else if (kind === 8 && orders.length) {
+          ok = await pay.send(pay.notify(orders.pop()));
+          counts.notifies++;
+        } else {
+          ok = (await a.post('/api/admin/getApplicationList', { examId: exam.id, page: 1 + (turn % 5), pageSize: 20 }, admin)).success;
+          counts.lists++;
+        }
+        if (!ok) counts.writeErrors++;
+      } catch {
+        counts.writeErrors++;
+      }
+      const wait = 1000 / perSecond - (Date.now() - started);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+  };
+  const heavy = minute % HEAVY_EVERY === 0 ? heavyWork(minute) : Promise.resolve();
+  const [r] = await Promise.all([readRun, writes(), heavy]);
+  counts.reads += r.total;
+  counts.readErrors += r.errors;
+}
+
+/** An import of 200 positions into the soak's draft exam and an export of the applications. */
+async function heavyWork(minute) {
+  const book = new ExcelJS.Workbook();
+  const ws = book.addWorksheet('岗位');
+  ws.addRow([
+    '岗位代码',
+    '岗位名称',
+    '招聘单位',
+    '招聘人数',
+    '岗位描述',
+    '最低学历',
+    '专业要求',
+    '最高年龄',
+    '性别要求',
+    '政治面貌要求',
+    '工作年限',
+    '其他条件',
+  ]);
+  for (let i = 0; i < 200; i++) ws.addRow([`S${minute}P${i}`, '综合管理', '市档案馆', 1, '', '本科', '不限', 35, '不限', '不限', 0, '']);
+  const form = new FormData();
+  form.append('file', new Blob([await book.xlsx.writeBuffer()]), 'positions.xlsx');
+  try {
+    const imported = await (
+      await fetch(`${server.base}/api/admin/importPositions?examId=${draft.data.id}`, { method: 'POST', headers: admin, body: form })
+    ).json();
+    if (!imported.success) throw new Error(imported.msg);
+    counts.imports++;
+    const exported = await fetch(`${server.base}/api/admin/exportApplications?examId=${exam.id}`, { headers: admin });
+    if (!exported.ok) throw new Error(`export answered ${exported.status}`);
+    await exported.arrayBuffer();
+    counts.exports++;
+  } catch (e) {
+    console.log(`  heavy work at minute ${minute}: ${e.message}`);
+    counts.writeErrors++;
+  }
+}
+
+const first = await measure('first minutes', server);
+const timeline = [];
+for (let minute = 1; minute <= MINUTES; minute++) {
+  await minuteOfTraffic(minute);
+  // Every minute the RSS; every fifth the heap after a full GC (a forced GC is not free).
+  const point = { minute, rssMiB: rssMiB(server.child.pid), load: loadavg()[0] };
+  if (minute % 5 === 0 || minute === MINUTES) point.heapAfterGcMiB = (await server.memoryAfterGc()).heapUsedMiB;
+  timeline.push(point);
+  console.log(
+    `  minute ${minute}: RSS ${point.rssMiB.toFixed(0)} MiB${point.heapAfterGcMiB ? `, heap after GC ${point.heapAfterGcMiB.toFixed(1)} MiB` : ''}, load ${point.load.toFixed(2)}`,
+  );
+}
+const last = await measure(`after ${MINUTES} minutes`, server);
+
+// A fresh process on a copy of the same database (the same rows), measured in the same minutes.
+const copyDir = path.join(server.dir, 'fresh');
+mkdirSync(copyDir);
+await db.backup(path.join(copyDir, 'bench.db'));
+db.close();
+const fresh = startServer(PORTS.fresh, { DATABASE_URL: `file:${path.join(copyDir, 'bench.db')}` });
+await waitFor(`${fresh.base}/api/health`);
+const freshRun = await measure('fresh process, same data', fresh);
+
+/** Least-squares slope of y over the minutes, per hour. */
+const slopePerHour = (points, key) => {
+  const xs = points.filter((p) => p[key] !== undefined);
+  const mx = xs.reduce((s, p) => s + p.minute, 0) / xs.length;
+  const my = xs.reduce((s, p) => s + p[key], 0) / xs.length;
+  const num = xs.reduce((s, p) => s + (p.minute - mx) * (p[key] - my), 0);
+  const den = xs.reduce((s, p) => s + (p.minute - mx) ** 2, 0);
+  return den ? (num / den) * 60 : 0;
+};
+const settled = timeline.filter((p) => p.minute > Math.min(5, MINUTES / 4));
+const verdict = {};
+for (const name of Object.keys(last.reads)) {
+  const l = last.reads[name];
+  const f = freshRun.reads[name];
+  verdict[name] = { ofFresh: l.rps / f.rps, p99OfFresh: l.p99 / f.p99, ofFirst: l.rps / first.reads[name].rps };
+}
+verdict.submit = {
+  ofFresh: last.submit.rps / freshRun.submit.rps,
+  p99OfFresh: last.submit.p99 / Math.max(1, freshRun.submit.p99),
+  ofFirst: last.submit.rps / first.submit.rps,
+};
+const memory = {
+  rssSlopeMiBPerHour: slopePerHour(settled, 'rssMiB'),
+  heapSlopeMiBPerHour: slopePerHour(settled, 'heapAfterGcMiB'),
+  rssFirst: first.rssMiB,
+  rssLast: last.rssMiB,
+  rssFresh: freshRun.rssMiB,
+};
+
+console.log(
+  `\nzhikaoyun soak — ${MINUTES} min of mixed traffic (${READ_RATE} reads/s, writes a hundredth of that, import and export every ${HEAVY_EVERY} min), ${cpus().length} cores, load ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`,
+);
+console.log(`traffic: ${JSON.stringify(counts)}`);
+console.log('figure                          first     end   fresh  end/fresh  p99 end/fresh  target');
+for (const [name, v] of Object.entries(verdict)) {
+  const pick = (run) => (name === 'submit' ? run.submit : run.reads[name]);
+  const ok = v.ofFresh >= TARGET.throughput && v.p99OfFresh <= TARGET.p99;
+  console.log(
+    `${name.padEnd(30)} ${pick(first).rps.toFixed(0).padStart(6)}  ${pick(last).rps.toFixed(0).padStart(6)}  ${pick(freshRun).rps.toFixed(0).padStart(6)}  ${v.ofFresh.toFixed(2).padStart(9)}  ${v.p99OfFresh.toFixed(2).padStart(13)}  ≥${TARGET.throughput}, ≤${TARGET.p99}× ${ok ? '✓' : '✗'}`,
+  );
+}
+console.log(
+  `memory: RSS ${memory.rssFirst.toFixed(0)} MiB first → ${memory.rssLast.toFixed(0)} MiB at the end (fresh process: ${memory.rssFresh.toFixed(0)} MiB); slope after the first minutes ${memory.rssSlopeMiBPerHour.toFixed(1)} MiB/h RSS, ${memory.heapSlopeMiBPerHour.toFixed(1)} MiB/h heap after GC`,
+);
+
+mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+writeFileSync(
+  path.join(root, 'bench/results/soak-latest.json'),
+  JSON.stringify(
+    {
+      minutes: MINUTES,
+      readRate: READ_RATE,
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0] },
+      counts,
+      first,
+      last,
+      fresh: freshRun,
+      verdict,
+      memory,
+      timeline,
+      targets: TARGET,
+    },
+    null,
+    2,
+  ),
+);
+pay.close();
+fresh.cleanup();
+server.cleanup();
+hello.kill('SIGTERM');
+process.exit(0);
