@@ -1,4 +1,4 @@
-import { NOT_FOUND_TEXT } from '@zhikaoyun/shared';
+import { NOT_FOUND_TEXT, SITE_SHEET_COLUMNS } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../src/lib/clock';
-import { addStaff, confirmedSuite, savedSubject, staffToken } from './helpers/actors';
+import { addStaff, confirmedSuite, draftExam, savedSubject, staffToken } from './helpers/actors';
 import { type TestApp } from './helpers/app';
 import { bearer, get, post } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
@@ -146,6 +146,60 @@ for (const kind of DATABASES) {
       ]);
       const log = await t.db.kysely.selectFrom('audit_log').select('detail').where('action', '=', '导入考点').execute();
       expect(log.map((l) => l.detail)).toEqual(['1 个考点']);
+    });
+
+    it('考点表模板: the header the import reads and nothing under it, a 说明 sheet; filled in, it imports; admins only', async () => {
+      const other = await draftExam(t, admin, '考点模板考试');
+      const res = await t.app.inject({ method: 'GET', url: `/api/admin/getExamSiteTemplate?examId=${other}`, headers: bearer(admin) });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('spreadsheetml');
+      expect(String(res.headers['content-disposition'])).toContain(encodeURIComponent('考点表模板'));
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const [sheet, notes] = book.worksheets;
+      expect(sheet!.name).toBe('考点表');
+      expect((sheet!.getRow(1).values as unknown[]).slice(1)).toEqual([...SITE_SHEET_COLUMNS]);
+      expect(sheet!.actualRowCount).toBe(1);
+      expect(notes!.name).toBe('说明');
+      expect(notes!.getColumn(1).values).toEqual(expect.arrayContaining([...SITE_SHEET_COLUMNS]));
+
+      const upload = async (file: Buffer) => {
+        const boundary = '----zksitetemplate';
+        const payload = Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="examId"\r\n\r\n${other}\r\n`),
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="t.xlsx"\r\n\r\n`),
+          file,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        return (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/admin/importExamSites',
+            headers: { ...bearer(admin), 'content-type': `multipart/form-data; boundary=${boundary}` },
+            payload,
+          })
+        ).json<{ data: { created: number; errors: { row: number; msg: string }[] } }>();
+      };
+      // Uploaded as it came, it adds no made-up site.
+      expect((await upload(res.rawPayload)).data).toEqual({ created: 0, errors: [{ row: 2, msg: '考点表中没有考点' }] });
+      sheet!.addRow(['市实验中学', '解放路 9 号', 2, 30, '杭州市']);
+      expect((await upload(Buffer.from(await book.xlsx.writeBuffer()))).data).toEqual({ created: 1, errors: [] });
+      const sites = (await get(t, `/api/admin/getArrangement?examId=${other}`, bearer(admin))).body.data.sites as {
+        name: string;
+        seats: number;
+      }[];
+      expect(sites.map((x) => [x.name, x.seats])).toEqual([['市实验中学', 60]]);
+
+      await addStaff(t, 1, 'site-template-reviewer', 'reviewer');
+      const reviewer = await staffToken(t, 'site-template-reviewer');
+      const refused = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/getExamSiteTemplate?examId=${other}`,
+        headers: bearer(reviewer),
+      });
+      expect(refused.json()).toMatchObject({ success: false });
+      const missing = await t.app.inject({ method: 'GET', url: '/api/admin/getExamSiteTemplate?examId=99999999', headers: bearer(admin) });
+      expect(missing.json()).toMatchObject({ success: false, msg: NOT_FOUND_TEXT.exam });
     });
 
     it('savePosition names the subjects its candidates sit; an empty list, all of them; left out on an edit, unchanged', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ExamPhase } from '../src/phases-and-roles';
 import {
   APPLICATION_STATES,
   APPLICATION_STATUSES,
@@ -77,8 +78,9 @@ describe('status lists derived from the machine', () => {
   });
 
   it('a payment or a waiver asked for is pre-checked by a dry run of its event', () => {
-    const inTime = { at: '2026-12-01T00:00:00.000Z', deadline: '2026-12-02T00:00:00.000Z' };
-    const late = { at: '2026-12-03T00:00:00.000Z', deadline: '2026-12-02T00:00:00.000Z' };
+    type Ctx = { at: string; deadline: string; phase: ExamPhase; fee: number };
+    const inTime: Ctx = { at: '2026-12-01T00:00:00.000Z', deadline: '2026-12-02T00:00:00.000Z', phase: 'confirming', fee: 5000 };
+    const late: Ctx = { at: '2026-12-03T00:00:00.000Z', deadline: '2026-12-02T00:00:00.000Z', phase: 'closed', fee: 5000 };
     const words = { done: '报名已确认，无需再缴费', notYet: '资格审查通过后才能缴费' };
     const answer = (status: ApplicationStatus, ctx = inTime) => confirmingStepRefusal(status, 'pay', ctx, words);
     expect(answer('approved')).toBeNull();
@@ -90,6 +92,13 @@ describe('status lists derived from the machine', () => {
     expect(confirmingStepRefusal('confirmed', 'waive', inTime, { done: '报名已确认，无需申请减免', notYet: 'x' })).toBe(
       '报名已确认，无需申请减免',
     );
+    // The fee step's own guards, after the dry run: the window open and a fee due.
+    expect(answer('approved', { ...inTime, phase: 'reviewing' })).toBe('报名确认尚未开始，暂不能缴费');
+    expect(answer('approved', { ...inTime, fee: 0 })).toBe('本考试无需缴费，请直接确认报名');
+    const waive = (ctx: Ctx) => confirmingStepRefusal('approved', 'waive', ctx, { done: 'x', notYet: 'y' });
+    expect(waive({ ...inTime, phase: 'closed' })).toBe('报名确认已截止，不能申请减免');
+    expect(waive({ ...inTime, fee: 0 })).toBe('本考试无需缴费，请直接确认报名');
+    expect(waive(inTime)).toBeNull();
   });
 });
 

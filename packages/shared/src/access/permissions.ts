@@ -98,6 +98,7 @@ export const CONSOLE_PERMISSIONS = {
   '/api/admin/getExamSites': ADMIN,
   '/api/admin/saveExamSite': ADMIN,
   '/api/admin/saveExamRoom': ADMIN,
+  '/api/admin/getExamSiteTemplate': ADMIN,
   '/api/admin/importExamSites': ADMIN,
   '/api/admin/getArrangement': ADMIN,
   '/api/admin/findSeatedCandidates': ADMIN,

@@ -163,7 +163,7 @@ export function historyActor(actor: LifecycleActor): HistoryActor {
 }
 
 /** What the world must look like for an event (checked against the context the caller gives). */
-export type LifecycleGuard = 'registering' | 'confirming' | 'free' | 'inTime' | 'confirmationOver' | 'switching';
+export type LifecycleGuard = 'registering' | 'confirming' | 'free' | 'feeDue' | 'inTime' | 'confirmationOver' | 'switching';
 
 export interface LifecycleContext {
   /** The phase of the application's exam, read from its windows now. */
@@ -377,6 +377,8 @@ function guardProblem(guard: LifecycleGuard, what: string, ctx: LifecycleContext
       return ctx.phase === 'closed' ? `报名确认已截止，不能${what}` : `报名确认尚未开始，暂不能${what}`;
     case 'free':
       return ctx.fee === 0 ? null : '本考试需缴纳报名费，请先完成缴费';
+    case 'feeDue':
+      return ctx.fee !== undefined && ctx.fee > 0 ? null : '本考试无需缴费，请直接确认报名';
     case 'inTime':
       return ctx.at !== undefined && ctx.deadline !== undefined && ctx.at <= ctx.deadline ? null : `已超过报名确认截止时间，不能${what}`;
     case 'confirmationOver':
@@ -423,23 +425,32 @@ export function eventFrom(status: ApplicationStatus, events: readonly [Applicati
   return events.find((e) => transitionOf(e).from.includes(status)) ?? events[0];
 }
 
+/** Starting a payment or asking for a fee waiver: the confirmation window is open and the exam has a fee. */
+const FEE_STEP_GUARDS: readonly LifecycleGuard[] = ['confirming', 'feeDue'];
+
 /**
- * Before the candidate starts what will confirm the application later (a payment, a fee waiver
- * asked for): a dry run of that event as if it happened now, said in the candidate's words; null
- * when it may start. The window being open is the caller's check (`confirming` phase).
+ * The fee rule in one place. Before the candidate starts what will confirm the application later
+ * (a payment, a fee waiver asked for): a dry run of that event as if it happened now, then the
+ * fee step's own guards (the window open, a fee due), said in the candidate's words; null when it
+ * may start.
  */
 export function confirmingStepRefusal(
   status: ApplicationStatus,
   event: 'pay' | 'waive',
-  ctx: Pick<LifecycleContext, 'at' | 'deadline'>,
+  ctx: Pick<LifecycleContext, 'at' | 'deadline' | 'phase' | 'fee'>,
   words: { done: string; notYet: string },
 ): string | null {
   const t = transitionOf(event);
   const v = canFire(status, event, t.by[0] ?? 'system', ctx);
-  if (v.ok) return v.repeat ? words.done : null;
+  if (v.ok && v.repeat) return words.done;
   // Too late is what `expire` makes of the application: say it as its status says it.
-  if (v.why === 'guard') return APPLICATION_STATES[transitionOf('expire').to].locked ?? v.msg;
-  return words.notYet;
+  if (!v.ok) return v.why === 'guard' ? (APPLICATION_STATES[transitionOf('expire').to].locked ?? v.msg) : words.notYet;
+  const what = event === 'pay' ? '缴费' : '申请减免';
+  for (const g of FEE_STEP_GUARDS) {
+    const msg = guardProblem(g, what, ctx);
+    if (msg) return msg;
+  }
+  return null;
 }
 
 /** Whether the candidate may change the form (or start one, `status` null) now. */

@@ -24,6 +24,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
+import { XLSX_CONTENT_TYPE, xlsxAttachment } from '../../../lib/download';
 import { readUploadedFile } from '../../../lib/upload';
 import { STAFF_ROUTE } from '../../access/console-deps';
 
@@ -83,6 +84,24 @@ const arrangementAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await service.saveRoom(request.staff, request.body, request.ip)),
+  );
+  app.get(
+    '/getExamSiteTemplate',
+    {
+      config: STAFF_ROUTE,
+      schema: {
+        summary: '考点表导入模板（.xlsx：导入读取的表头和“说明”工作表）',
+        tags,
+        querystring: examIdOnlyQuerySchema.extend(q.shape),
+      },
+    },
+    async (request, reply) => {
+      const file = await service.siteTemplate(request.staff, request.query.examId);
+      return reply
+        .header('Content-Type', XLSX_CONTENT_TYPE)
+        .header('Content-Disposition', xlsxAttachment(`site-template-${request.query.examId}`, `考点表模板-${request.query.examId}`))
+        .send(file);
+    },
   );
   app.post(
     '/importExamSites',

@@ -7,7 +7,7 @@ import {
   type ExamSiteInput,
   type SiteImportResult,
 } from '@zhikaoyun/shared';
-import type ExcelJS from 'exceljs';
+import ExcelJS from 'exceljs';
 import { readWorkbook, WorkbookError, workbookRefusalText, type WorkbookLimits } from '../../../lib/xlsx';
 
 type Column = (typeof SITE_SHEET_COLUMNS)[number];
@@ -95,4 +95,33 @@ export async function readSiteSheet(examId: number, file: Buffer): Promise<{ row
   }
   if (rows.length === 0 && errors.length === 0) errors.push({ row: 2, msg: '考点表中没有考点' });
   return { rows, errors };
+}
+
+/** What each column takes, in the template's 说明 sheet: the form's own bounds. */
+const SITE_COLUMN_NOTES: Readonly<Record<Column, string>> = {
+  考点名称: '必填，最多 100 个字；同一考试内不可重复',
+  地址: '必填，考生准考证上显示的考点地址',
+  考场数: `必填，${RANGE_TEXT.考场数}；考场号从 01 起依次编排`,
+  每场座位数: `必填，${RANGE_TEXT.每场座位数}；导入后可逐个考场修改`,
+  城市: '选填；考试按城市报考考点时填写，与考生所选城市一致',
+};
+
+/**
+ * A site sheet to fill (考点表模板): the header the import reads on the first row and nothing
+ * under it (an example there would be imported as a real site), with a 说明 sheet of what each
+ * column accepts and an example row. Filled in and uploaded as it is, it imports.
+ */
+export async function writeSiteTemplate(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('考点表');
+  sheet.columns = SITE_SHEET_COLUMNS.map((c) => ({ width: c === '地址' ? 36 : c === '考点名称' ? 24 : 12 }));
+  sheet.addRow([...SITE_SHEET_COLUMNS]).font = { bold: true };
+  const notes = book.addWorksheet('说明');
+  notes.columns = [{ width: 14 }, { width: 70 }];
+  notes.addRow(['列名', '填写说明']).font = { bold: true };
+  for (const c of SITE_SHEET_COLUMNS) notes.addRow([c, SITE_COLUMN_NOTES[c]]);
+  notes.addRow([]);
+  notes.addRow(['示例', '第一中学 | 中山路 1 号 | 10 | 30 | 杭州市（请在“考点表”工作表第 2 行起填写，一行一个考点）']);
+  notes.addRow(['说明', '表中有任何错误时不会导入，并逐行列出问题；准考证发布后不能再导入考点']);
+  return Buffer.from(await book.xlsx.writeBuffer());
 }

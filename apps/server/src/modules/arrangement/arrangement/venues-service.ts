@@ -11,6 +11,7 @@ import { clock } from '../../../lib/clock';
 import type { StaffPrincipal } from '../../../plugins/auth';
 import { officeAdminScope } from '../../access/scope';
 import { arrangementExams } from './guards';
+import { writeSiteTemplate } from './sheet';
 import type { ArrangementDeps } from './service';
 
 /** An exam's subjects, and its sites with their rooms: typed in, or imported from a sheet. */
@@ -98,6 +99,13 @@ export function createVenuesService(deps: ArrangementDeps) {
     },
 
     /** All or nothing: when any row is wrong nothing is written and every wrong row is reported. */
+    /** The sheet the import reads, to fill in (the exam is looked up so another office's is refused). */
+    async siteTemplate(staff: StaffPrincipal, examId: number): Promise<Buffer> {
+      officeAdminScope(staff);
+      await openExam(staff.officeId, examId);
+      return writeSiteTemplate();
+    },
+
     async importSites(staff: StaffPrincipal, examId: number, file: Buffer, ip: string): Promise<SiteImportResult> {
       officeAdminScope(staff);
       await unpublished(staff.officeId, examId);

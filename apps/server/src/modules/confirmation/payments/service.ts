@@ -235,13 +235,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const refusal = confirmingStepRefusal(
         app.status,
         'pay',
-        { at: clock.nowIso(), deadline: exam.confirmationEnd },
+        { at: clock.nowIso(), deadline: exam.confirmationEnd, phase: exam.phase, fee: exam.fee },
         { done: '报名已确认，无需再缴费', notYet: '资格审查通过后才能缴费' },
       );
       if (refusal) throw new AppError(ErrorCode.Validation, refusal);
-      if (exam.phase !== 'confirming')
-        throw new AppError(ErrorCode.Validation, exam.phase === 'closed' ? '报名确认已截止，不能缴费' : '报名确认尚未开始，暂不能缴费');
-      if (exam.fee <= 0) throw new AppError(ErrorCode.Validation, '本考试无需缴费，请直接确认报名');
       const waiver = await deps.latestWaiver(officeId, app.id);
       if (waiver?.status === 'pending') throw new AppError(ErrorCode.Validation, '减免申请正在审核，请等待审核结果');
 

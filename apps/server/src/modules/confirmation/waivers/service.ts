@@ -45,16 +45,10 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
       const refusal = confirmingStepRefusal(
         app.status,
         'waive',
-        { at: clock.nowIso(), deadline: exam.confirmationEnd },
+        { at: clock.nowIso(), deadline: exam.confirmationEnd, phase: exam.phase, fee: exam.fee },
         { done: '报名已确认，无需申请减免', notYet: '资格审查通过后才能申请减免' },
       );
       if (refusal) throw new AppError(ErrorCode.Validation, refusal);
-      if (exam.phase !== 'confirming')
-        throw new AppError(
-          ErrorCode.Validation,
-          exam.phase === 'closed' ? '报名确认已截止，不能申请减免' : '报名确认尚未开始，暂不能申请减免',
-        );
-      if (exam.fee <= 0) throw new AppError(ErrorCode.Validation, '本考试无需缴费，请直接确认报名');
       if (!exam.waiverCategories.includes(category))
         throw new AppError(ErrorCode.Validation, `本考试不受理「${WAIVER_CATEGORY_LABEL[category]}」的减免申请`);
       // Decoded and written again: what is stored is what it shows (a name or a type proves nothing).

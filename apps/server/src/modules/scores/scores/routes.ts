@@ -23,7 +23,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
-import { templateDisposition } from './template';
+import { xlsxAttachment } from '../../../lib/download';
 import { cacheKey } from '../../../plugins/public-cache';
 import { STAFF_ROUTE } from '../../access/console-deps';
 
@@ -205,7 +205,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('X-Export-Rows', String(rows))
         .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('Content-Disposition', templateDisposition(`score-template-${request.query.examId}`, `成绩表模板-${request.query.examId}`))
+        .header('Content-Disposition', xlsxAttachment(`score-template-${request.query.examId}`, `成绩表模板-${request.query.examId}`))
         .send(file);
     },
   );

@@ -35,8 +35,3 @@ export function templateFile({ sheetName, scoreColumns, rows }: TemplateSheet): 
   );
   return out;
 }
-
-/** The download's headers: an ASCII name for old browsers, the Chinese one for the rest. */
-export function templateDisposition(asciiName: string, chineseName: string): string {
-  return `attachment; filename="${asciiName}.xlsx"; filename*=UTF-8''${encodeURIComponent(chineseName)}.xlsx`;
-}

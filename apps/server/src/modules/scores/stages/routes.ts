@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
-import { templateDisposition } from '../scores/template';
+import { xlsxAttachment } from '../../../lib/download';
 import { cacheKey } from '../../../plugins/public-cache';
 import { STAFF_ROUTE } from '../../access/console-deps';
 
@@ -110,7 +110,7 @@ export const stagesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header(
           'Content-Disposition',
-          templateDisposition(`interview-score-template-${request.query.examId}`, `面试成绩表模板-${request.query.examId}`),
+          xlsxAttachment(`interview-score-template-${request.query.examId}`, `面试成绩表模板-${request.query.examId}`),
         )
         .send(file);
     },

@@ -44,7 +44,7 @@ export default function ArrangementPage() {
 
       <SubjectsCard examId={examId} published={published} />
 
-      <SitesCard examId={examId} o={o} loading={overview.isLoading} />
+      <SitesCard examId={examId} examName={exam?.name ?? String(examId)} o={o} loading={overview.isLoading} />
 
       <SeatingCard examId={examId} o={o} />
 

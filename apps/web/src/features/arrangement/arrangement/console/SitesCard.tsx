@@ -1,9 +1,9 @@
-import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { SITE_SHEET_COLUMNS, type ArrangementOverview, type SiteImportResult } from '@zhikaoyun/shared';
 import { App, Button, Card, InputNumber, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { ImportErrorsDialog } from '../../../../components/console/ImportErrorsDialog';
-import { useDownloadRoomSheets, useImportSites, useSaveRoom } from './api';
+import { useDownloadRoomSheets, useDownloadSiteTemplate, useImportSites, useSaveRoom } from './api';
 import { SiteModal } from './ArrangementEditors';
 
 type Site = ArrangementOverview['sites'][number];
@@ -51,9 +51,20 @@ function RoomSeats({ room, fixed }: { room: Room; fixed: boolean }) {
  * 考点与考场: the exam's sites and their rooms, one by one or from an Excel sheet, each room's
  * seats, and the sign-in sheets to download.
  */
-export function SitesCard({ examId, o, loading }: { examId: number | undefined; o: ArrangementOverview | undefined; loading: boolean }) {
+export function SitesCard({
+  examId,
+  examName,
+  o,
+  loading,
+}: {
+  examId: number | undefined;
+  examName: string;
+  o: ArrangementOverview | undefined;
+  loading: boolean;
+}) {
   const { message } = App.useApp();
   const importSheet = useImportSites();
+  const template = useDownloadSiteTemplate();
   const sheets = useDownloadRoomSheets();
   const [siteEditor, setSiteEditor] = useState<Site | 'new' | null>(null);
   const [importResult, setImportResult] = useState<SiteImportResult | null>(null);
@@ -93,12 +104,20 @@ export function SitesCard({ examId, o, loading }: { examId: number | undefined; 
                 导入 Excel
               </Button>
             </Upload>
+            <Button
+              icon={<DownloadOutlined />}
+              disabled={examId === undefined}
+              loading={template.isPending}
+              onClick={() => examId !== undefined && template.mutate({ examId, examName })}
+            >
+              下载模板
+            </Button>
           </Space>
         }
       >
         <p className="console-hint">
           导入表第一行为列名：{SITE_SHEET_COLUMNS.join('、')}
-          （城市可不填）。表中有任何错误时不会导入，并逐行列出问题。展开考点可修改单个考场的座位数、下载该考场的签到表。
+          （城市可不填），可先“下载模板”填写后导入。表中有任何错误时不会导入，并逐行列出问题。展开考点可修改单个考场的座位数、下载该考场的签到表。
         </p>
         <Table
           rowKey="id"

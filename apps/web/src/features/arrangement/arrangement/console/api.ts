@@ -13,7 +13,7 @@ import type {
   VerifiedTicket,
 } from '@zhikaoyun/shared';
 import { arrangementKeys, examKeys } from '../../../../lib/api/console-keys';
-import { downloadFile, getData, postData, uploadFile } from '../../../../lib/console-http';
+import { downloadFile, examFileName, getData, postData, uploadFile } from '../../../../lib/console-http';
 
 /** A file name staff recognise: 考场签到表-<考点>.pdf, without characters file systems refuse. */
 const safe = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_');
@@ -24,6 +24,8 @@ export const saveSite = (input: ExamSiteInput) => postData<{ id: number }>('/api
 export const saveRoom = (input: SaveExamRoomInput) => postData<{ id: number }>('/api/admin/saveExamRoom', input);
 export const importSites = ({ examId, file }: { examId: number; file: File }) =>
   uploadFile<SiteImportResult>('/api/admin/importExamSites', file, { params: { examId } });
+export const downloadSiteTemplate = ({ examId, examName }: { examId: number; examName: string }) =>
+  downloadFile('/api/admin/getExamSiteTemplate', { params: { examId } }, examFileName('考点表模板', examName));
 export const arrangeSeats = (input: { examId: number; seed?: string }) => postData<ArrangeSeatsResult>('/api/admin/arrangeSeats', input);
 export const arrangeLateSeats = (input: { examId: number }) => postData<LateArrangeResult>('/api/admin/arrangeLateSeats', input);
 export const fetchDoorCheckExam = () => getData<DoorCheckExam>('/api/admin/getDoorCheckExam');
@@ -63,6 +65,7 @@ export const useArrangeSeats = () => useArrangementMutation(arrangeSeats);
 export const useArrangeLateSeats = () => useArrangementMutation(arrangeLateSeats);
 export const usePublishTickets = () => useArrangementMutation(publishTickets);
 export const useDownloadRoomSheets = () => useMutation({ mutationFn: downloadRoomSheets });
+export const useDownloadSiteTemplate = () => useMutation({ mutationFn: downloadSiteTemplate });
 export const useExportArrangement = () => useMutation({ mutationFn: exportArrangement });
 export const useFindSeated = () => useMutation({ mutationFn: findSeated });
 export const useMoveSeat = () => useArrangementMutation(moveSeat);
