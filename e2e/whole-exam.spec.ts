@@ -345,10 +345,18 @@ test('a whole exam, driven in the browser by a clerk, three candidates and door 
     await expect(c1Page).toHaveURL(/\/api\/payment\/sandbox\/cashier\?orderNo=/);
     await c1Page.getByRole('button', { name: '确认支付 ¥100.00' }).click();
     await expect(c1Page).toHaveURL(/\/current-exam$/);
+    // The notify is recorded at once; a page that read the status just before it is reloaded. Each
+    // look waits long enough for a loaded machine to render the page: a reload every second never
+    // let the page finish (the receipt was there; the page was reloaded before it showed).
+    const receipt = c1Page.getByText('报名确认回执');
     await expect(async () => {
-      await c1Page.reload();
-      await expect(c1Page.getByText('报名确认回执')).toBeVisible({ timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
+      try {
+        await expect(receipt).toBeVisible({ timeout: 10_000 });
+      } catch (notYet) {
+        await c1Page.reload();
+        throw notYet;
+      }
+    }).toPass({ timeout: 60_000 });
     await expect(c1Page.locator('.receipt')).toContainText(c1Status.applicationNo as string);
     const c1Inbox = (await call(request, c1Token, 'GET', '/api/getMessageList?page=1&pageSize=50')) as {
       list: { title: string; content: string }[];
