@@ -1,9 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { portraitJpeg, uploadIdPhoto } from './journey-support';
+import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
 import { changePassword, createOffice, createOfficeAdmin, signIn } from './platform-support';
 import { CAPTCHA, chooseOption, confirmDialog, newIdno } from './support';
 
@@ -40,48 +37,23 @@ const OFFICES = [
 ] as const;
 type OfficePlan = (typeof OFFICES)[number];
 
-let server: ChildProcess | undefined;
-let dir = '';
-let port = 0;
-let serverLog = '';
-const at = (host: string, pathname: string) => `http://${host}:${port}${pathname}`;
+let server: OwnServer | undefined;
+const at = (host: string, pathname: string) => server!.url(pathname, host);
 
 test.beforeAll(async ({ request }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-e2e-go-live-'));
-  port = 4370 + test.info().workerIndex;
-  server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      SEED_DEMO: 'off',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'go-live.db')}`,
-      PLATFORM_ADMIN_PASSWORD: OPERATOR_FIRST,
-      CAPTCHA_FIXED: CAPTCHA,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  server = await startOwnServer(request, {
+    name: 'go-live',
+    basePort: 4370,
+    env: { SEED_DEMO: 'off', PLATFORM_ADMIN_PASSWORD: OPERATOR_FIRST, CAPTCHA_FIXED: CAPTCHA },
   });
-  server.stdout?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  server.stderr?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  await expect
-    .poll(async () => (await request.get(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status(), { timeout: 30_000 })
-    .toBe(200);
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 test.afterEach(async () => {
-  const info = test.info();
-  if (info.status !== info.expectedStatus) await info.attach('go-live server log', { body: serverLog, contentType: 'text/plain' });
+  await attachServerLog(server, 'go-live');
 });
 
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text });
@@ -201,13 +173,13 @@ test('on a fresh SEED_DEMO=off start, two offices on two host names each publish
   test.setTimeout(360_000);
 
   // Nothing was seeded: no demo office, so a host bound to none is an unknown office.
-  const bare = await request.get(`http://127.0.0.1:${port}/api/getWSystem`);
+  const bare = await request.get(server!.url('/api/getWSystem'));
   expect(bare.status()).toBe(404);
   expect((await bare.json()).msg).toMatch(/考试机构/);
 
   // The platform operator: first password, a new one, then the two offices and their admins.
   const platform = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await platform.goto(`http://127.0.0.1:${port}/platform`);
+  await platform.goto(server!.url('/platform'));
   await expect(platform).toHaveURL(/\/platform\/login$/);
   await signIn(platform, '/platform/offices', 'platform', OPERATOR_FIRST);
   await changePassword(platform, OPERATOR_FIRST, OPERATOR_PASSWORD);

@@ -1,8 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
 import { staffAccount } from './staff-accounts';
 import { CAPTCHA, STORAGE_PREFIX } from './support';
 
@@ -17,50 +14,26 @@ import { CAPTCHA, STORAGE_PREFIX } from './support';
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess | undefined;
-let dir = '';
+let server: OwnServer | undefined;
 let dbFile = '';
-let port = 0;
-let serverLog = '';
-const at = (pathname: string) => `http://127.0.0.1:${port}${pathname}`;
+const at = (pathname: string) => server!.url(pathname);
 const DAY = 24 * 60 * 60 * 1000;
 
 test.beforeAll(async ({ request }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-e2e-staff-policy-'));
-  dbFile = path.join(dir, 'staff-policy.db');
-  port = 4380 + test.info().workerIndex;
-  server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${dbFile}`,
-      SEED_ADMIN_PASSWORD: 'e2e-admin-password',
-      SEED_CONFIRMATION_DEMO: 'off',
-      CAPTCHA_FIXED: CAPTCHA,
-      STAFF_IDLE_MINUTES: '1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  server = await startOwnServer(request, {
+    name: 'staff-policy',
+    basePort: 4380,
+    env: { SEED_ADMIN_PASSWORD: 'e2e-admin-password', SEED_CONFIRMATION_DEMO: 'off', CAPTCHA_FIXED: CAPTCHA, STAFF_IDLE_MINUTES: '1' },
   });
-  server.stdout?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  server.stderr?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  await expect.poll(async () => (await request.get(at('/api/health')).catch(() => null))?.status(), { timeout: 30_000 }).toBe(200);
+  dbFile = server.dbFile;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 test.afterEach(async () => {
-  const info = test.info();
-  if (info.status !== info.expectedStatus) await info.attach('staff-policy server log', { body: serverLog, contentType: 'text/plain' });
+  await attachServerLog(server, 'staff-policy');
 });
 
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text });

@@ -194,6 +194,12 @@ async function settled(popup: Locator, rootSelector: string): Promise<void> {
     .toBe(true);
 }
 
+/** Waits until an antd dialog found by its text (no title to name it by) has settled (see `settled`). */
+export async function dialogSettled(dialog: Locator): Promise<void> {
+  await expect(dialog).toBeVisible();
+  await settled(dialog, '.ant-modal-wrap');
+}
+
 /** Clicks a Popconfirm's button once the popover has settled (see `settled`). */
 export async function confirmPopover(page: Page, button: string): Promise<void> {
   const tip = page.getByRole('tooltip').filter({ has: page.getByRole('button', { name: button, exact: true }) });

@@ -32,6 +32,8 @@ test('a clerk enrolls an authenticator app, then signs in with its code, and onc
   page,
   request,
 }, info) => {
+  // Four sign-ins (argon2id each) and an enrollment: on a loaded machine past 45 s (46.4 s seen).
+  test.setTimeout(90_000);
   const admin = await apiLogin(request, ...(await adminAccount()));
   const username = `tf${Date.now().toString(36)}`;
   const saved = await request.post('/api/admin/saveStaff', {

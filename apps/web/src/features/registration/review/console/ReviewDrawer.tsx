@@ -226,6 +226,9 @@ export function ReviewDrawer({ id, onClose, positions = [] }: { id: number | nul
       open={id !== null}
       onClose={onClose}
       size="large"
+      // ✕ at the header's end: at the start it sits mid-screen (1440 − 736), right under the
+      // 已审核通过 toast each decision shows, which took the clerk's click (and, hovered, stayed).
+      closable={{ placement: 'end' }}
       title={d ? `${d.name} 的报名` : '报名详情'}
       destroyOnHidden
       footer={d && !detail.isError ? <Decision key={d.id} detail={d} /> : null}
