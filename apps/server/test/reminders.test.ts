@@ -224,10 +224,7 @@ for (const kind of DATABASES) {
 
       it('DEADLINE_PAY: approved and not confirmed is reminded once before confirmation closes (not at 21:30); the confirmed are not', async () => {
         beijing('2026-12-04T10:00');
-        const [waits, confirms] = (await approvedCandidates(2)) as [
-          { token: string; id: number; mobile: string },
-          { token: string; id: number; mobile: string },
-        ];
+        const [waits, confirms] = (await approvedCandidates(2)) as [Cand, Cand];
         beijing('2026-12-08T21:30');
         // Confirmation open (no fee), closing tomorrow at 17:30.
         await windows(
@@ -263,10 +260,7 @@ for (const kind of DATABASES) {
       it('TICKET_PRINT: a seated candidate who has not downloaded the ticket is reminded once before the first paper; one who downloaded is not. The calendar holds the paper', async () => {
         beijing('2026-12-10T09:00');
         // The exam's other candidates from before are done with; two new ones confirmed.
-        const [keeps, prints] = (await approvedCandidates(2)) as [
-          { token: string; id: number; mobile: string },
-          { token: string; id: number; mobile: string },
-        ];
+        const [keeps, prints] = (await approvedCandidates(2)) as [Cand, Cand];
         await windows(
           {
             registration_start: -12,
@@ -338,10 +332,7 @@ for (const kind of DATABASES) {
 
       it('SWITCH_WINDOW: a cancelled position’s candidate who has not switched is reminded once before the window closes; one who moved is not', async () => {
         beijing('2026-12-20T09:00');
-        const [stays, moves] = (await approvedCandidates(2)) as [
-          { token: string; id: number; mobile: string },
-          { token: string; id: number; mobile: string },
-        ];
+        const [stays, moves] = (await approvedCandidates(2)) as [Cand, Cand];
         await windows(
           {
             registration_start: -12,
