@@ -1,5 +1,6 @@
 import { REMINDER_KINDS, zonedToInstant, type ReminderKind } from '@zhikaoyun/shared';
-import { describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
 import { sweepConfirmation } from '../src/modules/confirmation/payments/sweeper';
 import {
@@ -12,9 +13,9 @@ import {
   savedSubject,
   submittedApplication,
 } from './helpers/actors';
-import type { TestApp } from './helpers/app';
+import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, captcha, get, post, registered, withPhoto } from './helpers/candidates';
-import { DATABASES } from './helpers/databases';
+import { DATABASES, sqlite } from './helpers/databases';
 import { examWindows } from './helpers/exam-windows';
 
 const HOUR = 3_600_000;
@@ -389,3 +390,42 @@ for (const kind of DATABASES) {
     },
   );
 }
+
+/**
+ * The sweep's one read of applications, planned by SQLite as it would run at a million rows: the
+ * exam's applications through an index on (office_id, exam_id, status), "not yet reminded" through the
+ * reminder's primary key, no table scanned (decision 038).
+ */
+describe('the sweep’s query plan (SQLite)', () => {
+  let t: TestApp;
+  afterAll(async () => {
+    await t?.close();
+  });
+  it('reads applications by the exam-and-status index and reminders by their key, for every kind', async () => {
+    t = await createTestApp(sqlite);
+    const file = t.config.database.kind === 'sqlite' ? t.config.database.filename : '';
+    const conn = new SQLite(file, { readonly: true });
+    try {
+      for (const k of REMINDER_KINDS) {
+        const { sql, parameters } = t.app.services.repos.reminders.owingQuery(1, 1, k, 200).compile();
+        const plan = (conn.prepare(`explain query plan ${sql}`).all(...(parameters as unknown[])) as { detail: string }[]).map(
+          (r) => r.detail,
+        );
+        expect(
+          plan.filter((l) => /^SCAN /.test(l)),
+          `${k}: ${plan.join(' | ')}`,
+        ).toEqual([]);
+        expect(
+          plan.some((l) => /^SEARCH a USING (COVERING )?INDEX \w+ \(office_id=\? AND exam_id=\? AND status=\?/.test(l)),
+          plan.join(' | '),
+        ).toBe(true);
+        expect(
+          plan.some((l) => /^SEARCH r USING (COVERING )?INDEX sqlite_autoindex_reminder_1 \(application_id=\? AND kind=\?\)/.test(l)),
+          plan.join(' | '),
+        ).toBe(true);
+      }
+    } finally {
+      conn.close();
+    }
+  });
+});
