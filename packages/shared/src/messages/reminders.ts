@@ -42,6 +42,3 @@ export const REMINDER_STATUSES: Readonly<Record<ReminderKind, readonly Applicati
   ticket_print: SEATED_STATUSES,
   switch_window: fromStatesOf('closeOut'),
 };
-
-/** An exam with no choice saved has every kind on. */
-export const DEFAULT_REMINDER_KINDS: readonly ReminderKind[] = REMINDER_KINDS;

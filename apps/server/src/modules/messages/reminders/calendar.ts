@@ -107,4 +107,3 @@ export function createCalendarService({ exams, tickets, repo }: CalendarDeps) {
     },
   };
 }
-export type CalendarService = ReturnType<typeof createCalendarService>;

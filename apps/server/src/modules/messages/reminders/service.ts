@@ -1,5 +1,4 @@
 import {
-  DEFAULT_REMINDER_KINDS,
   DEFAULT_TIME_ZONE,
   officeSettingsSchema,
   REMINDER_KINDS,
@@ -20,7 +19,7 @@ const BATCHES_PER_SWEEP = 10;
 
 const kindsSchema = z.array(z.enum(REMINDER_KINDS));
 /** The kinds staff turned on for an exam (JSON in `exam.reminder_kinds`); unreadable: every kind. */
-export const reminderKindsOf = (text: string): ReminderKind[] => parseJsonColumn(kindsSchema, text, [...DEFAULT_REMINDER_KINDS]);
+export const reminderKindsOf = (text: string): ReminderKind[] => parseJsonColumn(kindsSchema, text, [...REMINDER_KINDS]);
 
 const officeClockSchema = officeSettingsSchema.pick({ timeZone: true });
 const timeZoneOf = (officeSettings: string) => parseJsonColumn(officeClockSchema, officeSettings, { timeZone: DEFAULT_TIME_ZONE }).timeZone;
@@ -115,4 +114,3 @@ export function createRemindersService({ repo, notificationsRepo, notifications,
     },
   };
 }
-export type RemindersService = ReturnType<typeof createRemindersService>;

@@ -6,7 +6,6 @@ import {
   ticketTemplateSchema,
   fenToYuan,
   OFFICE_TIME_ZONES,
-  DEFAULT_REMINDER_KINDS,
   REMINDER_KINDS,
   REMINDER_KIND_HINT,
   REMINDER_KIND_LABEL,
@@ -99,7 +98,7 @@ function initial(exam: AdminExam | null): Values {
     ticketTemplate: DEFAULT_TICKET_TEMPLATE,
     examRules: '',
     siteCityChoice: false,
-    reminderKinds: [...DEFAULT_REMINDER_KINDS],
+    reminderKinds: [...REMINDER_KINDS],
   };
 }
 
