@@ -48,6 +48,7 @@ import systemRoutes from './modules/platform/system/routes';
 import arrangementAdminRoutes, { siteCityRoutes } from './modules/arrangement/arrangement/routes';
 import closeoutAdminRoutes from './modules/confirmation/closeout/routes';
 import { ticketsAdminRoutes, ticketsRoutes } from './modules/arrangement/tickets/routes';
+import { calendarRoutes } from './modules/messages/reminders/routes';
 import { scoresAdminRoutes, scoresRoutes } from './modules/scores/scores/routes';
 import { stagesAdminRoutes, stagesRoutes } from './modules/scores/stages/routes';
 import paymentsAdminRoutes from './modules/confirmation/payments/admin-routes';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     heavyTimeoutMs: config.heavyTaskTimeoutMs,
     secondFactor: config.secondFactor,
     staffPolicy: config.staffPolicy,
+    reminders: config.reminders,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);
@@ -140,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(positionsRoutes, { prefix: '/api' });
   await app.register(applicationsRoutes, { prefix: '/api' });
   await app.register(ticketsRoutes, { prefix: '/api' });
+  await app.register(calendarRoutes, { prefix: '/api' });
   await app.register(siteCityRoutes, { prefix: '/api' });
   await app.register(scoresRoutes, { prefix: '/api' });
   await app.register(stagesRoutes, { prefix: '/api' });

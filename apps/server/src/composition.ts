@@ -51,6 +51,9 @@ import { createSystemRepository } from './modules/platform/system/repository';
 import { createSystemService } from './modules/platform/system/service';
 import { createNotificationsRepository } from './modules/messages/notifications/repository';
 import { createNotificationsService } from './modules/messages/notifications/service';
+import { createRemindersRepository } from './modules/messages/reminders/repository';
+import { createRemindersService } from './modules/messages/reminders/service';
+import { createCalendarService } from './modules/messages/reminders/calendar';
 import { createSmsCodes } from './modules/messages/sms/codes';
 import { createSmsCodesRepository } from './modules/messages/sms/codes-repository';
 import { createProvider } from './modules/messages/sms/providers';
@@ -99,6 +102,8 @@ export interface CompositionOptions {
   secondFactor: SecondFactorConfig;
   /** Staff passwords' lifetime and staff sessions' idle limit (config STAFF_PASSWORD_MAX_DAYS, STAFF_IDLE_MINUTES). */
   staffPolicy: StaffPolicyConfig;
+  /** Reminders before a deadline (config REMINDER_HOURS, decision 038). */
+  reminders: { hoursBefore: number };
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -147,6 +152,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     stages: createStagesRepository(db),
     platform: createPlatformRepository(db, auditMac),
     secondFactor: createSecondFactorRepository(db),
+    reminders: createRemindersRepository(db),
   };
 
   const audit = createAuditService(repos.audit);
@@ -406,6 +412,13 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
       findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
     }),
+    reminders: createRemindersService({
+      repo: repos.reminders,
+      notificationsRepo: repos.notifications,
+      notifications,
+      hoursBefore: options.reminders.hoursBefore,
+    }),
+    calendar: createCalendarService({ exams: examLookup, tickets: repos.tickets, repo: repos.reminders }),
   };
 }
 

@@ -86,6 +86,8 @@ const envSchema = z
     WECHATPAY_PLATFORM_PUBLIC_KEY: z.string().min(1).optional(),
     WECHATPAY_PLATFORM_SERIAL: z.string().min(1).optional(),
     WECHATPAY_APIV3_KEY: z.string().length(32, 'WECHATPAY_APIV3_KEY is the 32-character APIv3 key').optional(),
+    /** Reminders (decision 038): how many hours before a deadline the candidate is reminded. */
+    REMINDER_HOURS: z.coerce.number().int().min(1).max(240).default(24),
   })
   .superRefine((env, ctx) => {
     const unavailable = suiteUnavailable(env.CRYPTO_SUITE);
@@ -210,6 +212,8 @@ export interface Config {
   secondFactor: SecondFactorConfig;
   /** Staff passwords' lifetime and staff sessions' idle limit (decision 030). */
   staffPolicy: StaffPolicyConfig;
+  /** Reminders before a deadline (decision 038): sent this long before it, found by the confirmation sweep. */
+  reminders: { hoursBefore: number };
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -339,5 +343,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
             }
           : null,
     },
+    reminders: { hoursBefore: e.REMINDER_HOURS },
   };
 }

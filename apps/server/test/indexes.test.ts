@@ -231,6 +231,9 @@ describe('query plans of a candidate’s calls (SQLite)', () => {
         const r = await get(t, `/api/${name}?examId=${exam}`, d);
         expect(r.body.success, `${name}: ${r.body.msg}`).toBe(true);
       }
+      // 加入日历 (decision 038): a file, not an envelope.
+      const calendar = await t.app.inject({ method: 'GET', url: `/api/getExamCalendar?examId=${exam}`, headers: d });
+      expect(calendar.statusCode, calendar.body).toBe(200);
     }
     recording = false;
 

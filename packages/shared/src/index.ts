@@ -25,6 +25,7 @@ export * from './access/totp';
 export * from './access/staff-password';
 export * from './registration/appeals';
 export * from './messages/notifications';
+export * from './messages/reminders';
 export * from './confirmation/payments';
 export * from './money';
 export * from './arrangement/arrangement';

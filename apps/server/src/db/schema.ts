@@ -9,6 +9,7 @@ import type {
   NotificationKind,
   OrderStatus,
   PaymentProviderName,
+  ReminderKind,
   SmsCodePurpose,
   SmsMessageKind,
   SmsStatus,
@@ -136,6 +137,8 @@ export interface ExamTable {
   arrangement_seed: Generated<string | null>;
   /** 1: candidates choose the city of their exam site. */
   site_city_choice: Generated<number>;
+  /** JSON: ReminderKind[], the reminders staff turned on for the exam (migration 0033). */
+  reminder_kinds: Generated<string>;
 }
 
 export interface ExamSubjectTable {
@@ -210,6 +213,8 @@ export interface AdmissionTicketTable {
   room_id: number;
   seat: number;
   updated_at: string;
+  /** The first download of the ticket's PDF (migration 0033); null: never downloaded. */
+  downloaded_at?: string | null;
 }
 
 /** Score rules of an exam. Points in hundredths, ratios in thousandths (see migration 0015). */
@@ -585,6 +590,15 @@ export interface MessageTable {
   created_at: string;
 }
 
+/** One reminder sent (migration 0033): its key is what makes a second one impossible. */
+export interface ReminderTable {
+  application_id: number;
+  kind: ReminderKind;
+  office_id: number;
+  exam_id: number;
+  sent_at: string;
+}
+
 /** SMS waiting for, in or past delivery (modules/messages/sms/worker.ts is the only one that sends). */
 export interface SmsOutboxTable {
   id: Generated<number>;
@@ -821,6 +835,7 @@ export interface DB {
   attachment_ref: AttachmentRefTable;
   appeal: AppealTable;
   message: MessageTable;
+  reminder: ReminderTable;
   sms_outbox: SmsOutboxTable;
   sms_log: SmsLogTable;
   sms_code: SmsCodeTable;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { DEMO_POSITIONS } from './data';
+import { seedDemoReminder } from './reminders';
 import { confirmedSteps, demoStage, type DemoStageOptions } from './writes';
 
 export { DEMO_CANDIDATE_PASSWORD } from './writes';
@@ -34,8 +35,9 @@ const FORM = {
 export async function seedConfirmationDemo(trx: Kysely<DB>, opts: DemoStageOptions): Promise<void> {
   const stage = await demoStage(trx, opts);
   const { at } = stage;
+  const name = '示范市 2026 年度事业单位招聘（报名确认阶段）';
   const examId = await stage.exam({
-    name: '示范市 2026 年度事业单位招聘（报名确认阶段）',
+    name,
     registration_start: at(-30),
     registration_end: at(-20),
     review_start: at(-30),
@@ -53,10 +55,29 @@ export async function seedConfirmationDemo(trx: Kysely<DB>, opts: DemoStageOptio
     const id = await stage.position(examId, `202604${String(i + 1).padStart(3, '0')}`, p);
     if (p.name === '财务会计') positionId = id;
   }
-  for (const c of CANDIDATES) {
+  for (const [i, c] of CANDIDATES.entries()) {
     const candidate = await stage.candidate(c);
     // Approved twelve days ago; one still waits for review.
     const steps = confirmedSteps(at, [-26, -25, -12, 0]).slice(0, c.submitted ? 2 : 3);
-    await stage.application({ examId, candidateId: candidate.id, positionId, form: { ...FORM, contactPhone: c.mobile }, steps });
+    const applicationId = await stage.application({
+      examId,
+      candidateId: candidate.id,
+      positionId,
+      form: { ...FORM, contactPhone: c.mobile },
+      steps,
+    });
+    // The first of them has been reminded to confirm (我的消息 and 短信记录 show it).
+    if (i === 0)
+      await seedDemoReminder(trx, {
+        officeId: opts.officeId,
+        examId,
+        examName: name,
+        applicationId,
+        candidateId: candidate.id,
+        mobile: c.mobile,
+        deadline: at(5),
+        timeZone: opts.timeZone,
+        at: at(0),
+      });
   }
 }

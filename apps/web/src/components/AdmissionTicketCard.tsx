@@ -4,6 +4,7 @@ import { App, Button, QRCode, Skeleton } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from './format';
 import { InfoRows } from './InfoRows';
+import { AddToCalendarButton } from './AddToCalendarButton';
 import { downloadTicketPdf, useAdmissionTicket } from '../lib/api/tickets';
 import './admission-ticket.css';
 
@@ -83,6 +84,9 @@ export function AdmissionTicketCard({ exam }: { exam: Exam }) {
       <Button type="primary" size="large" block icon={<DownloadOutlined />} loading={downloading} onClick={() => void download()}>
         下载准考证 (PDF)
       </Button>
+      <div className="ticket-card__calendar">
+        <AddToCalendarButton exam={exam} />
+      </div>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { examCodeSchema, ticketTemplateSchema } from '../arrangement/arrangement
 import { zonedDateTime } from '../clock';
 import { NOT_FOUND_TEXT } from '../errors';
 import { EXAM_PHASES, type ExamPhase } from '../phases-and-roles';
+import { REMINDER_KINDS } from '../messages/reminders';
 
 /** Every field an exam may ask for, in the form's order. */
 export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormField[]];
@@ -115,6 +116,11 @@ export const examInputSchema = z
     ticketTemplate: ticketTemplateSchema.optional(),
     /** 考点城市: candidates choose the city of their exam site; left out: unchanged. */
     siteCityChoice: z.boolean().optional(),
+    /** Reminders before deadlines staff turned on for the exam (decision 038); left out: unchanged. */
+    reminderKinds: z
+      .array(z.enum(REMINDER_KINDS, { message: '提醒类型有误' }))
+      .max(REMINDER_KINDS.length)
+      .optional(),
   })
   .superRefine((v, ctx) => {
     const order = (a: string, b: string, path: string, message: string) => {
@@ -149,6 +155,8 @@ export const adminExamSchema = examSchema.extend({
   ticketsPublishedAt: z.string().nullable(),
   /** Candidates choose the city of their exam site. */
   siteCityChoice: z.boolean(),
+  /** The reminders before deadlines that are on for the exam. */
+  reminderKinds: z.array(z.enum(REMINDER_KINDS)),
   positions: z.number().int(),
   applications: z.number().int(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mobileSchema, captchaFieldsSchema } from '../access/accounts';
 import { SEATED_STATUSES, type ApplicationEvent, type ApplicationStatus } from '../registration/lifecycle';
+import { REMINDER_KINDS } from './reminders';
 
 /**
  * Messages to candidates: what each step of the lifecycle tells the candidate (in the inbox and,
@@ -22,6 +23,8 @@ export const SMS_KINDS = [
   'scores_published',
   'next_stage_result',
   'schedule_changed',
+  // Reminders before a deadline (messages/reminders.ts): each also an SMS kind of its own.
+  ...REMINDER_KINDS,
 ] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 /** Inbox only: announcements choose SMS per send; a score review's answer is read on the scores page. */
@@ -138,6 +141,30 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
     title: () => '考试时间安排调整',
     content: (p) => `您报考的「${p.exam}」时间安排已调整：${clause(p.detail)}。请以调整后的时间为准。`,
     smsParams: ['exam', 'detail'],
+  },
+  deadline_submit: {
+    label: '报名截止提醒',
+    title: () => '报名即将截止',
+    content: (p) => `您报考的「${p.exam}」报名信息尚未提交，报名将于 ${p.until ?? '近日'} 截止，请及时登录系统提交。`,
+    smsParams: ['exam', 'until'],
+  },
+  deadline_pay: {
+    label: '确认缴费截止提醒',
+    title: () => '确认缴费即将截止',
+    content: (p) => `您报考的「${p.exam}」已审核通过，尚未完成缴费确认，确认将于 ${p.until ?? '近日'} 截止，逾期未确认的报名视为放弃。`,
+    smsParams: ['exam', 'until'],
+  },
+  ticket_print: {
+    label: '准考证打印提醒',
+    title: () => '请及时打印准考证',
+    content: (p) => `「${p.exam}」准考证已发布，您尚未下载打印。第一科考试于 ${p.until ?? '近日'} 开始，请及时登录系统打印准考证。`,
+    smsParams: ['exam', 'until'],
+  },
+  switch_window: {
+    label: '改报截止提醒',
+    title: () => '改报即将截止',
+    content: (p) => `您报考的「${p.exam}」岗位已取消，您尚未改报。改报将于 ${p.until ?? '近日'} 截止，逾期未改报的报名将被取消。`,
+    smsParams: ['exam', 'until'],
   },
   announcement: {
     label: '考务通知',
@@ -354,6 +381,10 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
     scores_published: true,
     next_stage_result: true,
     schedule_changed: true,
+    deadline_submit: true,
+    deadline_pay: true,
+    ticket_print: true,
+    switch_window: true,
   },
   phoneVerification: false,
 };

@@ -85,6 +85,15 @@ export function createTicketsRepository(db: Db) {
       if (!app) return undefined;
       return ticketQuery(k).where('t.application_id', '=', app.id).where('t.office_id', '=', officeId).executeTakeFirst();
     },
+    /** The ticket's first download (the reminder to print it stops); a later one changes nothing. */
+    async markDownloaded(applicationId: number, at: string): Promise<void> {
+      await k
+        .updateTable('admission_ticket')
+        .set({ downloaded_at: at })
+        .where('application_id', '=', applicationId)
+        .where('downloaded_at', 'is', null)
+        .execute();
+    },
     ticketByNo(officeId: number, ticketNo: string) {
       return ticketQuery(k).where('t.office_id', '=', officeId).where('t.ticket_no', '=', ticketNo).executeTakeFirst();
     },

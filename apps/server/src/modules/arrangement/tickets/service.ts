@@ -171,6 +171,8 @@ export function createTicketsService(deps: TicketsDeps) {
         const photo = t.photo_id === null ? undefined : await deps.findPhoto(office.id, t.photo_id);
         return renderTicketPdf({ ...input, idno: cipher.decrypt(t.idno_enc), qr: sign(office.id, examId, t.ticket_no), photo });
       });
+      // Recorded once the file exists: the candidate has the ticket, no reminder to print it (decision 038).
+      await repo.markDownloaded(t.application_id, clock.nowIso());
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
 

@@ -2,6 +2,7 @@ import {
   DEFAULT_TIME_ZONE,
   ErrorCode,
   fenToYuan,
+  REMINDER_KIND_LABEL,
   scheduleChanges,
   UNFINISHED_STATUSES,
   zonedDateTime,
@@ -9,6 +10,7 @@ import {
   type ExamConfig,
   type ExamSaveImpact,
   type ExamWindows,
+  type ReminderKind,
   type ScheduleWindows,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
@@ -18,6 +20,7 @@ import type { ConsoleDeps } from '../../access/console-deps';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { NotificationsService } from '../../messages/notifications/service';
 import type { ExamsRepository } from './repository';
+import { reminderKindsOf } from '../../messages/reminders/service';
 import { toExam } from './service';
 
 export interface ExamValues extends ExamWindows {
@@ -34,6 +37,7 @@ export interface ExamValues extends ExamWindows {
   examCode?: string | undefined;
   ticketTemplate?: string | undefined;
   siteCityChoice?: boolean | undefined;
+  reminderKinds?: ReminderKind[] | undefined;
 }
 
 export interface ExamsAdminDeps {
@@ -92,6 +96,7 @@ export function createExamsAdminService({ repo, audit, changed, notifications }:
         ticketTemplate: r.ticket_template,
         ticketsPublishedAt: r.tickets_published_at,
         siteCityChoice: r.site_city_choice === 1,
+        reminderKinds: reminderKindsOf(r.reminder_kinds),
         positions: Number(r.positions ?? 0),
         applications: Number(r.applications ?? 0),
       }));
@@ -131,6 +136,7 @@ export function createExamsAdminService({ repo, audit, changed, notifications }:
         ...(examCode === undefined ? {} : { exam_code: examCode }),
         ...(input.ticketTemplate === undefined ? {} : { ticket_template: input.ticketTemplate }),
         ...(input.siteCityChoice === undefined ? {} : { site_city_choice: input.siteCityChoice ? 1 : 0 }),
+        ...(input.reminderKinds === undefined ? {} : { reminder_kinds: JSON.stringify([...new Set(input.reminderKinds)]) }),
       };
       let id: number;
       let changes: string[] = [];
@@ -177,7 +183,11 @@ export function createExamsAdminService({ repo, audit, changed, notifications }:
         actor,
         input.id === undefined ? '新建考试' : '修改考试',
         `exam:${id}`,
-        `${input.name}（报名费 ${fenToYuan(input.fee)} 元，开考比例 ${input.openingRatio}）${changes.length > 0 ? `；${changes.join('；')}` : ''}`,
+        `${input.name}（报名费 ${fenToYuan(input.fee)} 元，开考比例 ${input.openingRatio}）${changes.length > 0 ? `；${changes.join('；')}` : ''}${
+          input.reminderKinds === undefined
+            ? ''
+            : `；截止提醒：${input.reminderKinds.map((k) => REMINDER_KIND_LABEL[k]).join('、') || '全部关闭'}`
+        }`,
         ip,
       );
       await changed(actor.officeId);

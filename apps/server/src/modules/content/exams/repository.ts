@@ -39,7 +39,7 @@ export type ExamColumns = Pick<
   | 'waiver_categories'
   | 'switch_start'
   | 'switch_end'
-> & { exam_rules?: string; exam_code?: string; ticket_template?: string; site_city_choice?: number };
+> & { exam_rules?: string; exam_code?: string; ticket_template?: string; site_city_choice?: number; reminder_kinds?: string };
 
 export function createExamsRepository(db: Db) {
   return {
@@ -78,7 +78,16 @@ export function createExamsRepository(db: Db) {
     listWithCounts(officeId: number) {
       return db.kysely
         .selectFrom('exam')
-        .select([...COLUMNS, 'published', 'exam_rules', 'exam_code', 'ticket_template', 'tickets_published_at', 'site_city_choice'])
+        .select([
+          ...COLUMNS,
+          'published',
+          'exam_rules',
+          'exam_code',
+          'ticket_template',
+          'tickets_published_at',
+          'site_city_choice',
+          'reminder_kinds',
+        ])
         .select((eb) => [
           eb
             .selectFrom('position')

@@ -6,6 +6,9 @@ import {
   ticketTemplateSchema,
   fenToYuan,
   OFFICE_TIME_ZONES,
+  REMINDER_KINDS,
+  REMINDER_KIND_HINT,
+  REMINDER_KIND_LABEL,
   FORM_FIELD_LABEL,
   FORM_FIELDS,
   WAIVER_CATEGORIES,
@@ -14,6 +17,7 @@ import {
   type AdminExam,
   type ExamInput,
   type FormField,
+  type ReminderKind,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
 import { App, Checkbox, DatePicker, Form, Input, InputNumber, Space, Switch, Table } from 'antd';
@@ -43,6 +47,7 @@ interface Values {
   ticketTemplate: string;
   examRules: string;
   siteCityChoice: boolean;
+  reminderKinds: ReminderKind[];
 }
 
 // Windows are shown and typed on the office's clock, whatever the computer's zone.
@@ -71,6 +76,7 @@ function initial(exam: AdminExam | null): Values {
       ticketTemplate: exam.ticketTemplate,
       examRules: exam.examRules,
       siteCityChoice: exam.siteCityChoice,
+      reminderKinds: exam.reminderKinds,
     };
   }
   // A new exam opens from the current hour; the office adjusts the windows before publishing.
@@ -92,6 +98,7 @@ function initial(exam: AdminExam | null): Values {
     ticketTemplate: DEFAULT_TICKET_TEMPLATE,
     examRules: '',
     siteCityChoice: false,
+    reminderKinds: [...REMINDER_KINDS],
   };
 }
 
@@ -129,6 +136,7 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
       ...(ticketsFixed ? {} : { examCode: v.examCode, ticketTemplate: v.ticketTemplate }),
       examRules: v.examRules ?? '',
       siteCityChoice: v.siteCityChoice ?? false,
+      reminderKinds: v.reminderKinds ?? [],
     };
     // The same rules as the server, so a window out of order is named before the round trip.
     const checked = examInputSchema.safeParse(input);
@@ -291,6 +299,20 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
           extra="开启后，审核通过的考生可在编排考场前从各考点所在城市中选择一个，编排时安排在该城市的考点；未选择的由考试机构统一安排"
         >
           <Switch checkedChildren="开启" unCheckedChildren="关闭" />
+        </Form.Item>
+        <Form.Item
+          name="reminderKinds"
+          label="截止提醒（站内消息和短信）"
+          extra="截止前 24 小时内（每天 8:00–21:00）向尚未完成该步骤的考生各提醒一次；短信是否发送另见「消息设置」"
+        >
+          <Checkbox.Group style={{ display: 'grid', gap: 4 }}>
+            {REMINDER_KINDS.map((k) => (
+              <Checkbox key={k} value={k}>
+                {REMINDER_KIND_LABEL[k]}
+                <span style={{ color: 'rgba(0,0,0,0.45)', marginLeft: 8 }}>{REMINDER_KIND_HINT[k]}</span>
+              </Checkbox>
+            ))}
+          </Checkbox.Group>
         </Form.Item>
         <Form.Item name="published" label="发布到考生网站" valuePropName="checked">
           <Switch checkedChildren="发布" unCheckedChildren="草稿" />

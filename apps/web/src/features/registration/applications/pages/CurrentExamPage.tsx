@@ -39,6 +39,8 @@ import { useSysStore } from '../../../../lib/store';
 import { ConfirmationStep } from '../components/ConfirmationStep';
 import { SiteCityCard } from '../components/SiteCityCard';
 import { AdmissionTicketCard } from '../../../../components/AdmissionTicketCard';
+import { AddToCalendarButton } from '../../../../components/AddToCalendarButton';
+import { useAdmissionTicket } from '../../../../lib/api/tickets';
 import { ScoreLinkCard } from '../../../../components/ScoreLinkCard';
 
 /** What 报考状态 says of each status; its colour is the status's tone (components/status-look.ts). */
@@ -94,6 +96,9 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
   const status = useApplyStatus(exam.id);
   const position = usePosition(status.data?.positionId ?? null);
   const withdraw = useStatusChange('withdraw', exam.id);
+  // The ticket card's own query (the same cache entry): whether the ticket, with its 加入日历, shows.
+  const sits = status.data?.status ? APPLICATION_STATES[status.data.status].sits : false;
+  const ticket = useAdmissionTicket(exam.id, sits);
 
   if (status.isLoading || !status.data) {
     return (
@@ -132,6 +137,7 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
   // The confirmation step below shows its own deadline (确认截止, 改报截止): not twice.
   const deadline = journey?.deadline && !OWN_DEADLINES.has(journey.deadline.label) ? journey.deadline : null;
   const words = historyWords(s.history);
+  const ticketShown = APPLICATION_STATES[s.status].sits && !positionCancelled && ticket.data?.ticket != null;
   return (
     <div className="current-exam-page">
       <MobileContainerCard>
@@ -198,6 +204,8 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
               撤回修改
             </Button>
           )}
+          {/* The ticket card has its own once the ticket shows: not twice on one page. */}
+          {!ticketShown && <AddToCalendarButton exam={exam} />}
         </div>
       </MobileContainerCard>
       <GroupTitle>办理记录</GroupTitle>
