@@ -29,6 +29,7 @@ import positionsAdminRoutes from './modules/content/positions/admin-routes';
 import staffAdminRoutes from './modules/access/staff/admin-routes';
 import securityRoutes from './modules/access/security/routes';
 import auditRoutes from './modules/platform/audit/routes';
+import archiveRoutes from './modules/platform/archive/routes';
 import systemAdminRoutes from './modules/platform/system/admin-routes';
 import personalDataRoutes from './modules/access/accounts/personal-data-routes';
 import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/registration/appeals/routes';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     heavyTimeoutMs: config.heavyTaskTimeoutMs,
     secondFactor: config.secondFactor,
     staffPolicy: config.staffPolicy,
+    archiveDir: config.archiveDir,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);
@@ -149,6 +151,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(totpRoutes, { prefix: '/api/admin' });
   await app.register(reviewRoutes, { prefix: '/api/admin' });
   await app.register(auditRoutes, { prefix: '/api/admin' });
+  await app.register(archiveRoutes, { prefix: '/api/admin' });
   await app.register(attachmentsRoutes, { prefix: '/api' });
   await app.register(systemAdminRoutes, { prefix: '/api/admin' });
   await app.register(examsAdminRoutes, { prefix: '/api/admin' });

@@ -82,6 +82,7 @@ import { createPaymentsService } from './modules/confirmation/payments/service';
 import { createWaiversRepository } from './modules/confirmation/waivers/repository';
 import { createWaiversService } from './modules/confirmation/waivers/service';
 import { createLaterLifecycle } from './modules/scores/stages/lifecycle';
+import { createArchiveService } from './modules/platform/archive/service';
 
 export interface CompositionOptions {
   sms: SmsConfig;
@@ -99,6 +100,8 @@ export interface CompositionOptions {
   secondFactor: SecondFactorConfig;
   /** Staff passwords' lifetime and staff sessions' idle limit (config STAFF_PASSWORD_MAX_DAYS, STAFF_IDLE_MINUTES). */
   staffPolicy: StaffPolicyConfig;
+  /** Where exam archives are kept (config ARCHIVE_DIR). */
+  archiveDir: string;
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -279,6 +282,26 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     notifications,
     heavy,
   });
+  const tickets = createTicketsService({
+    repo: repos.tickets,
+    cipher,
+    audit,
+    exams: examLookup,
+    notifications,
+    findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
+    findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
+  });
+  // An exam's archive (issue 36): written by the export worker, its PDFs made as the console makes them.
+  const archive = createArchiveService({
+    db: db.kysely,
+    audit,
+    keys: options.exports.keys,
+    dir: options.archiveDir,
+    writeArchive: (job, failed) => exportWorkers.open({ kind: 'archive', ...job, database } satisfies ExportJob, failed),
+    interviewListPdf: (staff, office, examId, ip) => scores.exportInterviewListPdf(staff, office, examId, ip),
+    roomSheetsPdf: (staff, office, q, ip) => tickets.roomSheets(staff, office, q, ip),
+    log: (err, msg) => app.log.error({ err }, msg),
+  });
   const closeout = createCloseoutService({
     positions: positionLookup,
     repo: repos.closeout,
@@ -397,15 +420,8 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     arrangement: createArrangementService({ repo: repos.arrangement, audit, exams: examLookup, heavy }),
     scores,
     stages,
-    tickets: createTicketsService({
-      repo: repos.tickets,
-      cipher,
-      audit,
-      exams: examLookup,
-      notifications,
-      findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
-      findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
-    }),
+    tickets,
+    archive,
   };
 }
 
