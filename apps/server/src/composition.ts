@@ -83,6 +83,7 @@ import { createWaiversRepository } from './modules/confirmation/waivers/reposito
 import { createWaiversService } from './modules/confirmation/waivers/service';
 import { createLaterLifecycle } from './modules/scores/stages/lifecycle';
 import { createArchiveService } from './modules/platform/archive/service';
+import { purge } from './modules/platform/retention/purge';
 
 export interface CompositionOptions {
   sms: SmsConfig;
@@ -102,6 +103,8 @@ export interface CompositionOptions {
   staffPolicy: StaffPolicyConfig;
   /** Where exam archives are kept (config ARCHIVE_DIR). */
   archiveDir: string;
+  /** Dormant accounts are deleted after this many years without a sign-in (config ACCOUNT_INACTIVE_YEARS). */
+  accountInactiveYears: number;
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -302,6 +305,24 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     roomSheetsPdf: (staff, office, q, ip) => tickets.roomSheets(staff, office, q, ip),
     log: (err, msg) => app.log.error({ err }, msg),
   });
+  // Retention's purge (issue 36): the daily job and `npm run purge` call it with a date.
+  const retention = {
+    purge: (o: { asOf: string; dryRun: boolean }) =>
+      purge(
+        {
+          db: db.kysely,
+          cipher,
+          audit,
+          laterStates: (officeId, examId) => stages.states(officeId, examId),
+          deleteCandidate: (officeId, candidateId, record) => repos.personalData.deleteCandidate(officeId, candidateId, record),
+          enqueueSms: (trx, m) => repos.sms.enqueue(trx, m),
+          inactiveYears: options.accountInactiveYears,
+          accountDeleted: (candidateId) => sessions.deleted('candidate', candidateId),
+          queued,
+        },
+        o,
+      ),
+  };
   const closeout = createCloseoutService({
     positions: positionLookup,
     repo: repos.closeout,
@@ -422,6 +443,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     stages,
     tickets,
     archive,
+    retention,
   };
 }
 

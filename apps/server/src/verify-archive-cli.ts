@@ -23,7 +23,11 @@ async function main(): Promise<number> {
   let keys: KeyRing;
   try {
     const config = loadConfig();
-    keys = { suite: config.cryptoSuite, current: resolveDataKey(config, process.cwd(), { create: false }), previous: config.previousDataKeys };
+    keys = {
+      suite: config.cryptoSuite,
+      current: resolveDataKey(config, process.cwd(), { create: false }),
+      previous: config.previousDataKeys,
+    };
   } catch (err) {
     console.error(`verify-archive: ${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}`);
     return 2;

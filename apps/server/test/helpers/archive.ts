@@ -11,6 +11,9 @@ import { get, post } from './candidates';
 
 const root = path.resolve(__dirname, '../../../..');
 
+/** The demo office's finished exam (its papers sat, its scores published): the one archived. */
+export const SCORES_EXAM = '示范市 2026 年度事业单位招聘（成绩公布阶段）';
+
 /** A folder of the test's own for archives (ARCHIVE_DIR). */
 export const archiveDir = () => mkdtempSync(path.join(tmpdir(), 'zk-archive-'));
 
@@ -88,7 +91,13 @@ export function verifyArchiveCommand(t: TestApp, zip: Buffer, env: Record<string
   const run = spawnSync(process.execPath, ['scripts/verify-archive.mjs', file], {
     cwd: root,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, DATA_KEY: TEST_DATA_KEY.toString('hex'), CRYPTO_SUITE: t.config.cryptoSuite, LOG_LEVEL: 'silent', ...env },
+    env: {
+      PATH: process.env.PATH,
+      DATA_KEY: TEST_DATA_KEY.toString('hex'),
+      CRYPTO_SUITE: t.config.cryptoSuite,
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
   });
   return { status: run.status, out: run.stdout, err: run.stderr };
 }

@@ -46,3 +46,18 @@ export const retentionYearsSchema = z
 export const ARCHIVE_NOT_ENDED_TEXT = '该考试尚未结束（最后一个环节未公布，且考试日程未结束），暂不能归档';
 export const ARCHIVE_RUNNING_TEXT = '该考试的归档正在生成，请稍候';
 export const ARCHIVE_NOT_READY_TEXT = '该考试的归档尚未生成完成';
+
+/**
+ * The form fields an anonymised application keeps, for statistics: chosen from lists or numbers.
+ * Everything typed freely (school, major, work history, phone, address, custom answers) goes.
+ */
+export const ANONYMISED_FORM_KEEPS = ['education', 'degree', 'graduationDate', 'workYears', 'politicalStatus', 'pledge'] as const;
+
+/** How long before deleting a dormant account its owner is told (SMS and 我的消息). */
+export const DORMANT_NOTICE_DAYS = 30;
+
+/** A name as an anonymised record keeps it: the surname, then *. */
+export function anonymousName(name: string): string {
+  const first = Array.from(name.trim())[0];
+  return first ? `${first}*` : '*';
+}

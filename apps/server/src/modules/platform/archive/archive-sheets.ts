@@ -166,19 +166,49 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '02-状态记录.xlsx',
       sheetName: '状态记录',
-      columns: [col('记录编号', 'id', 10), col('报名编号', 'applicationId', 10), col('状态', 'status', 12), col('说明', 'reason', 30), col('操作方', 'actor', 8), col('人员编号', 'actorId', 10), col('时间', 'at', 20)],
+      columns: [
+        col('记录编号', 'id', 10),
+        col('报名编号', 'applicationId', 10),
+        col('状态', 'status', 12),
+        col('说明', 'reason', 30),
+        col('操作方', 'actor', 8),
+        col('人员编号', 'actorId', 10),
+        col('时间', 'at', 20),
+      ],
       rows: () =>
         mapped(
           perApplications((ids) =>
-            k.selectFrom('application_history').selectAll().where('application_id', 'in', ids).orderBy('application_id').orderBy('id').execute(),
+            k
+              .selectFrom('application_history')
+              .selectAll()
+              .where('application_id', 'in', ids)
+              .orderBy('application_id')
+              .orderBy('id')
+              .execute(),
           ),
-          (r) => ({ id: r.id, applicationId: r.application_id, status: APPLICATION_STATUS_LABEL[r.status], reason: r.reason, actor: r.actor, actorId: r.actor_id ?? '', at: at(r.at) }),
+          (r) => ({
+            id: r.id,
+            applicationId: r.application_id,
+            status: APPLICATION_STATUS_LABEL[r.status],
+            reason: r.reason,
+            actor: r.actor,
+            actorId: r.actor_id ?? '',
+            at: at(r.at),
+          }),
         ),
     },
     {
       file: '03-审核记录.xlsx',
       sheetName: '审核记录',
-      columns: [col('记录编号', 'id', 10), col('报名编号', 'applicationId', 10), col('审核结果', 'status', 12), col('审核意见', 'reason', 30), col('审核人员', 'staff', 12), col('人员编号', 'staffId', 10), col('时间', 'at', 20)],
+      columns: [
+        col('记录编号', 'id', 10),
+        col('报名编号', 'applicationId', 10),
+        col('审核结果', 'status', 12),
+        col('审核意见', 'reason', 30),
+        col('审核人员', 'staff', 12),
+        col('人员编号', 'staffId', 10),
+        col('时间', 'at', 20),
+      ],
       rows: () =>
         mapped(
           perApplications((ids) =>
@@ -192,7 +222,15 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('h.id')
               .execute(),
           ),
-          (r) => ({ id: r.id, applicationId: r.application_id, status: APPLICATION_STATUS_LABEL[r.status], reason: r.reason, staff: r.name ?? '', staffId: r.actor_id ?? '', at: at(r.at) }),
+          (r) => ({
+            id: r.id,
+            applicationId: r.application_id,
+            status: APPLICATION_STATUS_LABEL[r.status],
+            reason: r.reason,
+            staff: r.name ?? '',
+            staffId: r.actor_id ?? '',
+            at: at(r.at),
+          }),
         ),
     },
     {
@@ -218,7 +256,15 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
       rows: () =>
         mapped(
           byId((after) =>
-            k.selectFrom('payment_order').selectAll().where('office_id', '=', officeId).where('exam_id', '=', examId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+            k
+              .selectFrom('payment_order')
+              .selectAll()
+              .where('office_id', '=', officeId)
+              .where('exam_id', '=', examId)
+              .where('id', '>', after)
+              .orderBy('id')
+              .limit(BATCH)
+              .execute(),
           ),
           (r) => ({
             id: r.id,
@@ -242,7 +288,17 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '05-减免.xlsx',
       sheetName: '减免',
-      columns: [col('编号', 'id', 10), col('报名编号', 'applicationId', 10), col('类别', 'category', 14), col('状态', 'status', 10), col('意见', 'reason', 30), col('证明材料', 'proof', 12), col('审核人员编号', 'reviewedBy', 12), col('审核时间', 'reviewedAt', 20), col('申请时间', 'createdAt', 20)],
+      columns: [
+        col('编号', 'id', 10),
+        col('报名编号', 'applicationId', 10),
+        col('类别', 'category', 14),
+        col('状态', 'status', 10),
+        col('意见', 'reason', 30),
+        col('证明材料', 'proof', 12),
+        col('审核人员编号', 'reviewedBy', 12),
+        col('审核时间', 'reviewedAt', 20),
+        col('申请时间', 'createdAt', 20),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
@@ -272,7 +328,15 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '06-座位编排.xlsx',
       sheetName: '座位编排',
-      columns: [col('报名编号', 'applicationId', 10), col('场次', 'sitting', 20), col('科目', 'subject', 18), col('考点代码', 'siteCode', 10), col('考点', 'site', 26), col('考场', 'room', 8), col('座位号', 'seat', 8)],
+      columns: [
+        col('报名编号', 'applicationId', 10),
+        col('场次', 'sitting', 20),
+        col('科目', 'subject', 18),
+        col('考点代码', 'siteCode', 10),
+        col('考点', 'site', 26),
+        col('考场', 'room', 8),
+        col('座位号', 'seat', 8),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
@@ -281,7 +345,16 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .innerJoin('exam_subject as j', 'j.id', 's.subject_id')
               .innerJoin('exam_site as t', 't.id', 's.site_id')
               .innerJoin('exam_room as r', 'r.id', 's.room_id')
-              .select(['s.id', 's.application_id', 's.sitting', 's.seat', 'j.name as subject', 't.code as site_code', 't.name as site', 'r.code as room'])
+              .select([
+                's.id',
+                's.application_id',
+                's.sitting',
+                's.seat',
+                'j.name as subject',
+                't.code as site_code',
+                't.name as site',
+                'r.code as room',
+              ])
               .where('s.office_id', '=', officeId)
               .where('s.exam_id', '=', examId)
               .where('s.id', '>', after)
@@ -289,13 +362,28 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({ applicationId: r.application_id, sitting: r.sitting, subject: r.subject, siteCode: r.site_code, site: r.site, room: r.room, seat: r.seat }),
+          (r) => ({
+            applicationId: r.application_id,
+            sitting: r.sitting,
+            subject: r.subject,
+            siteCode: r.site_code,
+            site: r.site,
+            room: r.room,
+            seat: r.seat,
+          }),
         ),
     },
     {
       file: '07-准考证.xlsx',
       sheetName: '准考证',
-      columns: [col('报名编号', 'applicationId', 10), col('准考证号', 'ticketNo', 16), col('考点', 'site', 26), col('考场', 'room', 8), col('座位号', 'seat', 8), col('更新时间', 'updatedAt', 20)],
+      columns: [
+        col('报名编号', 'applicationId', 10),
+        col('准考证号', 'ticketNo', 16),
+        col('考点', 'site', 26),
+        col('考场', 'room', 8),
+        col('座位号', 'seat', 8),
+        col('更新时间', 'updatedAt', 20),
+      ],
       rows: () =>
         mapped(
           perApplications((ids) =>
@@ -308,28 +396,74 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('a.application_id')
               .execute(),
           ),
-          (r) => ({ applicationId: r.application_id, ticketNo: r.ticket_no, site: r.site, room: r.room, seat: r.seat, updatedAt: at(r.updated_at) }),
+          (r) => ({
+            applicationId: r.application_id,
+            ticketNo: r.ticket_no,
+            site: r.site,
+            room: r.room,
+            seat: r.seat,
+            updatedAt: at(r.updated_at),
+          }),
         ),
     },
     {
       file: '08-入场核验.xlsx',
       sheetName: '入场核验',
-      columns: [col('编号', 'id', 10), col('报名编号', 'applicationId', 10), col('准考证号', 'ticketNo', 16), col('科目编号', 'subjectId', 10), col('首次核验', 'firstAt', 20), col('最后核验', 'lastAt', 20), col('核验人员编号', 'staffId', 12), col('次数', 'count', 6)],
+      columns: [
+        col('编号', 'id', 10),
+        col('报名编号', 'applicationId', 10),
+        col('准考证号', 'ticketNo', 16),
+        col('科目编号', 'subjectId', 10),
+        col('首次核验', 'firstAt', 20),
+        col('最后核验', 'lastAt', 20),
+        col('核验人员编号', 'staffId', 12),
+        col('次数', 'count', 6),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
-            k.selectFrom('ticket_check_in').selectAll().where('office_id', '=', officeId).where('exam_id', '=', examId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+            k
+              .selectFrom('ticket_check_in')
+              .selectAll()
+              .where('office_id', '=', officeId)
+              .where('exam_id', '=', examId)
+              .where('id', '>', after)
+              .orderBy('id')
+              .limit(BATCH)
+              .execute(),
           ),
-          (r) => ({ id: r.id, applicationId: r.application_id, ticketNo: r.ticket_no, subjectId: r.subject_id, firstAt: at(r.first_at), lastAt: at(r.last_at), staffId: r.staff_id, count: r.count }),
+          (r) => ({
+            id: r.id,
+            applicationId: r.application_id,
+            ticketNo: r.ticket_no,
+            subjectId: r.subject_id,
+            firstAt: at(r.first_at),
+            lastAt: at(r.last_at),
+            staffId: r.staff_id,
+            count: r.count,
+          }),
         ),
     },
     {
       file: '09-成绩.xlsx',
       sheetName: '成绩',
-      columns: [col('报名编号', 'applicationId', 10), col('准考证号', 'ticketNo', 16), col('岗位编号', 'positionId', 10), col('状态', 'status', 8), col('加分', 'bonus', 8), col('总成绩', 'total', 8), col('合格', 'qualified', 6), col('放弃面试时间', 'gaveUpAt', 20), col('放弃原因', 'gaveUpReason', 20), col('递补时间', 'filledAt', 20)],
+      columns: [
+        col('报名编号', 'applicationId', 10),
+        col('准考证号', 'ticketNo', 16),
+        col('岗位编号', 'positionId', 10),
+        col('状态', 'status', 8),
+        col('加分', 'bonus', 8),
+        col('总成绩', 'total', 8),
+        col('合格', 'qualified', 6),
+        col('放弃面试时间', 'gaveUpAt', 20),
+        col('放弃原因', 'gaveUpReason', 20),
+        col('递补时间', 'filledAt', 20),
+      ],
       rows: () =>
         mapped(
-          perApplications((ids) => k.selectFrom('score_total').selectAll().where('application_id', 'in', ids).orderBy('application_id').execute()),
+          perApplications((ids) =>
+            k.selectFrom('score_total').selectAll().where('application_id', 'in', ids).orderBy('application_id').execute(),
+          ),
           (r) => ({
             applicationId: r.application_id,
             ticketNo: r.ticket_no,
@@ -366,11 +500,31 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '11-成绩复核.xlsx',
       sheetName: '成绩复核',
-      columns: [col('编号', 'id', 10), col('报名编号', 'applicationId', 10), col('科目编号', 'subjectId', 10), col('申请理由', 'reason', 30), col('状态', 'status', 10), col('原成绩', 'oldScore', 8), col('复核后成绩', 'newScore', 10), col('答复', 'answer', 30), col('答复人员编号', 'answeredBy', 12), col('答复时间', 'answeredAt', 20), col('申请时间', 'createdAt', 20)],
+      columns: [
+        col('编号', 'id', 10),
+        col('报名编号', 'applicationId', 10),
+        col('科目编号', 'subjectId', 10),
+        col('申请理由', 'reason', 30),
+        col('状态', 'status', 10),
+        col('原成绩', 'oldScore', 8),
+        col('复核后成绩', 'newScore', 10),
+        col('答复', 'answer', 30),
+        col('答复人员编号', 'answeredBy', 12),
+        col('答复时间', 'answeredAt', 20),
+        col('申请时间', 'createdAt', 20),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
-            k.selectFrom('score_review').selectAll().where('office_id', '=', officeId).where('exam_id', '=', examId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+            k
+              .selectFrom('score_review')
+              .selectAll()
+              .where('office_id', '=', officeId)
+              .where('exam_id', '=', examId)
+              .where('id', '>', after)
+              .orderBy('id')
+              .limit(BATCH)
+              .execute(),
           ),
           (r) => ({
             id: r.id,
@@ -390,20 +544,51 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '12-后续环节结果.xlsx',
       sheetName: '后续环节结果',
-      columns: [col('报名编号', 'applicationId', 10), col('环节', 'stage', 12), col('结果', 'outcome', 10), col('面试成绩', 'score', 8), col('更新时间', 'updatedAt', 20)],
+      columns: [
+        col('报名编号', 'applicationId', 10),
+        col('环节', 'stage', 12),
+        col('结果', 'outcome', 10),
+        col('面试成绩', 'score', 8),
+        col('更新时间', 'updatedAt', 20),
+      ],
       rows: () =>
         mapped(
-          perApplications((ids) => k.selectFrom('stage_result').selectAll().where('application_id', 'in', ids).orderBy('application_id').orderBy('stage').execute()),
-          (r) => ({ applicationId: r.application_id, stage: r.stage, outcome: r.outcome, score: points(r.score), updatedAt: at(r.updated_at) }),
+          perApplications((ids) =>
+            k
+              .selectFrom('stage_result')
+              .selectAll()
+              .where('application_id', 'in', ids)
+              .orderBy('application_id')
+              .orderBy('stage')
+              .execute(),
+          ),
+          (r) => ({
+            applicationId: r.application_id,
+            stage: r.stage,
+            outcome: r.outcome,
+            score: points(r.score),
+            updatedAt: at(r.updated_at),
+          }),
         ),
     },
     {
       file: '13-后续环节记录.xlsx',
       sheetName: '后续环节记录',
-      columns: [col('编号', 'id', 10), col('报名编号', 'applicationId', 10), col('事件', 'event', 14), col('原状态', 'from', 12), col('新状态', 'to', 12), col('说明', 'reason', 30), col('人员编号', 'actorId', 10), col('时间', 'at', 20)],
+      columns: [
+        col('编号', 'id', 10),
+        col('报名编号', 'applicationId', 10),
+        col('事件', 'event', 14),
+        col('原状态', 'from', 12),
+        col('新状态', 'to', 12),
+        col('说明', 'reason', 30),
+        col('人员编号', 'actorId', 10),
+        col('时间', 'at', 20),
+      ],
       rows: () =>
         mapped(
-          perApplications((ids) => k.selectFrom('later_history').selectAll().where('application_id', 'in', ids).orderBy('application_id').orderBy('id').execute()),
+          perApplications((ids) =>
+            k.selectFrom('later_history').selectAll().where('application_id', 'in', ids).orderBy('application_id').orderBy('id').execute(),
+          ),
           (r) => ({
             id: r.id,
             applicationId: r.application_id,
@@ -419,11 +604,28 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '14-站内消息.xlsx',
       sheetName: '站内消息',
-      columns: [col('编号', 'id', 10), col('考生编号', 'candidateId', 10), col('报名编号', 'applicationId', 10), col('类别', 'kind', 16), col('标题', 'title', 24), col('内容', 'content', 50), col('发送时间', 'createdAt', 20), col('阅读时间', 'readAt', 20)],
+      columns: [
+        col('编号', 'id', 10),
+        col('考生编号', 'candidateId', 10),
+        col('报名编号', 'applicationId', 10),
+        col('类别', 'kind', 16),
+        col('标题', 'title', 24),
+        col('内容', 'content', 50),
+        col('发送时间', 'createdAt', 20),
+        col('阅读时间', 'readAt', 20),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
-            k.selectFrom('message').selectAll().where('office_id', '=', officeId).where('exam_id', '=', examId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+            k
+              .selectFrom('message')
+              .selectAll()
+              .where('office_id', '=', officeId)
+              .where('exam_id', '=', examId)
+              .where('id', '>', after)
+              .orderBy('id')
+              .limit(BATCH)
+              .execute(),
           ),
           (r) => ({
             id: r.id,
@@ -440,19 +642,55 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
     {
       file: '15-群发通知.xlsx',
       sheetName: '群发通知',
-      columns: [col('编号', 'id', 10), col('对象', 'audience', 12), col('标题', 'title', 24), col('内容', 'content', 50), col('短信', 'sms', 6), col('人数', 'recipients', 8), col('人员编号', 'staffId', 10), col('时间', 'createdAt', 20)],
+      columns: [
+        col('编号', 'id', 10),
+        col('对象', 'audience', 12),
+        col('标题', 'title', 24),
+        col('内容', 'content', 50),
+        col('短信', 'sms', 6),
+        col('人数', 'recipients', 8),
+        col('人员编号', 'staffId', 10),
+        col('时间', 'createdAt', 20),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
-            k.selectFrom('announcement').selectAll().where('office_id', '=', officeId).where('exam_id', '=', examId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+            k
+              .selectFrom('announcement')
+              .selectAll()
+              .where('office_id', '=', officeId)
+              .where('exam_id', '=', examId)
+              .where('id', '>', after)
+              .orderBy('id')
+              .limit(BATCH)
+              .execute(),
           ),
-          (r) => ({ id: r.id, audience: r.audience, title: r.title, content: r.content, sms: r.sms ? '是' : '否', recipients: r.recipients, staffId: r.staff_id, createdAt: at(r.created_at) }),
+          (r) => ({
+            id: r.id,
+            audience: r.audience,
+            title: r.title,
+            content: r.content,
+            sms: r.sms ? '是' : '否',
+            recipients: r.recipients,
+            staffId: r.staff_id,
+            createdAt: at(r.created_at),
+          }),
         ),
     },
     {
       file: '16-审计记录.xlsx',
       sheetName: '审计记录',
-      columns: [col('编号', 'id', 10), col('序号', 'seq', 10), col('时间', 'at', 20), col('人员', 'staffName', 12), col('操作', 'action', 18), col('对象', 'target', 16), col('说明', 'detail', 40), col('来源地址', 'ip', 16), col('MAC', 'mac', 30)],
+      columns: [
+        col('编号', 'id', 10),
+        col('序号', 'seq', 10),
+        col('时间', 'at', 20),
+        col('人员', 'staffName', 12),
+        col('操作', 'action', 18),
+        col('对象', 'target', 16),
+        col('说明', 'detail', 40),
+        col('来源地址', 'ip', 16),
+        col('MAC', 'mac', 30),
+      ],
       rows: () =>
         mapped(
           byId((after) =>
@@ -466,7 +704,17 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({ id: r.id, seq: r.seq ?? '', at: at(r.at), staffName: r.staff_name, action: r.action, target: r.target, detail: r.detail, ip: r.ip, mac: r.mac ?? '' }),
+          (r) => ({
+            id: r.id,
+            seq: r.seq ?? '',
+            at: at(r.at),
+            staffName: r.staff_name,
+            action: r.action,
+            target: r.target,
+            detail: r.detail,
+            ip: r.ip,
+            mac: r.mac ?? '',
+          }),
         ),
     },
   ];

@@ -53,11 +53,20 @@ export async function examEnds(k: Kysely<DB>, filter: { officeId?: number; examI
       'e.print_end',
       'e.anonymised_at',
       'o.settings',
-      (eb) => eb.selectFrom('exam_subject as s').select((x) => x.fn.max('s.end_at').as('m')).whereRef('s.exam_id', '=', 'e.id').as('last_paper'),
+      (eb) =>
+        eb
+          .selectFrom('exam_subject as s')
+          .select((x) => x.fn.max('s.end_at').as('m'))
+          .whereRef('s.exam_id', '=', 'e.id')
+          .as('last_paper'),
       (eb) => eb.selectFrom('score_rule as r').select('r.review_end').whereRef('r.exam_id', '=', 'e.id').as('score_review_end'),
       (eb) => eb.selectFrom('score_rule as r').select('r.published_at').whereRef('r.exam_id', '=', 'e.id').as('scores_published'),
       (eb) =>
-        eb.selectFrom('stage_publication as p').select((x) => x.fn.max('p.published_at').as('m')).whereRef('p.exam_id', '=', 'e.id').as('last_stage'),
+        eb
+          .selectFrom('stage_publication as p')
+          .select((x) => x.fn.max('p.published_at').as('m'))
+          .whereRef('p.exam_id', '=', 'e.id')
+          .as('last_stage'),
       (eb) =>
         eb
           .selectFrom('stage_publication as p')

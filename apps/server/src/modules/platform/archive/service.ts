@@ -1,10 +1,4 @@
-import {
-  ARCHIVE_NOT_ENDED_TEXT,
-  ARCHIVE_NOT_READY_TEXT,
-  ARCHIVE_RUNNING_TEXT,
-  ErrorCode,
-  type ExamArchiveStatus,
-} from '@zhikaoyun/shared';
+import { ARCHIVE_NOT_ENDED_TEXT, ARCHIVE_NOT_READY_TEXT, ARCHIVE_RUNNING_TEXT, ErrorCode, type ExamArchiveStatus } from '@zhikaoyun/shared';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -58,7 +52,8 @@ export function createArchiveService(deps: ArchiveDeps) {
   }
 
   const row = (examId: number) => db.selectFrom('exam_archive').selectAll().where('exam_id', '=', examId).executeTakeFirst();
-  const stale = (r: { status: string; updated_at: string }) => r.status === 'running' && clock.nowMs() - Date.parse(r.updated_at) > STALE_MS;
+  const stale = (r: { status: string; updated_at: string }) =>
+    r.status === 'running' && clock.nowMs() - Date.parse(r.updated_at) > STALE_MS;
 
   async function pdfs(staff: StaffPrincipal, office: Office, examId: number, ip: string, dir: string) {
     const out: { name: string; path: string }[] = [];
@@ -127,7 +122,16 @@ export function createArchiveService(deps: ArchiveDeps) {
       const before = await row(examId);
       await db
         .updateTable('exam_archive')
-        .set({ status: 'ready', progress: 100, size, sha256: hash.digest('hex'), file, error: '', updated_at: nowIso(), finished_at: nowIso() })
+        .set({
+          status: 'ready',
+          progress: 100,
+          size,
+          sha256: hash.digest('hex'),
+          file,
+          error: '',
+          updated_at: nowIso(),
+          finished_at: nowIso(),
+        })
         .where('exam_id', '=', examId)
         .execute();
       if (before?.file && before.file !== file) await rm(path.join(dir, before.file), { force: true });
@@ -145,11 +149,24 @@ export function createArchiveService(deps: ArchiveDeps) {
       const e = await end(officeId, examId);
       if (!examOver(e, nowIso())) throw new AppError(ErrorCode.Validation, ARCHIVE_NOT_ENDED_TEXT);
       const current = await row(examId);
-      if (running.has(examId) || (current?.status === 'running' && !stale(current))) throw new AppError(ErrorCode.Conflict, ARCHIVE_RUNNING_TEXT);
+      if (running.has(examId) || (current?.status === 'running' && !stale(current)))
+        throw new AppError(ErrorCode.Conflict, ARCHIVE_RUNNING_TEXT);
       const at = nowIso();
-      const values = { status: 'running' as const, progress: 0, error: '', staff_id: staff.id, started_at: at, updated_at: at, finished_at: null };
+      const values = {
+        status: 'running' as const,
+        progress: 0,
+        error: '',
+        staff_id: staff.id,
+        started_at: at,
+        updated_at: at,
+        finished_at: null,
+      };
       if (current) await db.updateTable('exam_archive').set(values).where('exam_id', '=', examId).execute();
-      else await db.insertInto('exam_archive').values({ exam_id: examId, office_id: officeId, size: null, sha256: null, file: null, ...values }).execute();
+      else
+        await db
+          .insertInto('exam_archive')
+          .values({ exam_id: examId, office_id: officeId, size: null, sha256: null, file: null, ...values })
+          .execute();
       await audit.record(staff, '生成考试归档', `exam:${examId}`, '', ip);
       await mkdir(deps.dir, { recursive: true });
       const job = run(staff, office, examId, e.name, ip).finally(() => running.delete(examId));
@@ -161,7 +178,12 @@ export function createArchiveService(deps: ArchiveDeps) {
       const e = await end(officeId, examId);
       const r = await row(examId);
       const over = examOver(e, nowIso());
-      const base = { archivable: over, endedAt: over ? e.endedAt : null, anonymiseAt: over ? e.anonymiseAt : null, anonymisedAt: e.anonymisedAt };
+      const base = {
+        archivable: over,
+        endedAt: over ? e.endedAt : null,
+        anonymiseAt: over ? e.anonymiseAt : null,
+        anonymisedAt: e.anonymisedAt,
+      };
       if (!r) return { status: 'none', progress: 0, size: null, sha256: null, finishedAt: null, error: '', ...base };
       const dead = stale(r) && !running.has(examId);
       return {

@@ -67,7 +67,8 @@ export async function verifyArchive(file: string, keys: KeyRing): Promise<Archiv
     return { ok: false, problems: ['manifest.json 不是有效的 JSON'], manifest: null };
   }
   const { mac, ...manifest } = parsed;
-  if (typeof mac !== 'string' || !Array.isArray(manifest.files)) return { ok: false, problems: ['manifest.json 缺少签名或文件清单'], manifest: null };
+  if (typeof mac !== 'string' || !Array.isArray(manifest.files))
+    return { ok: false, problems: ['manifest.json 缺少签名或文件清单'], manifest: null };
   const sealed = checkManifest(keys, manifest, mac);
   if (sealed === 'wrong-suite') problems.push(`清单按 ${manifest.suite} 算法签名，与当前 CRYPTO_SUITE=${keys.suite} 不符`);
   else if (sealed === 'unknown-key') problems.push(`清单由密钥 ${manifest.keyId} 签名，当前 DATA_KEY / DATA_KEY_PREVIOUS 中没有该密钥`);

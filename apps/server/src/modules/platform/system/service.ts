@@ -39,7 +39,11 @@ export function createSystemService(repo: SystemRepository) {
     async getSystemSetting(officeId: number): Promise<SystemSetting> {
       const row = await office(officeId);
       // The staff's sign-in rule is no business of the public site.
-      const { staffTotpRequired: _staffRule, retentionYears: _retention, ...settings } = parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS);
+      const {
+        staffTotpRequired: _staffRule,
+        retentionYears: _retention,
+        ...settings
+      } = parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS);
       return {
         ...settings,
         webname: settings.webname || DEFAULT_SITE_NAME,
