@@ -113,7 +113,7 @@ describe('exam archive memory', () => {
       let peak = base;
       const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
       const started = Date.now();
-      const { status, zip } = await archiveOf(t, admin, examId);
+      const { status, zip } = await archiveOf(t, admin, examId, 1_800_000);
       clearInterval(timer);
       const seconds = (Date.now() - started) / 1000;
       const files = await unzip(zip);

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_MENU, DEFAULT_RETENTION_YEARS, DEFAULT_TIME_ZONE, PROFILE_FIELDS, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
+import {
+  DEFAULT_MENU,
+  DEFAULT_RETENTION_YEARS,
+  DEFAULT_TIME_ZONE,
+  PROFILE_FIELDS,
+  type MenuItem,
+  type OfficeSettings,
+} from '@zhikaoyun/shared';
 import type { Db } from '../db/database';
 import { hashPassword } from '../lib/password';
 import { seedDutyStaff } from './duty-staff';

@@ -61,13 +61,17 @@ export async function sheetRows(bytes: Buffer): Promise<string[][]> {
   const rows: string[][] = [];
   book.worksheets[0]!.eachRow((row) => {
     const values = row.values as unknown[];
-    rows.push(values.slice(1).map((v) => (v === null || v === undefined ? '' : String(v))));
+    rows.push(
+      values
+        .slice(1)
+        .map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as string | number))),
+    );
   });
   return rows;
 }
 
 /** Starts the exam's archive and waits until it is ready; gives back its status and the downloaded zip. */
-export async function archiveOf(t: TestApp, admin: Record<string, string>, examId: number) {
+export async function archiveOf(t: TestApp, admin: Record<string, string>, examId: number, waitMs = 60_000) {
   const started = await post(t, '/api/admin/archiveExam', { examId }, admin);
   if (!started.body.success) throw new Error(`archiveExam: ${started.body.msg}`);
   let status: { status: string; sha256: string; size: number; [k: string]: unknown } = started.body.data;
@@ -78,7 +82,7 @@ export async function archiveOf(t: TestApp, admin: Record<string, string>, examI
       return status.status === 'ready';
     },
     'the archive',
-    60_000,
+    waitMs,
   );
   const res = await t.app.inject({ method: 'GET', url: `/api/admin/getArchive?examId=${examId}`, headers: admin });
   return { status, zip: res.rawPayload, res };

@@ -86,8 +86,9 @@ export async function writeExamArchive(db: Db, job: ArchiveJob, out: Writable, p
   // Every sheet's query is checked before the first byte: a read that fails at once reaches the console.
   await db.kysely.selectFrom('exam').select('id').where('id', '=', job.examId).executeTakeFirstOrThrow();
   const zip = new ZipStream({ zlib: { level: 6 } });
-  let failure: Error | null = null;
-  zip.on('error', (err) => (failure = err));
+  // Set by the zip's error event (a holder: a plain variable assigned in a callback reads as never-set).
+  const state: { failure: Error | null } = { failure: null };
+  zip.on('error', (err) => (state.failure = err));
   zip.pipe(out);
   const entry: Entry = (source, name) =>
     new Promise<void>((resolve, reject) => zip.entry(source, { name }, (err) => (err ? reject(err) : resolve())));
@@ -96,7 +97,7 @@ export async function writeExamArchive(db: Db, job: ArchiveJob, out: Writable, p
   let done = 0;
   let lastBeat = Date.now();
   const beat = async () => {
-    if (failure) throw failure;
+    if (state.failure) throw state.failure;
     if (Date.now() - lastBeat < 2000) return;
     lastBeat = Date.now();
     await progress(Math.floor((done * 100) / total));
@@ -133,5 +134,5 @@ export async function writeExamArchive(db: Db, job: ArchiveJob, out: Writable, p
   });
   zip.finish();
   await finished;
-  if (failure) throw failure;
+  if (state.failure) throw state.failure;
 }

@@ -217,5 +217,3 @@ export function createArchiveService(deps: ArchiveDeps) {
     },
   };
 }
-
-export type ArchiveService = ReturnType<typeof createArchiveService>;

@@ -140,11 +140,14 @@ interface ExamContext {
 }
 
 async function applicationsOf(k: Kysely<DB>, candidateIds: number[]) {
-  const rows = await k
-    .selectFrom('application')
-    .select(['id', 'exam_id', 'candidate_id', 'form'])
-    .where('candidate_id', 'in', candidateIds)
-    .execute();
+  const rows =
+    candidateIds.length === 0
+      ? []
+      : await k
+          .selectFrom('application')
+          .select(['id', 'exam_id', 'candidate_id', 'form'])
+          .where('candidate_id', 'in', candidateIds)
+          .execute();
   const by = new Map<number, typeof rows>();
   for (const r of rows) by.set(r.candidate_id, [...(by.get(r.candidate_id) ?? []), r]);
   return by;
@@ -177,7 +180,7 @@ async function purgeExam(deps: PurgeDeps, e: ExamEnd, ctx: ExamContext): Promise
     if (chunk.length === 0) break;
     after = chunk[chunk.length - 1]!.id;
     const candidates = chunk.filter((r) => !r.anonymised_at && !hired.has(r.id) && !ctx.counted.has(r.candidate_id));
-    const apps = candidates.length ? await applicationsOf(db, [...new Set(candidates.map((c) => c.candidate_id))]) : new Map();
+    const apps = await applicationsOf(db, [...new Set(candidates.map((c) => c.candidate_id))]);
     const release: { id: number; name: string }[] = [];
     for (const c of candidates) {
       if (ctx.counted.has(c.candidate_id)) continue;

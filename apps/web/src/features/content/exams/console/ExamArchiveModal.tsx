@@ -1,10 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ARCHIVE_STATUS_LABEL, type AdminExam, type ExamArchiveStatus } from '@zhikaoyun/shared';
 import { App, Button, Descriptions, Modal, Progress, Space, Tag, Typography } from 'antd';
 import { formatDate, formatDateTime } from '../../../../components/format';
-import { downloadFile, getData, postData } from '../../../../lib/console-http';
+import { downloadArchive, useArchiveStatus, useStartArchive } from './api';
 
-const statusKey = (examId: number | undefined) => ['console', 'exam-archive', examId] as const;
 const TAG_COLOR: Readonly<Record<ExamArchiveStatus['status'], string | undefined>> = {
   none: undefined,
   running: 'processing',
@@ -22,25 +20,13 @@ const megabytes = (bytes: number) =>
  */
 export function ExamArchiveModal({ exam, onClose }: { exam: AdminExam | null; onClose: () => void }) {
   const examId = exam?.id;
-  const client = useQueryClient();
   const { message } = App.useApp();
-  const status = useQuery({
-    queryKey: statusKey(examId),
-    queryFn: () => getData<ExamArchiveStatus>('/api/admin/getArchiveStatus', { params: { examId } }),
-    enabled: examId !== undefined,
-    // While it is being made, asked again every second.
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? 1000 : false),
-  });
-  const start = useMutation({
-    mutationFn: () => postData<ExamArchiveStatus>('/api/admin/archiveExam', { examId }),
-    onSuccess: (data) => {
-      client.setQueryData(statusKey(examId), data);
-      message.info('归档已开始生成，完成后可下载');
-    },
-  });
+  const status = useArchiveStatus(examId);
+  const start = useStartArchive(examId);
   const s = status.data;
-  const download = () =>
-    void downloadFile('/api/admin/getArchive', { params: { examId } }, `${exam?.name ?? '考试'}-归档.zip`).catch(() => undefined);
+  const download = () => {
+    if (exam) void downloadArchive(exam.id, exam.name).catch(() => undefined);
+  };
 
   return (
     <Modal
@@ -87,7 +73,12 @@ export function ExamArchiveModal({ exam, onClose }: { exam: AdminExam | null; on
               type="primary"
               disabled={!s.archivable || s.status === 'running'}
               loading={start.isPending}
-              onClick={() => start.mutate()}
+              onClick={() =>
+                void start.mutateAsync().then(
+                  () => message.info('归档已开始生成，完成后可下载'),
+                  () => undefined,
+                )
+              }
             >
               {s.status === 'ready' || s.status === 'failed' ? '重新生成归档' : '生成归档'}
             </Button>
