@@ -29,6 +29,8 @@ import positionsAdminRoutes from './modules/content/positions/admin-routes';
 import staffAdminRoutes from './modules/access/staff/admin-routes';
 import securityRoutes from './modules/access/security/routes';
 import auditRoutes from './modules/platform/audit/routes';
+import archiveRoutes from './modules/platform/archive/routes';
+import { startRetentionJob } from './modules/platform/retention/daily';
 import systemAdminRoutes from './modules/platform/system/admin-routes';
 import personalDataRoutes from './modules/access/accounts/personal-data-routes';
 import { appealsAdminRoutes, appealsCandidateRoutes } from './modules/registration/appeals/routes';
@@ -76,6 +78,8 @@ export interface AppDeps {
   exportWorker?: URL | string;
   /** The heavy worker's script (sheets, arrangement, ranking); dist/heavy-worker.js beside the server unless given (tests give the built one). */
   heavyWorker?: URL | string;
+  /** False: no daily retention purge (the purge command builds an app of its own). */
+  retentionJob?: boolean;
   /** The sandbox payment provider's keys (lib: modules/confirmation/payments/sandbox-keys.ts); made afresh when absent. */
   sandboxKeys?: SandboxKeys;
 }
@@ -122,6 +126,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     secondFactor: config.secondFactor,
     staffPolicy: config.staffPolicy,
     reminders: config.reminders,
+    archiveDir: config.archiveDir,
+    accountInactiveYears: config.accountInactiveYears,
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);
@@ -152,6 +158,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(totpRoutes, { prefix: '/api/admin' });
   await app.register(reviewRoutes, { prefix: '/api/admin' });
   await app.register(auditRoutes, { prefix: '/api/admin' });
+  await app.register(archiveRoutes, { prefix: '/api/admin' });
   await app.register(attachmentsRoutes, { prefix: '/api' });
   await app.register(systemAdminRoutes, { prefix: '/api/admin' });
   await app.register(examsAdminRoutes, { prefix: '/api/admin' });
@@ -175,6 +182,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(platformRoutes, { prefix: '/api/platform' });
   await app.register(platformTotpRoutes, { prefix: '/api/platform' });
   startConfirmationSweeper(app, config.payments.sweepMs);
+  // Retention's purge, daily (issue 36); tests and the commands run it themselves.
+  startRetentionJob(app, config.env === 'test' || deps.retentionJob === false ? 0 : 24 * 3_600_000);
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

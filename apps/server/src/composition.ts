@@ -85,6 +85,8 @@ import { createPaymentsService } from './modules/confirmation/payments/service';
 import { createWaiversRepository } from './modules/confirmation/waivers/repository';
 import { createWaiversService } from './modules/confirmation/waivers/service';
 import { createLaterLifecycle } from './modules/scores/stages/lifecycle';
+import { createArchiveService } from './modules/platform/archive/service';
+import { purge } from './modules/platform/retention/purge';
 
 export interface CompositionOptions {
   sms: SmsConfig;
@@ -104,6 +106,10 @@ export interface CompositionOptions {
   staffPolicy: StaffPolicyConfig;
   /** Reminders before a deadline (config REMINDER_HOURS, decision 038). */
   reminders: { hoursBefore: number };
+  /** Where exam archives are kept (config ARCHIVE_DIR). */
+  archiveDir: string;
+  /** Dormant accounts are deleted after this many years without a sign-in (config ACCOUNT_INACTIVE_YEARS). */
+  accountInactiveYears: number;
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -285,6 +291,44 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     notifications,
     heavy,
   });
+  const tickets = createTicketsService({
+    repo: repos.tickets,
+    cipher,
+    audit,
+    exams: examLookup,
+    notifications,
+    findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
+    findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
+  });
+  // An exam's archive (issue 36): written by the export worker, its PDFs made as the console makes them.
+  const archive = createArchiveService({
+    db: db.kysely,
+    audit,
+    keys: options.exports.keys,
+    dir: options.archiveDir,
+    writeArchive: (job, failed) => exportWorkers.open({ kind: 'archive', ...job, database } satisfies ExportJob, failed),
+    interviewListPdf: (staff, office, examId, ip) => scores.exportInterviewListPdf(staff, office, examId, ip),
+    roomSheetsPdf: (staff, office, q, ip) => tickets.roomSheets(staff, office, q, ip),
+    log: (err, msg) => app.log.error({ err }, msg),
+  });
+  // Retention's purge (issue 36): the daily job and `npm run purge` call it with a date.
+  const retention = {
+    purge: (o: { asOf: string; dryRun: boolean }) =>
+      purge(
+        {
+          db: db.kysely,
+          cipher,
+          audit,
+          laterStates: (officeId, examId) => stages.states(officeId, examId),
+          deleteCandidate: (officeId, candidateId, record) => repos.personalData.deleteCandidate(officeId, candidateId, record),
+          enqueueSms: (trx, m) => repos.sms.enqueue(trx, m),
+          inactiveYears: options.accountInactiveYears,
+          accountDeleted: (candidateId) => sessions.deleted('candidate', candidateId),
+          queued,
+        },
+        o,
+      ),
+  };
   const closeout = createCloseoutService({
     positions: positionLookup,
     repo: repos.closeout,
@@ -403,15 +447,9 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     arrangement: createArrangementService({ repo: repos.arrangement, audit, exams: examLookup, heavy }),
     scores,
     stages,
-    tickets: createTicketsService({
-      repo: repos.tickets,
-      cipher,
-      audit,
-      exams: examLookup,
-      notifications,
-      findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
-      findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
-    }),
+    tickets,
+    archive,
+    retention,
     reminders: createRemindersService({
       repo: repos.reminders,
       notificationsRepo: repos.notifications,

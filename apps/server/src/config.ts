@@ -73,6 +73,9 @@ const envSchema = z
     PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL, e.g. https://bm.example.cn' }).optional(),
     /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
     HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    // Exam archives and retention (issue 36, decision 037).
+    ARCHIVE_DIR: z.string().optional(),
+    ACCOUNT_INACTIVE_YEARS: z.coerce.number().int().min(1).max(30).default(3),
     /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     ALIPAY_APP_ID: z.string().min(1).optional(),
@@ -214,6 +217,10 @@ export interface Config {
   staffPolicy: StaffPolicyConfig;
   /** Reminders before a deadline (decision 038): sent this long before it, found by the confirmation sweep. */
   reminders: { hoursBefore: number };
+  /** Where exam archives are written (ARCHIVE_DIR; default `archives` beside the data). */
+  archiveDir: string;
+  /** Candidate accounts with no sign-in for this many years (and no application within retention) are deleted (ACCOUNT_INACTIVE_YEARS). */
+  accountInactiveYears: number;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -257,6 +264,13 @@ function parseTrustProxy(raw: string | undefined): boolean | string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** ARCHIVE_DIR, or `archives` beside a SQLite file (as the data key's file), else `data/archives`. */
+function archiveDirOf(dir: string | undefined, database: Database, cwd: string): string {
+  if (dir) return path.resolve(cwd, dir);
+  const base = database.kind === 'sqlite' && database.filename !== ':memory:' ? path.dirname(database.filename) : path.resolve(cwd, 'data');
+  return path.join(base, 'archives');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
@@ -310,6 +324,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
     secondFactor: { enforced: e.NODE_ENV === 'production' },
     staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
+    archiveDir: archiveDirOf(e.ARCHIVE_DIR, parseDatabaseUrl(e.DATABASE_URL, cwd), cwd),
+    accountInactiveYears: e.ACCOUNT_INACTIVE_YEARS,
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

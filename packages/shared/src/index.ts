@@ -5,6 +5,7 @@ export * from './errors';
 export * from './platform/audit';
 export * from './access/idno';
 export * from './platform/system';
+export * from './platform/retention';
 export * from './content/documents';
 export * from './access/user';
 export * from './zod-locale';

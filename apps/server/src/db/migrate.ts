@@ -29,6 +29,7 @@ import { staffPasswordPolicy } from './migrations/0028_staff_password_policy';
 import { auditChain } from './migrations/0030_audit_chain';
 import { cryptoSuite } from './migrations/0031_crypto_suite';
 import { reminders } from './migrations/0033_reminders';
+import { examArchiveAndRetention } from './migrations/0035_exam_archive_and_retention';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -66,6 +67,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0030_audit_chain': auditChain(),
     '0031_crypto_suite': cryptoSuite(),
     '0033_reminders': reminders(),
+    '0035_exam_archive_and_retention': examArchiveAndRetention(),
   };
 }
 

@@ -139,6 +139,8 @@ export interface ExamTable {
   site_city_choice: Generated<number>;
   /** JSON: ReminderKind[], the reminders staff turned on for the exam (migration 0033). */
   reminder_kinds: Generated<string>;
+  /** When retention's purge anonymised the exam's candidates who were not hired (migration 0035). */
+  anonymised_at: Generated<string | null>;
 }
 
 export interface ExamSubjectTable {
@@ -387,6 +389,10 @@ export interface CandidateTable {
   updated_at: string;
   /** Set while the password is a one-time password staff handed out (appeals): it stops working then. */
   password_expires_at: Generated<string | null>;
+  /** Name masked, ID number, phone, e-mail and photo removed by retention's purge (migration 0035). */
+  anonymised_at: Generated<string | null>;
+  /** When a dormant account was told of its deletion (30 days ahead). */
+  dormant_notice_at: Generated<string | null>;
 }
 
 export interface PhotoTable {
@@ -806,7 +812,26 @@ export interface StagePublicationTable {
   published_at: string;
 }
 
+/** An exam's sealed archive (migration 0035): the job's state, then the zip's size and SHA-256. */
+export interface ExamArchiveTable {
+  exam_id: number;
+  office_id: number;
+  status: 'running' | 'ready' | 'failed';
+  progress: Generated<number>;
+  /** Bytes (a bigint column: PostgreSQL answers it as a string). */
+  size: number | string | null;
+  sha256: string | null;
+  /** The zip's file name inside ARCHIVE_DIR. */
+  file: string | null;
+  error: Generated<string>;
+  staff_id: number;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface DB {
+  exam_archive: ExamArchiveTable;
   office: OfficeTable;
   office_host: OfficeHostTable;
   platform_operator: PlatformOperatorTable;

@@ -16,11 +16,14 @@ export function parseKey(raw: string): Buffer {
 export function resolveDataKey(
   { dataKey, database }: { dataKey: Buffer | null; database: DatabaseConfig },
   cwd: string = process.cwd(),
+  { create = true }: { create?: boolean } = {},
 ): Buffer {
   if (dataKey) return dataKey;
   const dir = database.kind === 'sqlite' && database.filename !== ':memory:' ? path.dirname(database.filename) : path.resolve(cwd, 'data');
   const file = path.join(dir, 'data.key');
   if (existsSync(file)) return parseKey(readFileSync(file, 'utf8').trim());
+  // A command that only checks (verify-archive) must not make a key nothing was sealed with.
+  if (!create) throw new Error(`no DATA_KEY and no key file at ${file}`);
   mkdirSync(dir, { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600 });

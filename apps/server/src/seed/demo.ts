@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_MENU, DEFAULT_TIME_ZONE, PROFILE_FIELDS, type MenuItem, type OfficeSettings } from '@zhikaoyun/shared';
+import {
+  DEFAULT_MENU,
+  DEFAULT_RETENTION_YEARS,
+  DEFAULT_TIME_ZONE,
+  PROFILE_FIELDS,
+  type MenuItem,
+  type OfficeSettings,
+} from '@zhikaoyun/shared';
 import type { Db } from '../db/database';
 import { hashPassword } from '../lib/password';
 import { seedDutyStaff } from './duty-staff';
@@ -31,6 +38,7 @@ const DEMO_SETTINGS: OfficeSettings = {
   announcement: '2026 年度市属事业单位公开招聘工作人员报名进行中，请在报名截止前完成报名信息确认。',
   timeZone: DEFAULT_TIME_ZONE,
   staffTotpRequired: false,
+  retentionYears: DEFAULT_RETENTION_YEARS,
 };
 
 const AGREEMENT = registrationAgreement('示范市人事考试中心', DEMO_SETTINGS.contactPhone);

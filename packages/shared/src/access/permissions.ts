@@ -146,6 +146,11 @@ export const CONSOLE_PERMISSIONS = {
   '/api/admin/getAuditLog': AUDITOR,
   '/api/admin/exportAuditLog': AUDITOR,
   '/api/admin/getAuditChainState': AUDITOR,
+
+  // An exam's end: its archive (issue 36)
+  '/api/admin/archiveExam': ADMIN,
+  '/api/admin/getArchiveStatus': ADMIN,
+  '/api/admin/getArchive': ADMIN,
 } as const satisfies Readonly<Record<string, 'public' | readonly StaffRole[]>>;
 
 export type ConsoleCall = keyof typeof CONSOLE_PERMISSIONS;

@@ -28,7 +28,7 @@ export const SMS_KINDS = [
 ] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 /** Inbox only: announcements choose SMS per send; a score review's answer is read on the scores page. */
-export const NOTIFICATION_KINDS = [...SMS_KINDS, 'announcement', 'score_review_answered'] as const;
+export const NOTIFICATION_KINDS = [...SMS_KINDS, 'announcement', 'score_review_answered', 'account_dormant'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** What a template may say: the exam, the reason or decision, a deadline, free text. */
@@ -171,6 +171,14 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
     title: (p) => p.title ?? '考务通知',
     content: (p) => p.content ?? '',
     smsParams: ['exam', 'title'],
+  },
+  // A dormant account, told 30 days ahead (issue 36); `exam` is the office's name here.
+  account_dormant: {
+    label: '账号即将注销',
+    title: () => '账号即将注销',
+    content: (p) =>
+      `您在「${p.exam}」的报名账号长期未登录且近年没有报名，将于 ${p.until ?? ''} 自动注销并删除个人信息。如需保留账号，请在此之前登录一次。`,
+    smsParams: ['exam', 'until'],
   },
 };
 

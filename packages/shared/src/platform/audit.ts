@@ -108,6 +108,11 @@ export const AUDIT_ACTIONS: readonly string[] = [
   '设置综合成绩比例',
   ...Object.values(STAGE_LIST_TEXT).map((t) => `公布${t}`),
   ...Object.values(LATER_STAGE_TEXT).map((t) => `记录${t}结果`),
+  // An exam's end: its archive, retention's purge and dormant accounts (issue 36)
+  '生成考试归档',
+  '下载考试归档',
+  '匿名化过期个人信息',
+  '删除长期未使用账号',
 ];
 
 /** Keys some actions were written under before the table; old rows keep them, the console shows the label. */

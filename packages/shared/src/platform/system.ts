@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../clock';
+import { DEFAULT_RETENTION_YEARS, retentionYearsSchema } from './retention';
 
 /** The office's own settings (kept as JSON on the office row). The spec names only webname. */
 export const officeSettingsSchema = z.object({
@@ -14,11 +15,13 @@ export const officeSettingsSchema = z.object({
   timeZone: z.string().trim().refine(isTimeZone, { message: '时区有误，请选择如 Asia/Shanghai 的时区' }).default(DEFAULT_TIME_ZONE),
   /** Every staff member must enroll a second factor (两步验证) before using the console. */
   staffTotpRequired: z.boolean({ message: '请选择是否要求两步验证' }).default(false),
+  /** Years after an exam's end before its candidates who were not hired are anonymised (issue 36). */
+  retentionYears: retentionYearsSchema.default(DEFAULT_RETENTION_YEARS),
 });
 export type OfficeSettings = z.infer<typeof officeSettingsSchema>;
 
 /** What getWSystem answers: the settings the site shows (not the staff's sign-in rules) and which office they belong to. */
-export const systemSettingSchema = officeSettingsSchema.omit({ staffTotpRequired: true }).extend({
+export const systemSettingSchema = officeSettingsSchema.omit({ staffTotpRequired: true, retentionYears: true }).extend({
   officeId: z.number().int(),
   officeCode: z.string(),
   officeName: z.string(),

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, type OfficeSettings } from '@zhikaoyun/shared';
+import { DEFAULT_RETENTION_YEARS, DEFAULT_TIME_ZONE, type OfficeSettings } from '@zhikaoyun/shared';
 
 /**
  * What every office starts with, the demo office and every office the platform creates: the site's
@@ -20,6 +20,7 @@ export const BLANK_OFFICE_SETTINGS: OfficeSettings = {
   announcement: '',
   timeZone: DEFAULT_TIME_ZONE,
   staffTotpRequired: false,
+  retentionYears: DEFAULT_RETENTION_YEARS,
 };
 
 /** The registration agreement, naming the office (and its phone, when it has one). */

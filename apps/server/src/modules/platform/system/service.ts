@@ -1,5 +1,6 @@
 import {
   DEFAULT_MENU,
+  DEFAULT_RETENTION_YEARS,
   DEFAULT_TIME_ZONE,
   DEFAULT_SITE_NAME,
   ErrorCode,
@@ -24,6 +25,7 @@ export const EMPTY_SETTINGS: OfficeSettings = {
   announcement: '',
   timeZone: DEFAULT_TIME_ZONE,
   staffTotpRequired: false,
+  retentionYears: DEFAULT_RETENTION_YEARS,
 };
 
 export function createSystemService(repo: SystemRepository) {
@@ -37,7 +39,11 @@ export function createSystemService(repo: SystemRepository) {
     async getSystemSetting(officeId: number): Promise<SystemSetting> {
       const row = await office(officeId);
       // The staff's sign-in rule is no business of the public site.
-      const { staffTotpRequired: _staffRule, ...settings } = parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS);
+      const {
+        staffTotpRequired: _staffRule,
+        retentionYears: _retention,
+        ...settings
+      } = parseJsonColumn(officeSettingsSchema, row.settings, EMPTY_SETTINGS);
       return {
         ...settings,
         webname: settings.webname || DEFAULT_SITE_NAME,

@@ -11,6 +11,8 @@ import { useMayCall } from '../../../../lib/staff-session';
 import { fetchExamDocuments, publishMeaning, useSetExamPublished } from './api';
 import { ExamDocumentsDrawer } from './ExamDocumentsDrawer';
 import { ExamFormDrawer } from './ExamFormDrawer';
+import { ExamArchiveModal } from './ExamArchiveModal';
+import { useState } from 'react';
 
 const when = formatDateTime;
 const LIST = '/admin/exams';
@@ -33,6 +35,8 @@ export default function ExamsPage() {
   const formTarget = useLastDefined<AdminExam | 'new'>(isNew ? 'new' : find(editId));
   const docsOf = useLastDefined(find(docsId));
   const close = useCloseDrawer(LIST);
+  const canArchive = useMayCall('/api/admin/archiveExam');
+  const [archiveOf, setArchiveOf] = useState<AdminExam | null>(null);
 
   const setPublished = (exam: AdminExam, published: boolean) =>
     void publish
@@ -123,6 +127,11 @@ export default function ExamsPage() {
                 <ButtonLink type="link" to={`${LIST}/${e.id}/documents`} state={OPENED_FROM_LIST}>
                   考试文件
                 </ButtonLink>
+                {canArchive && (
+                  <Button type="link" onClick={() => setArchiveOf(e)}>
+                    归档
+                  </Button>
+                )}
                 {canEdit &&
                   (e.published ? (
                     <Popconfirm title="撤回后考生网站不再显示该考试，已有报名保留。确定撤回？" onConfirm={() => setPublished(e, false)}>
@@ -146,6 +155,7 @@ export default function ExamsPage() {
         open={isNew || (editId !== undefined && find(editId) !== undefined)}
         onClose={close}
       />
+      <ExamArchiveModal exam={archiveOf} onClose={() => setArchiveOf(null)} />
       <ExamDocumentsDrawer exam={docsOf ?? null} open={docsId !== undefined && docsOf !== undefined} onClose={close} canEdit={canEdit} />
     </div>
   );
