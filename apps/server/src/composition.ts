@@ -60,7 +60,8 @@ import { createProvider } from './modules/messages/sms/providers';
 import { createSmsRepository } from './modules/messages/sms/repository';
 import { createSmsWorker } from './modules/messages/sms/worker';
 import type { Database, SmsConfig } from './config';
-import type { KeyRing } from './lib/crypto-suite';
+import { deriveKey, type KeyRing } from './lib/crypto-suite';
+import { createCaptchaVoice } from './modules/access/captcha/audio';
 import { createWorkerStreams } from './lib/worker-stream';
 import { nowIso } from './lib/clock';
 import { createHeavyTasks } from './heavy-tasks';
@@ -184,7 +185,14 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   app.addHook('preClose', () => heavy.close());
   const sessions = createSessionsService(repos.sessions, { staffIdleMs: options.staffPolicy.idleMs });
   const passwordPolicy = createPasswordPolicy(options.staffPolicy);
-  const captcha = createCaptchaService(repos.captcha, { fixedCode: options.captchaFixed });
+  // Captcha codes: a MAC of the captcha's id, spoken by the committed digit clips (decision 035).
+  const { suite, current } = options.exports.keys;
+  const captchaOptions = {
+    fixedCode: options.captchaFixed,
+    codeKey: { suite, key: deriveKey(suite, current, 'zhikaoyun captcha code v1', 32) },
+    voice: createCaptchaVoice(),
+  };
+  const captcha = createCaptchaService(repos.captcha, captchaOptions);
   const console: ConsoleDeps = { db, audit, changed: (officeId) => app.publicCache.invalidate(officeId) };
   const exams = createExamsService(repos.exams);
   // Delivers the SMS outbox; started by the server entry (tests drain it themselves).
@@ -411,7 +419,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     // The platform operator's calls: the same captcha service, over the operator's own captcha table.
     platform: createPlatformService({
       repo: repos.platform,
-      captcha: createCaptchaService(repos.platform.captcha, { fixedCode: options.captchaFixed }),
+      captcha: createCaptchaService(repos.platform.captcha, captchaOptions),
       counters,
       officeChanged: (officeId) => app.publicCache.invalidate(officeId),
       secondFactor,

@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { matchPath, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { ElderModeSwitch, SkipLink } from '../components/ElderModeSwitch';
 import { MobileBottomNav } from '../components/MobileBottomNav';
 import { MobileTopBar } from '../components/MobileTopBar';
 import { rememberReturnTo } from '../lib/return-to';
@@ -71,10 +72,17 @@ export function RootLayout() {
   if (redirect) return <Navigate to={redirect} replace />;
   return (
     <div className="app-shell">
+      <SkipLink />
       <FeedbackHoldersSlot />
       <div className={`app-viewport${meta?.nav ? ' has-bottom-nav' : ''}`} data-scroll-container>
-        {meta?.topBar && <MobileTopBar title={meta.title} />}
-        <main className="app-main" id="main">
+        {meta?.topBar ? (
+          <MobileTopBar title={meta.title} />
+        ) : (
+          <header className="elder-switch-bar">
+            <ElderModeSwitch />
+          </header>
+        )}
+        <main className="app-main" id="main" tabIndex={-1}>
           <Suspense fallback={<div className="page-loading" role="status" aria-label="加载中" />}>
             <Outlet />
             <ReplayTyped containerId="root" />

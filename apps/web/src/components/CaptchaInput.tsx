@@ -1,7 +1,7 @@
 import type { Captcha } from '@zhikaoyun/shared';
 import { Input } from 'antd';
 import { forwardRef } from 'react';
-import { CaptchaImage, useCaptcha, type CaptchaHandle } from './captcha-core';
+import { CaptchaAudio, CaptchaImage, useCaptcha, type CaptchaHandle } from './captcha-core';
 
 export type { CaptchaHandle };
 
@@ -11,11 +11,13 @@ interface Props {
   id?: string;
   /** Where the image comes from; the office's captcha unless given. */
   load?: () => Promise<Captcha>;
+  /** Where its spoken version comes from; the office's unless given. */
+  audioPath?: string;
 }
 
 /** The captcha field: code input and image; tap the image for a new one. */
-export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInput({ value, onChange, id, load }, ref) {
-  const { captcha, failed, refresh } = useCaptcha(ref, onChange, load);
+export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInput({ value, onChange, id, load, audioPath }, ref) {
+  const field = useCaptcha(ref, onChange, load, audioPath);
   return (
     <div className="captcha-input">
       <Input
@@ -29,7 +31,8 @@ export const CaptchaInput = forwardRef<CaptchaHandle, Props>(function CaptchaInp
         spellCheck={false}
         size="large"
       />
-      <CaptchaImage captcha={captcha} failed={failed} refresh={refresh} />
+      <CaptchaImage {...field} />
+      <CaptchaAudio {...field} />
     </div>
   );
 });

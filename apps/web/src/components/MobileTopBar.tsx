@@ -1,6 +1,7 @@
 import { LeftOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useHydrated } from '../lib/hydrated';
+import { ElderModeSwitch } from './ElderModeSwitch';
 
 export interface MobileTopBarProps {
   title: string;
@@ -33,7 +34,7 @@ export function MobileTopBar({ title, back = true }: MobileTopBarProps) {
         </button>
       )}
       <h1 className="mobile-top-bar__title">{title}</h1>
-      {back && <span className="mobile-top-bar__spacer" aria-hidden />}
+      <ElderModeSwitch />
     </header>
   );
 }

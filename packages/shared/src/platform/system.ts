@@ -67,6 +67,15 @@ export const officeQuerySchema = z.object({
     .optional(),
 });
 
+/** /api/getCaptchaAudio: the captcha getCode issued, spoken (decision 035). */
+export const captchaAudioQuerySchema = officeQuerySchema.extend({
+  captchaId: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{32}$/, { message: '验证码编号有误，请刷新验证码' }),
+});
+export const platformCaptchaAudioQuerySchema = captchaAudioQuerySchema.pick({ captchaId: true });
+
 /** The console's settings form: webname may not be left empty. */
 export const officeSettingsInputSchema = officeSettingsSchema.extend({
   webname: z.string().trim().min(1, { message: '请输入网站名称' }).max(40, { message: '网站名称不能超过 40 个字' }),

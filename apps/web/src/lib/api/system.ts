@@ -1,5 +1,5 @@
 import type { Captcha, MenuItem, SystemSetting, TreatyDesc } from '@zhikaoyun/shared';
-import { getData } from '../api-client';
+import { getData, getRaw } from '../api-client';
 import { setDisplayTimeZone } from '../office-time-zone';
 import { writeStored } from '../storage';
 import { useSysStore } from '../store';
@@ -11,6 +11,9 @@ export const fetchSystemSetting = (silent = false) => getData<SystemSetting>('/a
 export const fetchMenu = (silent = false) => getData<MenuItem[]>('/api/getMenu', { silent });
 export const fetchTreatyDesc = () => getData<TreatyDesc>('/api/getTreatyDesc');
 export const fetchCaptcha = () => getData<Captcha>('/api/getCode');
+/** The captcha spoken (a WAV), or the refusal's envelope as a JSON blob: the caller tells them apart by type. */
+export const fetchCaptchaAudio = (path: string, captchaId: string) =>
+  getRaw<Blob>(path, { params: { captchaId }, responseType: 'blob', silent: true });
 
 /**
  * Start-up load: settings once, into session storage and the store; a failure shows

@@ -23,6 +23,9 @@ export function createPlatformRepository(db: Db, mac: AuditMac) {
         .values({ id: row.id, answer_hash: row.answer_hash, expires_at: row.expires_at, created_at: row.created_at })
         .execute();
     },
+    find(_officeId, id) {
+      return k.selectFrom('platform_captcha').select(['expires_at']).where('id', '=', id).executeTakeFirst();
+    },
     take(_officeId, id) {
       return k
         .deleteFrom('platform_captcha')

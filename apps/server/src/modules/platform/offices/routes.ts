@@ -3,6 +3,7 @@ import {
   captchaSchema,
   createOfficeAdminSchema,
   envelopeSchema,
+  ErrorCode,
   officeAdminResultSchema,
   ok,
   ownPasswordChangeSchema,
@@ -11,12 +12,14 @@ import {
   platformAuditPageSchema,
   platformLoginResultSchema,
   platformLoginSchema,
+  platformCaptchaAudioQuerySchema,
   platformOfficeListSchema,
   saveOfficeSchema,
 } from '@zhikaoyun/shared';
 import type { FastifyContextConfig } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../../lib/app-error';
 
 /** The operator's calls belong to no office; the session is a platform one (plugins/auth.ts). */
 const PLATFORM: FastifyContextConfig = { tenant: false, auth: 'platform' };
@@ -37,6 +40,18 @@ const platformRoutes: FastifyPluginAsyncZod = async (app) => {
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-store');
       return ok(await service.captcha.create(0));
+    },
+  );
+  app.get(
+    '/getCaptchaAudio',
+    {
+      config: { tenant: false, rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: { summary: '平台登录语音验证码（与 getCode 同一个码）', tags, querystring: platformCaptchaAudioQuerySchema },
+    },
+    async (request, reply) => {
+      const wav = await service.captcha.audio(0, request.query.captchaId);
+      if (!wav) throw new AppError(ErrorCode.CaptchaInvalid);
+      return reply.header('Cache-Control', 'no-store').header('Content-Type', 'audio/wav').send(wav);
     },
   );
   app.post(

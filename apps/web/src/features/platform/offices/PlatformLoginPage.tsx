@@ -49,7 +49,7 @@ export default function PlatformLoginPage() {
             <Input.Password size="large" autoComplete="current-password" />
           </Form.Item>
           <Form.Item name="captcha" label="验证码" rules={[{ required: true, whitespace: true, message: '请输入验证码' }]}>
-            <CaptchaInput ref={captcha} load={fetchPlatformCaptcha} />
+            <CaptchaInput ref={captcha} load={fetchPlatformCaptcha} audioPath="/api/platform/getCaptchaAudio" />
           </Form.Item>
           {secondFactor.fields}
           <Button type="primary" htmlType="submit" size="large" block loading={login.isPending}>
