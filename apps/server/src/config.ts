@@ -71,6 +71,18 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(['sandbox', 'alipay', 'wechat']).default('sandbox'),
     /** The address candidates and providers reach us at (notify and return URLs), e.g. https://bm.example.cn. */
     PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL, e.g. https://bm.example.cn' }).optional(),
+    // Operations (issue 35): metrics, a clean stop, and the tests' forced shedding.
+    /** /metrics answers only `Authorization: Bearer <this>`; unset: no /metrics on the public port (404). */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    /** Also serve the metrics without a token on this port, bound to 127.0.0.1 only. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** On SIGTERM, how long in-flight work may take before the process exits regardless. */
+    SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+    /** Tests only: `path:n,path:n`: the first n calls to each API path are shed (503, Retry-After 1). */
+    SHED_FOR_TESTS: z
+      .string()
+      .regex(/^(\/api\/[A-Za-z0-9/_-]+:\d+)(,\/api\/[A-Za-z0-9/_-]+:\d+)*$/, 'SHED_FOR_TESTS is /api/path:count, comma separated')
+      .optional(),
     /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
     HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
@@ -133,6 +145,13 @@ const envSchema = z
         code: 'custom',
         path: ['SEED_DEMO'],
         message: 'SEED_DEMO=on seeds demo people with known passwords and is refused when NODE_ENV=production',
+      });
+    }
+    if (env.SHED_FOR_TESTS !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHED_FOR_TESTS'],
+        message: 'SHED_FOR_TESTS is for automated tests and is refused when NODE_ENV=production',
       });
     }
     if (env.SMS_LOG_CRASH_AFTER !== undefined) {
@@ -210,6 +229,16 @@ export interface Config {
   secondFactor: SecondFactorConfig;
   /** Staff passwords' lifetime and staff sessions' idle limit (decision 030). */
   staffPolicy: StaffPolicyConfig;
+  /** Metrics for the operators (docs/operations.md) and the clean stop. */
+  ops: OpsConfig;
+}
+
+export interface OpsConfig {
+  metricsToken: string | null;
+  metricsPort: number | null;
+  shutdownMs: number;
+  /** Tests only: API paths whose first n calls are shed. */
+  shedForTests: Map<string, number> | null;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -306,6 +335,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
     secondFactor: { enforced: e.NODE_ENV === 'production' },
     staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
+    ops: {
+      metricsToken: e.METRICS_TOKEN ?? null,
+      metricsPort: e.METRICS_PORT ?? null,
+      shutdownMs: e.SHUTDOWN_SECONDS * 1000,
+      shedForTests: e.SHED_FOR_TESTS
+        ? new Map(
+            e.SHED_FOR_TESTS.split(',').map((pair) => [
+              pair.slice(0, pair.lastIndexOf(':')),
+              Number(pair.slice(pair.lastIndexOf(':') + 1)),
+            ]),
+          )
+        : null,
+    },
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
