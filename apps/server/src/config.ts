@@ -78,10 +78,13 @@ const envSchema = z
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** On SIGTERM, how long in-flight work may take before the process exits regardless. */
     SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
-    /** Tests only: `path:n,path:n`: the first n calls to each API path are shed (503, Retry-After 1). */
+    /** Tests only: `path:n` or `path:k+n`, comma separated: after k calls to the API path, the next n are shed (503, Retry-After 1). */
     SHED_FOR_TESTS: z
       .string()
-      .regex(/^(\/api\/[A-Za-z0-9/_-]+:\d+)(,\/api\/[A-Za-z0-9/_-]+:\d+)*$/, 'SHED_FOR_TESTS is /api/path:count, comma separated')
+      .regex(
+        /^(\/api\/[A-Za-z0-9/_-]+:(\d+\+)?\d+)(,\/api\/[A-Za-z0-9/_-]+:(\d+\+)?\d+)*$/,
+        'SHED_FOR_TESTS is /api/path:count or /api/path:skip+count, comma separated',
+      )
       .optional(),
     /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
     HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
@@ -237,8 +240,8 @@ export interface OpsConfig {
   metricsToken: string | null;
   metricsPort: number | null;
   shutdownMs: number;
-  /** Tests only: API paths whose first n calls are shed. */
-  shedForTests: Map<string, number> | null;
+  /** Tests only: API paths some of whose calls are shed (after `skip` calls, the next `times`). */
+  shedForTests: Map<string, { skip: number; times: number }> | null;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -256,6 +259,16 @@ function smsTemplates(env: Record<string, unknown>): Partial<Record<SmsMessageKi
     if (typeof v === 'string' && v.trim() !== '') out[kind] = v.trim();
   }
   return out;
+}
+
+function parseShedForTests(raw: string): Map<string, { skip: number; times: number }> {
+  return new Map(
+    raw.split(',').map((entry) => {
+      const at = entry.lastIndexOf(':');
+      const [a, b] = entry.slice(at + 1).split('+');
+      return [entry.slice(0, at), b === undefined ? { skip: 0, times: Number(a) } : { skip: Number(a), times: Number(b) }];
+    }),
+  );
 }
 
 export function parseDatabaseUrl(url: string | undefined, cwd: string): Database {
@@ -339,14 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       metricsToken: e.METRICS_TOKEN ?? null,
       metricsPort: e.METRICS_PORT ?? null,
       shutdownMs: e.SHUTDOWN_SECONDS * 1000,
-      shedForTests: e.SHED_FOR_TESTS
-        ? new Map(
-            e.SHED_FOR_TESTS.split(',').map((pair) => [
-              pair.slice(0, pair.lastIndexOf(':')),
-              Number(pair.slice(pair.lastIndexOf(':') + 1)),
-            ]),
-          )
-        : null,
+      shedForTests: e.SHED_FOR_TESTS ? parseShedForTests(e.SHED_FOR_TESTS) : null,
     },
     payments: {
       provider: e.PAYMENT_PROVIDER,

@@ -42,11 +42,11 @@ export interface LoadSheddingOptions {
   /** What Retry-After tells a refused caller. */
   retryAfterSeconds?: number;
   /**
-   * Tests only (config SHED_FOR_TESTS, refused in production): the first `times` requests to each
-   * of these API paths are refused as if the server were overloaded, so a browser test can see the
-   * candidate's waiting room without flooding a machine others share.
+   * Tests only (config SHED_FOR_TESTS, refused in production): after `skip` requests to each of
+   * these API paths, the next `times` are refused as if the server were overloaded, so a browser
+   * test can see the candidate's waiting room without flooding a machine others share.
    */
-  forced?: { paths: Map<string, number>; retryAfterSeconds: number };
+  forced?: { paths: Map<string, { skip: number; times: number }>; retryAfterSeconds: number };
 }
 
 /** Enough for a deadline-day rush on two cores: a few hundred phones waiting ~1 s at worst. */
@@ -140,9 +140,10 @@ export default fp(
       if (!shedsFor(url)) return;
       if (forced) {
         const path = url.split('?', 1)[0] ?? url;
-        const left = forced.paths.get(path) ?? 0;
-        if (left > 0) {
-          forced.paths.set(path, left - 1);
+        const plan = forced.paths.get(path);
+        if (plan && plan.skip > 0) plan.skip -= 1;
+        else if (plan && plan.times > 0) {
+          plan.times -= 1;
           return refuse(reply, 'forced', forced.retryAfterSeconds);
         }
       }

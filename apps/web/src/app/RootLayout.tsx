@@ -2,6 +2,7 @@ import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { matchPath, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { MobileBottomNav } from '../components/MobileBottomNav';
 import { MobileTopBar } from '../components/MobileTopBar';
+import { WaitingRoomOverlay } from '../components/WaitingRoomOverlay';
 import { rememberReturnTo } from '../lib/return-to';
 import { isLoggedIn } from '../lib/store';
 import { ReplayTyped } from '../lib/typed-before-hydration';
@@ -72,6 +73,7 @@ export function RootLayout() {
   return (
     <div className="app-shell">
       <FeedbackHoldersSlot />
+      <WaitingRoomOverlay />
       <div className={`app-viewport${meta?.nav ? ' has-bottom-nav' : ''}`} data-scroll-container>
         {meta?.topBar && <MobileTopBar title={meta.title} />}
         <main className="app-main" id="main">
