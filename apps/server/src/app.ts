@@ -11,6 +11,7 @@ import cipherPlugin from './plugins/cipher';
 import dbPlugin from './plugins/db';
 import envelopePlugin from './plugins/envelope';
 import loadSheddingPlugin, { type LoadSheddingOptions } from './plugins/load-shedding';
+import metricsPlugin from './plugins/metrics';
 import openapiPlugin from './plugins/openapi';
 import personalCachePlugin, { type PersonalCacheOptions } from './plugins/personal-cache';
 import publicCachePlugin from './plugins/public-cache';
@@ -102,8 +103,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(envelopePlugin);
-  await app.register(loadSheddingPlugin, deps.loadShedding ?? {});
+  await app.register(loadSheddingPlugin, {
+    ...(config.ops.shedForTests ? { forced: { paths: config.ops.shedForTests, retryAfterSeconds: 1 } } : {}),
+    ...deps.loadShedding,
+  });
   await app.register(dbPlugin, { db: deps.db });
+  await app.register(metricsPlugin, { token: config.ops.metricsToken, port: config.ops.metricsPort });
   await app.register(securityPlugin);
   await app.register(redisPlugin, { redisUrl: config.redisUrl, enabled: config.rateLimits });
   await app.register(rateLimitPlugin, { enabled: config.rateLimits });

@@ -71,6 +71,21 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(['sandbox', 'alipay', 'wechat']).default('sandbox'),
     /** The address candidates and providers reach us at (notify and return URLs), e.g. https://bm.example.cn. */
     PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL, e.g. https://bm.example.cn' }).optional(),
+    // Operations (issue 35): metrics, a clean stop, and the tests' forced shedding.
+    /** /metrics answers only `Authorization: Bearer <this>`; unset: no /metrics on the public port (404). */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    /** Also serve the metrics without a token on this port, bound to 127.0.0.1 only. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** On SIGTERM, how long in-flight work may take before the process exits regardless. */
+    SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+    /** Tests only: `path:n` or `path:k+n`, comma separated: after k calls to the API path, the next n are shed (503, Retry-After 1). */
+    SHED_FOR_TESTS: z
+      .string()
+      .regex(
+        /^(\/api\/[A-Za-z0-9/_-]+:(\d+\+)?\d+)(,\/api\/[A-Za-z0-9/_-]+:(\d+\+)?\d+)*$/,
+        'SHED_FOR_TESTS is /api/path:count or /api/path:skip+count, comma separated',
+      )
+      .optional(),
     /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
     HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     // Exam archives and retention (issue 36, decision 037).
@@ -138,6 +153,13 @@ const envSchema = z
         code: 'custom',
         path: ['SEED_DEMO'],
         message: 'SEED_DEMO=on seeds demo people with known passwords and is refused when NODE_ENV=production',
+      });
+    }
+    if (env.SHED_FOR_TESTS !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHED_FOR_TESTS'],
+        message: 'SHED_FOR_TESTS is for automated tests and is refused when NODE_ENV=production',
       });
     }
     if (env.SMS_LOG_CRASH_AFTER !== undefined) {
@@ -221,6 +243,16 @@ export interface Config {
   archiveDir: string;
   /** Candidate accounts with no sign-in for this many years (and no application within retention) are deleted (ACCOUNT_INACTIVE_YEARS). */
   accountInactiveYears: number;
+  /** Metrics for the operators (docs/operations.md) and the clean stop. */
+  ops: OpsConfig;
+}
+
+export interface OpsConfig {
+  metricsToken: string | null;
+  metricsPort: number | null;
+  shutdownMs: number;
+  /** Tests only: API paths some of whose calls are shed (after `skip` calls, the next `times`). */
+  shedForTests: Map<string, { skip: number; times: number }> | null;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -238,6 +270,16 @@ function smsTemplates(env: Record<string, unknown>): Partial<Record<SmsMessageKi
     if (typeof v === 'string' && v.trim() !== '') out[kind] = v.trim();
   }
   return out;
+}
+
+function parseShedForTests(raw: string): Map<string, { skip: number; times: number }> {
+  return new Map(
+    raw.split(',').map((entry) => {
+      const at = entry.lastIndexOf(':');
+      const [a, b] = entry.slice(at + 1).split('+');
+      return [entry.slice(0, at), b === undefined ? { skip: 0, times: Number(a) } : { skip: Number(a), times: Number(b) }];
+    }),
+  );
 }
 
 export function parseDatabaseUrl(url: string | undefined, cwd: string): Database {
@@ -326,6 +368,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
     archiveDir: archiveDirOf(e.ARCHIVE_DIR, parseDatabaseUrl(e.DATABASE_URL, cwd), cwd),
     accountInactiveYears: e.ACCOUNT_INACTIVE_YEARS,
+    ops: {
+      metricsToken: e.METRICS_TOKEN ?? null,
+      metricsPort: e.METRICS_PORT ?? null,
+      shutdownMs: e.SHUTDOWN_SECONDS * 1000,
+      shedForTests: e.SHED_FOR_TESTS ? parseShedForTests(e.SHED_FOR_TESTS) : null,
+    },
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

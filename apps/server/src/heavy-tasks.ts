@@ -7,6 +7,7 @@ import { readSiteSheet } from './modules/arrangement/arrangement/sheet';
 import { readPositionSheet } from './modules/content/positions/sheet';
 import { computeRanking, type RankingInput, type RankingOutput } from './modules/scores/scores/ranking';
 import { readScoreSheetPacked, type PackedScoreSheet, type ReadScoresInput } from './modules/scores/scores/sheet';
+import { opsCounters } from './lib/ops-counters';
 
 /**
  * The CPU-bound steps of the console's heavy calls, each a task of the heavy worker thread
@@ -83,11 +84,16 @@ function limiter(n: number) {
   let active = 0;
   const queue: (() => void)[] = [];
   return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((resolve) => queue.push(resolve));
-    else active++;
+    if (active >= n) {
+      opsCounters.heavyTasks.queued += 1;
+      await new Promise<void>((resolve) => queue.push(resolve));
+      opsCounters.heavyTasks.queued -= 1;
+    } else active++;
+    opsCounters.heavyTasks.running += 1;
     try {
       return await work();
     } finally {
+      opsCounters.heavyTasks.running -= 1;
       const next = queue.shift();
       if (next) next();
       else active--;

@@ -66,10 +66,12 @@ async function main(): Promise<void> {
     // The close ends the heavy workers first (their requests are answered 「服务器正在重启…」), then
     // waits for the requests in flight; what is still running at 8 s (a long download) is cut off.
     // Nothing is half-written either way: every write is one transaction, rolled back unless committed.
+    // SHUTDOWN_SECONDS (10) is the whole budget; the cut-off comes 2 s before it, for the exit itself.
+    const cutOffMs = Math.max(1_000, config.ops.shutdownMs - 2_000);
     const force = setTimeout(() => {
-      app.log.warn({ signal }, 'shutdown: requests still running after 8 s, exiting');
+      app.log.warn({ signal, cutOffMs }, 'shutdown: requests still running at the cut-off, exiting');
       process.exit(1);
-    }, 8_000);
+    }, cutOffMs);
     force.unref();
     app
       .close()

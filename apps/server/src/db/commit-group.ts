@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from './database';
 import type { DB } from './schema';
+import { opsCounters } from '../lib/ops-counters';
 
 /**
  * Group commit for SQLite. With synchronous=FULL every COMMIT waits for the disk (fsync), and
@@ -59,6 +60,7 @@ async function retried<T>(transaction: () => Promise<T>): Promise<T> {
     } catch (err) {
       const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
       if (attempt >= ATTEMPTS || typeof code !== 'string' || !TRANSIENT.has(code)) throw err;
+      opsCounters.transactionRetries += 1;
       // Apart, so that the two do not meet again in the same order.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }

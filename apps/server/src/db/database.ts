@@ -16,6 +16,8 @@ export interface Db {
   kysely: Kysely<DB>;
   dialect: Dialect;
   destroy(): Promise<void>;
+  /** PostgreSQL: the connection pool's clients and those waiting for one (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /**
@@ -63,5 +65,10 @@ export function openDatabase(config: DatabaseConfig, { poolSize = 10 }: { poolSi
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    destroy: () => kysely.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }

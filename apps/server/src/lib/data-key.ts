@@ -19,13 +19,28 @@ export function resolveDataKey(
   { create = true }: { create?: boolean } = {},
 ): Buffer {
   if (dataKey) return dataKey;
-  const dir = database.kind === 'sqlite' && database.filename !== ':memory:' ? path.dirname(database.filename) : path.resolve(cwd, 'data');
-  const file = path.join(dir, 'data.key');
+  const file = dataKeyFile(database, cwd);
   if (existsSync(file)) return parseKey(readFileSync(file, 'utf8').trim());
   // A command that only checks (verify-archive) must not make a key nothing was sealed with.
   if (!create) throw new Error(`no DATA_KEY and no key file at ${file}`);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600 });
   return key;
+}
+
+/** Where the generated key of a database without DATA_KEY lives: beside a SQLite file, else data/. */
+function dataKeyFile(database: DatabaseConfig, cwd: string): string {
+  const dir = database.kind === 'sqlite' && database.filename !== ':memory:' ? path.dirname(database.filename) : path.resolve(cwd, 'data');
+  return path.join(dir, 'data.key');
+}
+
+/** The data key as resolveDataKey finds it, but never a new one: null when there is none yet (backup and restore). */
+export function existingDataKey(
+  { dataKey, database }: { dataKey: Buffer | null; database: DatabaseConfig },
+  cwd: string = process.cwd(),
+): Buffer | null {
+  if (dataKey) return dataKey;
+  const file = dataKeyFile(database, cwd);
+  return existsSync(file) ? parseKey(readFileSync(file, 'utf8').trim()) : null;
 }

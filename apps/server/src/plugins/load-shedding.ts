@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ERROR_TEXT, ErrorCode, fail } from '@zhikaoyun/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { opsCounters, type ShedReason } from '../lib/ops-counters';
 
 /**
  * Load shedding: past capacity the server says "busy, retry in a moment" at once (503 with
@@ -40,6 +41,12 @@ export interface LoadSheddingOptions {
   minQueueForLag?: number;
   /** What Retry-After tells a refused caller. */
   retryAfterSeconds?: number;
+  /**
+   * Tests only (config SHED_FOR_TESTS, refused in production): after `skip` requests to each of
+   * these API paths, the next `times` are refused as if the server were overloaded, so a browser
+   * test can see the candidate's waiting room without flooding a machine others share.
+   */
+  forced?: { paths: Map<string, { skip: number; times: number }>; retryAfterSeconds: number };
 }
 
 /** Enough for a deadline-day rush on two cores: a few hundred phones waiting ~1 s at worst. */
@@ -122,15 +129,27 @@ export default fp(
       histogram.disable();
     });
 
-    const refuse = (reply: FastifyReply) =>
-      reply.code(503).header('retry-after', String(retryAfter)).header('cache-control', 'no-store').send(BUSY);
+    const refuse = (reply: FastifyReply, reason: ShedReason, after = retryAfter) => {
+      opsCounters.shed[reason] += 1;
+      return reply.code(503).header('retry-after', String(after)).header('cache-control', 'no-store').send(BUSY);
+    };
+    const forced = opts.forced;
 
     app.addHook('onRequest', async (request, reply) => {
       const url = request.url;
       if (!shedsFor(url)) return;
+      if (forced) {
+        const path = url.split('?', 1)[0] ?? url;
+        const plan = forced.paths.get(path);
+        if (plan && plan.skip > 0) plan.skip -= 1;
+        else if (plan && plan.times > 0) {
+          plan.times -= 1;
+          return refuse(reply, 'forced', forced.retryAfterSeconds);
+        }
+      }
       const pool = isStaffCall(url) ? 'staff' : 'public';
-      if (judge.overloaded && inFlight.public >= minQueueForLag) return refuse(reply);
-      if (inFlight[pool] >= limits[pool]) return refuse(reply);
+      if (judge.overloaded && inFlight.public >= minQueueForLag) return refuse(reply, 'event_loop_lag');
+      if (inFlight[pool] >= limits[pool]) return refuse(reply, pool === 'staff' ? 'staff_in_flight' : 'in_flight');
       inFlight[pool] += 1;
       admitted.set(request, pool);
     });

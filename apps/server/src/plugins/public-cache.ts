@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import type { ZodType } from 'zod';
 import { keepNewest } from '../lib/bounded-map';
 import { acceptsGzip, anonymousAsk, answerBeforeRouting, headerList, replayableHeaders } from '../lib/raw-answer';
+import { opsCounters } from '../lib/ops-counters';
 
 /**
  * The public reads every candidate's phone makes (settings, menu, agreement, exams, positions,
@@ -252,7 +253,11 @@ export default fp(
       const counts = version.counts;
       const now = Date.now();
       const hit = entries.get(fullKey);
-      if (hit && tag !== null && hit.tag === tag && (allowStale ? servable(hit, now) : fresh(hit, now))) return hit;
+      if (hit && tag !== null && hit.tag === tag && (allowStale ? servable(hit, now) : fresh(hit, now))) {
+        opsCounters.publicCache.hits += 1;
+        return hit;
+      }
+      opsCounters.publicCache.misses += 1;
       // One build per key at a time: a thousand phones asking at once cost one query (and with
       // `revalidate`, the servable() check above already answered them from the old entry).
       const inFlight = building.get(fullKey);
@@ -329,6 +334,7 @@ export default fp(
         else res.writeHead(200, known.okGzip).end(e.gzip.body);
       } else if (asked.ifNoneMatch !== undefined && matchesEtag(asked.ifNoneMatch, e.etag)) res.writeHead(304, known.notModified).end();
       else res.writeHead(200, known.ok).end(e.body);
+      opsCounters.publicCache.hits += 1;
       return true;
     }
     function prepare(known: KnownUrl, sent: OutgoingHttpHeaders, e: Entry): void {
@@ -356,6 +362,7 @@ export default fp(
         return;
       }
       if (known.vary) reply.header('vary', 'authorization, token');
+      opsCounters.publicCache.hits += 1;
       send(request, reply, e);
     });
 

@@ -3,6 +3,7 @@ import { matchPath, Navigate, Outlet, useLocation, useNavigate } from 'react-rou
 import { ElderModeSwitch, SkipLink } from '../components/ElderModeSwitch';
 import { MobileBottomNav } from '../components/MobileBottomNav';
 import { MobileTopBar } from '../components/MobileTopBar';
+import { WaitingRoomOverlay } from '../components/WaitingRoomOverlay';
 import { rememberReturnTo } from '../lib/return-to';
 import { isLoggedIn } from '../lib/store';
 import { ReplayTyped } from '../lib/typed-before-hydration';
@@ -74,6 +75,7 @@ export function RootLayout() {
     <div className="app-shell">
       <SkipLink />
       <FeedbackHoldersSlot />
+      <WaitingRoomOverlay />
       <div className={`app-viewport${meta?.nav ? ' has-bottom-nav' : ''}`} data-scroll-container>
         {meta?.topBar ? (
           <MobileTopBar title={meta.title} />

@@ -2,6 +2,7 @@ import type { Envelope } from '@zhikaoyun/shared';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { toastError } from './feedback';
 import { RequestError } from './request-error';
+import { throughWaitingRoom } from './waiting-room';
 
 /**
  * The web app's one way to call the server: typed reads of the envelope over an axios instance
@@ -14,13 +15,18 @@ import { RequestError } from './request-error';
  *    file of its own so that the staff session never reaches a candidate's chunk.
  * Pages and components do not call these: every call is a typed function in its noun's api.ts.
  */
-export function createApiClient(load: () => AxiosInstance | Promise<AxiosInstance>) {
+export function createApiClient(
+  load: () => AxiosInstance | Promise<AxiosInstance>,
+  { waitingRoom = false }: { waitingRoom?: boolean } = {},
+) {
   // Once loaded, a call starts at once, with no await before it: a save sent as the page unloads
   // (a keepalive request, features/registration/applications/autosave.ts) must leave before the
   // page goes.
   let loaded: AxiosInstance | undefined;
-  const on = <R>(run: (client: AxiosInstance) => Promise<R>): Promise<R> =>
+  const direct = <R>(run: (client: AxiosInstance) => Promise<R>): Promise<R> =>
     loaded ? run(loaded) : Promise.resolve(load()).then((client) => run((loaded = client)));
+  // The candidate's calls wait in the waiting room when the server sheds them (lib/waiting-room.ts).
+  const on = waitingRoom ? <R>(run: (client: AxiosInstance) => Promise<R>): Promise<R> => throughWaitingRoom(() => direct(run)) : direct;
 
   /** GET an envelope and give back its data. */
   async function getData<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
@@ -66,4 +72,4 @@ export function createApiClient(load: () => AxiosInstance | Promise<AxiosInstanc
 }
 
 /** The candidate site's calls (see above: axios loads with the first of them). */
-export const { getData, postData, getRaw, download } = createApiClient(async () => (await import('./http')).http);
+export const { getData, postData, getRaw, download } = createApiClient(async () => (await import('./http')).http, { waitingRoom: true });

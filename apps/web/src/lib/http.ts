@@ -70,6 +70,16 @@ export interface HttpClientOptions {
   onUnauthorized?: () => void;
   /** Sees every answer first (a console follows its session's remaining time). */
   onResponse?: (response: AxiosResponse) => void;
+  /** A shed call (503 with Retry-After) is no error to show: the caller queues it (lib/waiting-room.ts). */
+  queueOnShed?: boolean;
+}
+
+/** Retry-After of a 503 in seconds, or undefined (absent, or a date, which the server never sends). */
+function retryAfterOf(response: AxiosResponse | undefined): number | undefined {
+  if (response?.status !== 503) return undefined;
+  const raw: unknown = response.headers['retry-after'];
+  const seconds = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  return Number.isFinite(seconds) ? seconds : undefined;
 }
 
 export function createHttpClient(baseURL: string = appConfig.apiBase, options: HttpClientOptions = {}): AxiosInstance {
@@ -113,14 +123,16 @@ export function createHttpClient(baseURL: string = appConfig.apiBase, options: H
     (error: unknown) => {
       if (!(error instanceof AxiosError)) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       const text = httpErrorText(error);
-      if (!error.config?.silent) toastError(text);
+      const retryAfter = retryAfterOf(error.response);
+      const queued = options.queueOnShed === true && retryAfter !== undefined;
+      if (!error.config?.silent && !queued) toastError(text);
       if (error.response?.status === 401) unauthorized();
       const body: unknown = error.response?.data;
-      return Promise.reject(new RequestError(text, error.response?.status, isEnvelope(body) ? body.errorCode : undefined));
+      return Promise.reject(new RequestError(text, error.response?.status, isEnvelope(body) ? body.errorCode : undefined, retryAfter));
     },
   );
   return client;
 }
 
 /** The candidate's instance; lib/api-client.ts reads through it (the console has its own, lib/console-http.ts). */
-export const http = createHttpClient();
+export const http = createHttpClient(undefined, { queueOnShed: true });

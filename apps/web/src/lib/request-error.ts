@@ -7,6 +7,8 @@ export class RequestError extends Error {
     message: string,
     readonly status?: number,
     readonly errorCode?: number | string,
+    /** A shed call's Retry-After (seconds): the server is busy, not broken (lib/waiting-room.ts). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RequestError';

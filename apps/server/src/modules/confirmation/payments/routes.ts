@@ -19,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
 import { STAFF_ROUTE } from '../../access/console-deps';
+import { opsCounters } from '../../../lib/ops-counters';
 
 const MOBILE = /Mobile|Android|iPhone|iPad|HarmonyOS/i;
 
@@ -166,6 +167,7 @@ export const paymentsNotifyRoutes: FastifyPluginAsyncZod = async (app) => {
         ack = provider.ack(false);
         if (ack.status < 500) ack = { ...ack, status: 500 };
       }
+      opsCounters.paymentNotifies[ack.status >= 500 ? 'error' : ack.status >= 400 ? 'refused' : 'accepted'] += 1;
       return reply.code(ack.status).type(ack.contentType).send(ack.body);
     },
   );
