@@ -8,6 +8,7 @@ import { parseKey } from './lib/data-key';
 import type { SecondFactorConfig } from './modules/access/totp/service';
 import type { PaymentsConfig } from './modules/confirmation/payments/compose';
 import type { SmsConfig } from './modules/messages/sms/providers';
+import type { IdentityConfig } from './modules/access/identity/providers';
 import type { StaffPolicyConfig } from './modules/access/staff/password-policy';
 
 /**
@@ -73,6 +74,21 @@ const envSchema = z
     PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL, e.g. https://bm.example.cn' }).optional(),
     /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
     HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    // Identity checks (issue 33, decision 034): `sandbox` (no network; the default), `tencent` or `aliyun`.
+    IDENTITY_PROVIDER: z.enum(['sandbox', 'tencent', 'aliyun']).default('sandbox'),
+    /** The sandbox's records, a CSV file of idno,name: set, a pair not in it is a mismatch; unset, every pair matches. */
+    IDENTITY_SANDBOX_RECORDS: z.string().min(1).optional(),
+    /** A real-name answer later than this lets the registration go on with its check pending. */
+    IDENTITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+    TENCENT_FACEID_SECRET_ID: z.string().min(1).optional(),
+    TENCENT_FACEID_SECRET_KEY: z.string().min(1).optional(),
+    TENCENT_FACEID_RULE_ID: z.string().min(1).optional(),
+    TENCENT_FACEID_REGION: z.string().min(1).default('ap-guangzhou'),
+    TENCENT_FACEID_ENDPOINT: z.string().min(1).default('faceid.tencentcloudapi.com'),
+    ALIYUN_CLOUDAUTH_ACCESS_KEY_ID: z.string().min(1).optional(),
+    ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+    ALIYUN_CLOUDAUTH_SCENE_ID: z.coerce.number().int().positive().optional(),
+    ALIYUN_CLOUDAUTH_ENDPOINT: z.string().min(1).default('cloudauth.aliyuncs.com'),
     /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     ALIPAY_APP_ID: z.string().min(1).optional(),
@@ -173,7 +189,7 @@ const envSchema = z
   });
 
 export type Database = DatabaseConfig;
-export type { PaymentsConfig, SecondFactorConfig, SmsConfig, StaffPolicyConfig };
+export type { IdentityConfig, PaymentsConfig, SecondFactorConfig, SmsConfig, StaffPolicyConfig };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -210,6 +226,8 @@ export interface Config {
   secondFactor: SecondFactorConfig;
   /** Staff passwords' lifetime and staff sessions' idle limit (decision 030). */
   staffPolicy: StaffPolicyConfig;
+  /** The real-name and face checks' provider (issue 33, decision 034). */
+  identity: IdentityConfig;
 }
 
 /** A key given as PEM text (newlines may be written as \n) or as the path of a PEM file. */
@@ -306,6 +324,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
     secondFactor: { enforced: e.NODE_ENV === 'production' },
     staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
+    identity: {
+      provider: e.IDENTITY_PROVIDER,
+      sandboxRecords: e.IDENTITY_SANDBOX_RECORDS === undefined ? null : path.resolve(cwd, e.IDENTITY_SANDBOX_RECORDS),
+      timeoutMs: e.IDENTITY_TIMEOUT_MS,
+      tencent:
+        e.TENCENT_FACEID_SECRET_ID && e.TENCENT_FACEID_SECRET_KEY && e.TENCENT_FACEID_RULE_ID
+          ? {
+              secretId: e.TENCENT_FACEID_SECRET_ID,
+              secretKey: e.TENCENT_FACEID_SECRET_KEY,
+              ruleId: e.TENCENT_FACEID_RULE_ID,
+              region: e.TENCENT_FACEID_REGION,
+              endpoint: e.TENCENT_FACEID_ENDPOINT,
+            }
+          : null,
+      aliyun:
+        e.ALIYUN_CLOUDAUTH_ACCESS_KEY_ID && e.ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET && e.ALIYUN_CLOUDAUTH_SCENE_ID
+          ? {
+              accessKeyId: e.ALIYUN_CLOUDAUTH_ACCESS_KEY_ID,
+              accessKeySecret: e.ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET,
+              sceneId: e.ALIYUN_CLOUDAUTH_SCENE_ID,
+              endpoint: e.ALIYUN_CLOUDAUTH_ENDPOINT,
+            }
+          : null,
+    },
     payments: {
       provider: e.PAYMENT_PROVIDER,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,

@@ -28,6 +28,7 @@ import { secondFactor } from './migrations/0027_second_factor';
 import { staffPasswordPolicy } from './migrations/0028_staff_password_policy';
 import { auditChain } from './migrations/0030_audit_chain';
 import { cryptoSuite } from './migrations/0031_crypto_suite';
+import { identityCheck } from './migrations/0032_identity_check';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -64,6 +65,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0028_staff_password_policy': staffPasswordPolicy(),
     '0030_audit_chain': auditChain(),
     '0031_crypto_suite': cryptoSuite(),
+    '0032_identity_check': identityCheck(dialect),
   };
 }
 

@@ -25,7 +25,7 @@ export const SMS_KINDS = [
 ] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 /** Inbox only: announcements choose SMS per send; a score review's answer is read on the scores page. */
-export const NOTIFICATION_KINDS = [...SMS_KINDS, 'announcement', 'score_review_answered'] as const;
+export const NOTIFICATION_KINDS = [...SMS_KINDS, 'announcement', 'score_review_answered', 'identity_checked'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** What a template may say: the exam, the reason or decision, a deadline, free text. */
@@ -138,6 +138,13 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
     title: () => '考试时间安排调整',
     content: (p) => `您报考的「${p.exam}」时间安排已调整：${clause(p.detail)}。请以调整后的时间为准。`,
     smsParams: ['exam', 'detail'],
+  },
+  // Issue 33: a real-name check that ended in the background; its text is access/identity.ts's.
+  identity_checked: {
+    label: '实名核验结果',
+    title: (p) => p.title ?? '实名核验结果',
+    content: (p) => p.content ?? '',
+    smsParams: ['title'],
   },
   announcement: {
     label: '考务通知',
