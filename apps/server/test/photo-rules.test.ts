@@ -94,7 +94,7 @@ describe('each photo rule, a pure function of the pixels', () => {
     }
   });
 
-  it('an exam\'s required colour: the red photo is red, the white one is not blue', async () => {
+  it("an exam's required colour: the red photo is red, the white one is not blue", async () => {
     const red = backgroundOf((await pixels(fixture('good-red-295x413.jpg'))).p);
     const white = backgroundOf((await pixels(fixture('good-white-390x567.jpg'))).p);
     const blue = backgroundOf((await pixels(fixture('good-blue-413x579.jpg'))).p);
@@ -121,6 +121,7 @@ describe('processPhoto refuses each bad fixture with its own reason', () => {
   }
 
   it('and stores every good one', async () => {
-    for (const name of Object.keys(GOOD_PHOTOS)) await expect(processPhoto(fixture(name)), name).resolves.toMatchObject({ mime: 'image/jpeg' });
+    for (const name of Object.keys(GOOD_PHOTOS))
+      await expect(processPhoto(fixture(name)), name).resolves.toMatchObject({ mime: 'image/jpeg' });
   });
 });

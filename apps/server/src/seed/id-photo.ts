@@ -32,5 +32,7 @@ export function idPhotoSvg(opts: { width?: number; height?: number; background?:
 
 /** The good ID photo as a JPEG (295×413 on light blue unless asked otherwise). */
 export function idPhotoJpeg(opts: { width?: number; height?: number; background?: string } = {}): Promise<Buffer> {
-  return sharp(Buffer.from(idPhotoSvg(opts))).jpeg({ quality: 90 }).toBuffer();
+  return sharp(Buffer.from(idPhotoSvg(opts)))
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }

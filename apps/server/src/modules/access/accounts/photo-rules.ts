@@ -72,7 +72,12 @@ export function sharpnessOf(p: Pixels): number {
     const i = (y * w + x) * 3;
     return luma(data[i]!, data[i + 1]!, data[i + 2]!);
   };
-  const [x0, y0, x1, y1] = [Math.max(1, Math.floor(w * FACE[0])), Math.max(1, Math.floor(h * FACE[1])), Math.min(w - 1, Math.floor(w * FACE[2])), Math.min(h - 1, Math.floor(h * FACE[3]))];
+  const [x0, y0, x1, y1] = [
+    Math.max(1, Math.floor(w * FACE[0])),
+    Math.max(1, Math.floor(h * FACE[1])),
+    Math.min(w - 1, Math.floor(w * FACE[2])),
+    Math.min(h - 1, Math.floor(h * FACE[3])),
+  ];
   let sum = 0;
   let sq = 0;
   let n = 0;

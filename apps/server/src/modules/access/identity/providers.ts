@@ -131,7 +131,11 @@ export async function tencentProvider(cfg: IdentityConfig): Promise<IdentityProv
     },
     async queryFace(ref) {
       // InfoType 1: the text result only, never the photo or video of the check.
-      const res = await call<{ Text?: { ErrCode?: number | null } }>('GetDetectInfoEnhanced', { BizToken: ref, RuleId: t.ruleId, InfoType: '1' });
+      const res = await call<{ Text?: { ErrCode?: number | null } }>('GetDetectInfoEnhanced', {
+        BizToken: ref,
+        RuleId: t.ruleId,
+        InfoType: '1',
+      });
       const code = res.Text?.ErrCode;
       if (code === null || code === undefined) return 'pending';
       return code === 0 ? 'passed' : 'failed';
@@ -151,7 +155,12 @@ export async function aliyunProvider(cfg: IdentityConfig): Promise<IdentityProvi
   const Client = sdk.default;
   const endpoint = endpointOf(a.endpoint);
   const client = new Client(
-    new $OpenApiUtil.Config({ accessKeyId: a.accessKeyId, accessKeySecret: a.accessKeySecret, endpoint: endpoint.host, protocol: endpoint.protocol }),
+    new $OpenApiUtil.Config({
+      accessKeyId: a.accessKeyId,
+      accessKeySecret: a.accessKeySecret,
+      endpoint: endpoint.host,
+      protocol: endpoint.protocol,
+    }),
   );
   const ok = (body: { code?: string; message?: string } | undefined) => {
     if (body?.code !== '200') throw new IdentityProviderError(body?.code ?? 'unknown', body?.message ?? '');

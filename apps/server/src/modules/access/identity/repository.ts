@@ -69,7 +69,12 @@ export function createIdentityRepository(db: Db) {
     },
     /** A try that got no answer: asked again at `next`. */
     async postpone(id: number, attempts: number, next: string, reason: string): Promise<void> {
-      await k.updateTable('identity_check').set({ attempts, next_at: next, reason }).where('id', '=', id).where('status', '=', 'pending').execute();
+      await k
+        .updateTable('identity_check')
+        .set({ attempts, next_at: next, reason })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
     },
     /** The statuses of many candidates at once (review lists, door lists): latest of each kind. */
     async statuses(officeId: number, candidateIds: readonly number[]): Promise<IdentityCheckRow[]> {
@@ -83,7 +88,12 @@ export function createIdentityRepository(db: Db) {
         .execute();
     },
     async rename(officeId: number, candidateId: number, name: string, at: string, trx: Kysely<DB>): Promise<void> {
-      await trx.updateTable('candidate').set({ name, updated_at: at }).where('office_id', '=', officeId).where('id', '=', candidateId).execute();
+      await trx
+        .updateTable('candidate')
+        .set({ name, updated_at: at })
+        .where('office_id', '=', officeId)
+        .where('id', '=', candidateId)
+        .execute();
     },
   };
 }

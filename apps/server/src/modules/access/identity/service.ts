@@ -290,7 +290,11 @@ export function createIdentityService(deps: IdentityDeps) {
     },
 
     /** What a submit needs of identity: no failed real-name check; a passed face check when the exam asks. */
-    async submitGate(officeId: number, candidateId: number, exam: Pick<Exam, 'config' | 'registrationStart' | 'registrationEnd'>): Promise<void> {
+    async submitGate(
+      officeId: number,
+      candidateId: number,
+      exam: Pick<Exam, 'config' | 'registrationStart' | 'registrationEnd'>,
+    ): Promise<void> {
       const real = await repo.latest(officeId, candidateId, 'real_name');
       if (real?.status === 'failed') throw new AppError(ErrorCode.Validation, REAL_NAME_FAILED_TEXT);
       if (!exam.config.faceVerify) return;
