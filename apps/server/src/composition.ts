@@ -384,6 +384,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       applicationsRepo: repos.applications,
       cipher,
       audit,
+      identityChecks: (officeId, candidateIds) => identity.checksOf(officeId, candidateIds),
       exportFile: (job, failed) =>
         exportWorkers.open(
           {

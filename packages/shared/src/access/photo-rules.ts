@@ -18,11 +18,3 @@ export type PhotoBackground = (typeof PHOTO_BACKGROUNDS)[number];
 export const PHOTO_BACKGROUND_LABEL: Readonly<Record<PhotoBackground, string>> = { white: '白色', blue: '蓝色', red: '红色' };
 export const photoBackgroundRequiredText = (b: PhotoBackground): string =>
   `本考试要求${PHOTO_BACKGROUND_LABEL[b]}背景的证件照，您的照片背景不符合，请更换照片后再提交`;
-
-/** What the candidate reads before choosing a file. */
-export const PHOTO_GUIDE = [
-  '近期免冠正面证件照，竖版，宽高比约 3:4（如 295×413 像素）',
-  '白色、浅蓝或浅灰的纯色背景，背景中不要有其他物品',
-  '光线均匀，不过暗、不过曝，面部清晰不模糊',
-  'JPG 或 PNG 格式，不超过 5MB',
-] as const;
