@@ -67,7 +67,7 @@ async function setExamConfig(t: TestApp, examId: number, extra: Record<string, u
     .set({ config: JSON.stringify(config) })
     .where('id', '=', examId)
     .execute();
-  t.app.publicCache.invalidate(1);
+  await t.app.publicCache.invalidate(1);
 }
 
 for (const kind of DATABASES) {

@@ -66,7 +66,18 @@ export interface AccountsDeps {
   identity: Pick<IdentityService, 'precheck' | 'recordRegistration'>;
 }
 
-export function createAccountsService({ repo, cipher, captcha, sessions, counters, reauth, audit, phoneCodes, photoLock, identity }: AccountsDeps) {
+export function createAccountsService({
+  repo,
+  cipher,
+  captcha,
+  sessions,
+  counters,
+  reauth,
+  audit,
+  phoneCodes,
+  photoLock,
+  identity,
+}: AccountsDeps) {
   const idnoIndex = (idno: string) => cipher.blindIndex('idno', idno);
   // Verifying against a real hash when the account does not exist keeps both answers equally slow.
   let decoyHash: Promise<string> | null = null;
