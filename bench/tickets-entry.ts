@@ -6,7 +6,7 @@
 // bench starts next can sign them in and serve their ticket PDFs.
 import { sql } from 'kysely';
 import { loadavg } from 'node:os';
-import sharp from 'sharp';
+import { idPhotoJpeg } from '../apps/server/src/seed/id-photo';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/database';
@@ -103,9 +103,7 @@ try {
   );
   // The candidates who download: real ID numbers (encrypted, blind-indexed), a password, a photo.
   const hash = await hashPassword(PASSWORD);
-  const photo = await sharp({ create: { width: 295, height: 413, channels: 3, background: '#dbe8f7' } })
-    .jpeg({ quality: 85 })
-    .toBuffer();
+  const photo = await idPhotoJpeg();
   const first = await k.selectFrom('candidate').select('id').where('idno_index', 'like', 'bench-%').orderBy('id').limit(SESSIONS).execute();
   const idnos: string[] = [];
   for (const [i, c] of first.entries()) {

@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import sharp from 'sharp';
-import { uploadIdPhoto } from './journey-support';
+import { portraitJpeg, uploadIdPhoto } from './journey-support';
 import { CAPTCHA, chooseOption, newIdno } from './support';
 
 const text = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
@@ -78,9 +77,7 @@ test('register, log out, log in, see the personal center, show the hint answer w
   await page.getByRole('button', { name: /隐藏/ }).click();
   await expect(answer).toHaveText('••••••');
 
-  const photo = await sharp({ create: { width: 330, height: 440, channels: 3, background: '#dbe7ff' } })
-    .jpeg()
-    .toBuffer();
+  const photo = await portraitJpeg(330, 440);
   await uploadIdPhoto(page, { name: 'me.jpg', mimeType: 'image/jpeg', buffer: photo });
   await expect(card.getByRole('img', { name: '头像' })).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { idPhotoSvg } from '../apps/server/src/seed/id-photo';
 import { draftViaApi, openExamId, uploadIdPhoto } from './journey-support';
 import { CAPTCHA, chooseOption, confirmDialog, newIdno, registerCandidate, selectField, STORAGE_PREFIX } from './support';
 
@@ -181,11 +182,15 @@ test('from registration to a submitted application, as one path on a phone', asy
 test('a phone photo of any size is cropped and reduced in the browser before upload', async ({ page, request }) => {
   test.setTimeout(120_000);
   const { token } = await registerCandidate(request);
-  // A 12-megapixel camera JPEG well over the server's 5 MB.
-  const noise = Buffer.alloc(4000 * 3000 * 3);
-  for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 2654435761) >>> 24;
-  const big = await sharp(noise, { raw: { width: 4000, height: 3000, channels: 3 } })
-    .jpeg({ quality: 95 })
+  // A 12-megapixel camera JPEG well over the server's 5 MB: the shared good ID photo with a
+  // camera's sensor noise (small enough that the background stays one even colour).
+  const pixels = await sharp(Buffer.from(idPhotoSvg({ width: 3000, height: 4000 })))
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < pixels.length; i += 1) pixels[i] = Math.max(0, Math.min(255, pixels[i]! + (((i * 2654435761) >>> 24) % 17) - 8));
+  const big = await sharp(pixels, { raw: { width: 3000, height: 4000, channels: 3 } })
+    .jpeg({ quality: 100 })
     .toBuffer();
   expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
   await openAs(page, token, '/personal-center');

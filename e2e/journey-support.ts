@@ -1,16 +1,10 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { idPhotoSvg } from '../apps/server/src/seed/id-photo';
 
-/** A plain portrait JPEG, as a phone's camera would give (light background). */
+/** The shared good ID photo (apps/server/src/seed/id-photo.ts) at a phone camera's size: passes every photo rule. */
 export async function portraitJpeg(width = 900, height = 1200): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#eef3fb' } })
-    .composite([
-      {
-        input: Buffer.from(
-          `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><ellipse cx="${width / 2}" cy="${height * 0.4}" rx="${width * 0.2}" ry="${height * 0.2}" fill="#e0b497"/><rect x="${width * 0.15}" y="${height * 0.75}" width="${width * 0.7}" height="${height * 0.25}" fill="#2b3b55"/></svg>`,
-        ),
-      },
-    ])
+  return sharp(Buffer.from(idPhotoSvg({ width, height })))
     .jpeg({ quality: 92 })
     .toBuffer();
 }

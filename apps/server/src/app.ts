@@ -62,6 +62,7 @@ import { sharedSandboxKeys } from './modules/confirmation/payments/sandbox-keys'
 import { waiversAdminRoutes, waiversCandidateRoutes } from './modules/confirmation/waivers/routes';
 import platformRoutes from './modules/platform/offices/routes';
 import platformTotpRoutes from './modules/platform/offices/totp-routes';
+import { identityRoutes, identitySandboxRoutes } from './modules/access/identity/routes';
 
 export interface AppDeps {
   db: Db;
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reminders: config.reminders,
     archiveDir: config.archiveDir,
     accountInactiveYears: config.accountInactiveYears,
+    identity: { ...config.identity, publicUrl: config.payments.publicUrl },
   });
   await app.register(tenancyPlugin, { defaultOfficeCode: config.defaultOfficeCode, trustProxy: config.trustProxy });
   await app.register(authPlugin);
@@ -146,6 +148,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(captchaRoutes, { prefix: '/api' });
   await app.register(documentsRoutes, { prefix: '/api' });
   await app.register(accountsRoutes, { prefix: '/api' });
+  await app.register(identityRoutes, { prefix: '/api' });
+  await app.register(identitySandboxRoutes, { prefix: '/api' });
   await app.register(personalDataRoutes, { prefix: '/api' });
   await app.register(appealsCandidateRoutes, { prefix: '/api' });
   await app.register(appealsAdminRoutes, { prefix: '/api/admin' });

@@ -88,6 +88,14 @@ import { createWaiversService } from './modules/confirmation/waivers/service';
 import { createLaterLifecycle } from './modules/scores/stages/lifecycle';
 import { createArchiveService } from './modules/platform/archive/service';
 import { purge } from './modules/platform/retention/purge';
+import { createIdentityProvider, type IdentityConfig, type IdentityProvider } from './modules/access/identity/providers';
+import { createIdentityRepository } from './modules/access/identity/repository';
+import { createIdentityService } from './modules/access/identity/service';
+import { ErrorCode, examConfigSchema, photoBackgroundRequiredText } from '@zhikaoyun/shared';
+import { AppError } from './lib/app-error';
+import { storedBackground } from './modules/access/accounts/photo';
+import { matchesBackground } from './modules/access/accounts/photo-rules';
+import { parseJsonColumn } from './lib/json';
 
 export interface CompositionOptions {
   sms: SmsConfig;
@@ -111,6 +119,8 @@ export interface CompositionOptions {
   archiveDir: string;
   /** Dormant accounts are deleted after this many years without a sign-in (config ACCOUNT_INACTIVE_YEARS). */
   accountInactiveYears: number;
+  /** The real-name and face checks (issue 33); the return address of a provider's face page. */
+  identity: IdentityConfig & { publicUrl: string | null };
 }
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
@@ -160,6 +170,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     platform: createPlatformRepository(db, auditMac),
     secondFactor: createSecondFactorRepository(db),
     reminders: createRemindersRepository(db),
+    identity: createIdentityRepository(db),
   };
 
   const audit = createAuditService(repos.audit);
@@ -224,12 +235,48 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     // Applicant counts are data: the candidate site's position list shows a change on its next read.
     onApplicantsChanged: (officeId) => app.publicCache.expireLive(officeId),
   });
+  // Identity checks (issue 33): the provider is made on first use, so a real one's SDK loads only when configured.
+  let identityProvider: Promise<IdentityProvider> | null = null;
+  const identity = createIdentityService({
+    repo: repos.identity,
+    provider: () => (identityProvider ??= createIdentityProvider(options.identity)),
+    timeoutMs: options.identity.timeoutMs,
+    cipher,
+    audit,
+    findCandidate: (officeId, id) => repos.accounts.findById(officeId, id),
+    findExam: async (officeId, examId) => {
+      const row = await examLookup.require(officeId, examId);
+      return { ...row, config: parseJsonColumn(examConfigSchema, row.config, { fields: [], required: [] }) };
+    },
+    message: (trx, m) =>
+      notifications.notify(trx, {
+        officeId: m.officeId,
+        candidateId: m.candidateId,
+        kind: 'identity_checked',
+        applicationId: null,
+        examId: null,
+        params: { exam: '', title: m.title, content: m.content },
+        mobile: '',
+        smsWanted: false,
+        at: m.at,
+      }),
+    log: app.log,
+  });
   const applications = createApplicationsService({
     repo: repos.applications,
     lifecycle,
     exams,
     positions: repos.positions,
     findCandidate: (officeId, id) => repos.accounts.findById(officeId, id),
+    submitGate: async (officeId, candidateId, exam, photoId) => {
+      await identity.submitGate(officeId, candidateId, exam);
+      // Issue 33: the background colour the exam requires, judged on the stored photo.
+      const required = exam.config.photoBackground;
+      if (!required) return;
+      const photo = await repos.accounts.findPhoto(officeId, photoId);
+      if (!photo || !matchesBackground(await storedBackground(photo.data), required))
+        throw new AppError(ErrorCode.Validation, photoBackgroundRequiredText(required));
+    },
   });
   const { changed } = console;
   const examsAdmin = createExamsAdminService({ repo: repos.exams, audit, changed, notifications });
@@ -368,7 +415,10 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       audit,
       phoneCodes: smsCodes,
       photoLock: (officeId, candidateId) => applications.photoLock(officeId, candidateId),
+      identity,
     }),
+    identity,
+    identityPublicUrl: options.identity.publicUrl,
     personalData: createPersonalDataService({ repo: repos.personalData, cipher, reauth, sessions, audit }),
     appeals: createAppealsService({ repo: repos.appeals, cipher, sessions, audit }),
     applications,
@@ -392,6 +442,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
       applicationsRepo: repos.applications,
       cipher,
       audit,
+      identityChecks: (officeId, candidateIds) => identity.checksOf(officeId, candidateIds),
       exportFile: (job, failed) =>
         exportWorkers.open(
           {

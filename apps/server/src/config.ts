@@ -8,6 +8,7 @@ import { parseKey } from './lib/data-key';
 import type { SecondFactorConfig } from './modules/access/totp/service';
 import type { PaymentsConfig } from './modules/confirmation/payments/compose';
 import type { SmsConfig } from './modules/messages/sms/providers';
+import type { IdentityConfig } from './modules/access/identity/providers';
 import type { StaffPolicyConfig } from './modules/access/staff/password-policy';
 
 /**
@@ -91,6 +92,21 @@ const envSchema = z
     // Exam archives and retention (issue 36, decision 037).
     ARCHIVE_DIR: z.string().optional(),
     ACCOUNT_INACTIVE_YEARS: z.coerce.number().int().min(1).max(30).default(3),
+    // Identity checks (issue 33, decision 034): `sandbox` (no network; the default), `tencent` or `aliyun`.
+    IDENTITY_PROVIDER: z.enum(['sandbox', 'tencent', 'aliyun']).default('sandbox'),
+    /** The sandbox's records, a CSV file of idno,name: set, a pair not in it is a mismatch; unset, every pair matches. */
+    IDENTITY_SANDBOX_RECORDS: z.string().min(1).optional(),
+    /** A real-name answer later than this lets the registration go on with its check pending. */
+    IDENTITY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+    TENCENT_FACEID_SECRET_ID: z.string().min(1).optional(),
+    TENCENT_FACEID_SECRET_KEY: z.string().min(1).optional(),
+    TENCENT_FACEID_RULE_ID: z.string().min(1).optional(),
+    TENCENT_FACEID_REGION: z.string().min(1).default('ap-guangzhou'),
+    TENCENT_FACEID_ENDPOINT: z.string().min(1).default('faceid.tencentcloudapi.com'),
+    ALIYUN_CLOUDAUTH_ACCESS_KEY_ID: z.string().min(1).optional(),
+    ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+    ALIYUN_CLOUDAUTH_SCENE_ID: z.coerce.number().int().positive().optional(),
+    ALIYUN_CLOUDAUTH_ENDPOINT: z.string().min(1).default('cloudauth.aliyuncs.com'),
     /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     ALIPAY_APP_ID: z.string().min(1).optional(),
@@ -200,7 +216,7 @@ const envSchema = z
   });
 
 export type Database = DatabaseConfig;
-export type { PaymentsConfig, SecondFactorConfig, SmsConfig, StaffPolicyConfig };
+export type { IdentityConfig, PaymentsConfig, SecondFactorConfig, SmsConfig, StaffPolicyConfig };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -243,6 +259,8 @@ export interface Config {
   archiveDir: string;
   /** Candidate accounts with no sign-in for this many years (and no application within retention) are deleted (ACCOUNT_INACTIVE_YEARS). */
   accountInactiveYears: number;
+  /** The real-name and face checks' provider (issue 33, decision 034). */
+  identity: IdentityConfig;
   /** Metrics for the operators (docs/operations.md) and the clean stop. */
   ops: OpsConfig;
 }
@@ -373,6 +391,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       metricsPort: e.METRICS_PORT ?? null,
       shutdownMs: e.SHUTDOWN_SECONDS * 1000,
       shedForTests: e.SHED_FOR_TESTS ? parseShedForTests(e.SHED_FOR_TESTS) : null,
+    },
+    identity: {
+      provider: e.IDENTITY_PROVIDER,
+      sandboxRecords: e.IDENTITY_SANDBOX_RECORDS === undefined ? null : path.resolve(cwd, e.IDENTITY_SANDBOX_RECORDS),
+      timeoutMs: e.IDENTITY_TIMEOUT_MS,
+      tencent:
+        e.TENCENT_FACEID_SECRET_ID && e.TENCENT_FACEID_SECRET_KEY && e.TENCENT_FACEID_RULE_ID
+          ? {
+              secretId: e.TENCENT_FACEID_SECRET_ID,
+              secretKey: e.TENCENT_FACEID_SECRET_KEY,
+              ruleId: e.TENCENT_FACEID_RULE_ID,
+              region: e.TENCENT_FACEID_REGION,
+              endpoint: e.TENCENT_FACEID_ENDPOINT,
+            }
+          : null,
+      aliyun:
+        e.ALIYUN_CLOUDAUTH_ACCESS_KEY_ID && e.ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET && e.ALIYUN_CLOUDAUTH_SCENE_ID
+          ? {
+              accessKeyId: e.ALIYUN_CLOUDAUTH_ACCESS_KEY_ID,
+              accessKeySecret: e.ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET,
+              sceneId: e.ALIYUN_CLOUDAUTH_SCENE_ID,
+              endpoint: e.ALIYUN_CLOUDAUTH_ENDPOINT,
+            }
+          : null,
     },
     payments: {
       provider: e.PAYMENT_PROVIDER,

@@ -2,7 +2,7 @@ import { ErrorCode, HINT_ANSWER_MASK, idnoCheckChar, SECURITY_QUESTIONS } from '
 import { sql } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import sharp from 'sharp';
+import { idPhotoJpeg } from '../src/seed/id-photo';
 import type { RouteOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -54,9 +54,7 @@ function bodyFields(route: RouteOptions): string[] {
 }
 
 async function photo(t: TestApp, token: string) {
-  const jpeg = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#336699' } })
-    .jpeg()
-    .toBuffer();
+  const jpeg = await idPhotoJpeg({ width: 300, height: 400 });
   const boundary = '----zksecurity';
   const res = await t.app.inject({
     method: 'POST',

@@ -1,5 +1,6 @@
 import { ErrorCode, HINT_ANSWER_MASK, SECURITY_QUESTIONS } from '@zhikaoyun/shared';
 import sharp from 'sharp';
+import { idPhotoSvg } from '../src/seed/id-photo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/modules/access/sessions/service';
 import { createTestApp, insertOffice, TEST_CAPTCHA, type TestApp } from './helpers/app';
@@ -293,7 +294,7 @@ for (const kind of DATABASES) {
 
       it('re-encodes an uploaded photo, stripping its metadata, and shows it only to its owner', async () => {
         const r = await registered(t);
-        const jpeg = await sharp({ create: { width: 413, height: 579, channels: 3, background: '#3366cc' } })
+        const jpeg = await sharp(Buffer.from(idPhotoSvg({ width: 413, height: 579, background: '#438edb' })))
           .jpeg()
           .withExif({ IFD0: { Copyright: 'secret-camera-owner', Artist: 'GPS 39.9,116.4' } })
           .toBuffer();
@@ -307,7 +308,8 @@ for (const kind of DATABASES) {
         expect(meta.exif).toBeUndefined();
         expect([meta.width, meta.height]).toEqual([413, 579]);
 
-        const png = await sharp({ create: { width: 300, height: 400, channels: 4, background: '#ffffff' } })
+        const png = await sharp(Buffer.from(idPhotoSvg({ width: 300, height: 400, background: '#ffffff' })))
+          .ensureAlpha()
           .png()
           .toBuffer();
         expect((await multipart(t, r.token, png, 'a.png', 'image/png')).body.success).toBe(true);

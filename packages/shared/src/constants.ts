@@ -67,7 +67,9 @@ export const DEFAULT_MENU: MenuItem[] = [
  */
 export const PHOTO_SPEC = { width: 295, height: 413 } as const;
 export const PHOTO_RULES: readonly string[] = [
-  '近期免冠正面证件照，白色或浅蓝色纯色背景，五官清晰',
+  // Issue 33: the rules uploadPhoto checks (access/photo-rules.ts), said before a file is chosen.
+  '近期免冠正面证件照，白色、浅蓝或浅灰的纯色背景，身后不要有其他物品',
+  '光线均匀、五官清晰：过暗、过曝或模糊的照片上传时会被退回',
   `竖版一寸照，${PHOTO_SPEC.width}×${PHOTO_SPEC.height} 像素比例，可在下方拖动调整裁剪位置`,
   '支持 JPG、PNG 及 iPhone 的 HEIC 照片；手机拍摄的大照片会自动压缩后上传',
 ];

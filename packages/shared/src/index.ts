@@ -36,3 +36,5 @@ export * from './platform/offices';
 export * from './access/permissions';
 export * from './access/security';
 export * from './platform/audit-chain';
+export * from './access/identity';
+export * from './access/photo-rules';

@@ -28,6 +28,7 @@ import { secondFactor } from './migrations/0027_second_factor';
 import { staffPasswordPolicy } from './migrations/0028_staff_password_policy';
 import { auditChain } from './migrations/0030_audit_chain';
 import { cryptoSuite } from './migrations/0031_crypto_suite';
+import { identityCheck } from './migrations/0032_identity_check';
 import { reminders } from './migrations/0033_reminders';
 import { examArchiveAndRetention } from './migrations/0035_exam_archive_and_retention';
 
@@ -66,6 +67,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0028_staff_password_policy': staffPasswordPolicy(),
     '0030_audit_chain': auditChain(),
     '0031_crypto_suite': cryptoSuite(),
+    '0032_identity_check': identityCheck(dialect),
     '0033_reminders': reminders(),
     '0035_exam_archive_and_retention': examArchiveAndRetention(),
   };

@@ -143,6 +143,24 @@ export interface ExamTable {
   anonymised_at: Generated<string | null>;
 }
 
+/** Identity checks of a candidate (migration 0032, decision 034). */
+export interface IdentityCheckTable {
+  id: Generated<number>;
+  office_id: number;
+  candidate_id: number;
+  kind: 'real_name' | 'face';
+  status: 'pending' | 'passed' | 'failed';
+  exam_id: number | null;
+  provider: string;
+  provider_ref: string | null;
+  token_hash: string | null;
+  reason: Generated<string>;
+  attempts: Generated<number>;
+  next_at: string | null;
+  created_at: string;
+  checked_at: string | null;
+}
+
 export interface ExamSubjectTable {
   id: Generated<number>;
   office_id: number;
@@ -856,6 +874,7 @@ export interface DB {
   audit_chain: AuditChainTable;
   audit_check: AuditCheckTable;
   deployment_setting: DeploymentSettingTable;
+  identity_check: IdentityCheckTable;
   attachment: AttachmentTable;
   attachment_ref: AttachmentRefTable;
   appeal: AppealTable;

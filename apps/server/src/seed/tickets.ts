@@ -1,10 +1,10 @@
 import { zonedDay } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import type { Db } from '../db/database';
 import type { DB } from '../db/schema';
 import { DEMO_POSITIONS } from './data';
 import { insertIdPhoto } from './fixtures';
+import { idPhotoJpeg } from './id-photo';
 import { confirmedSteps, demoStage, seatAndPublishDemo, type DemoStageOptions } from './writes';
 
 /** The ticketed demo candidates; the first signs in to see and print a ticket. */
@@ -30,15 +30,8 @@ const FORM = {
   pledge: true,
 };
 
-/** A plain ID-photo stand-in (a silhouette on light blue), so the demo ticket prints a photo. */
-function demoPhoto(): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="295" height="413" viewBox="0 0 295 413">
-<rect width="295" height="413" fill="#dbe8f7"/>
-<circle cx="147.5" cy="150" r="72" fill="#8aa1bb"/>
-<path d="M20 413 C30 290 95 250 147.5 250 C200 250 265 290 275 413 Z" fill="#8aa1bb"/>
-</svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
-}
+/** The shared good ID photo (id-photo.ts), so the demo ticket prints a photo that passes every photo rule. */
+const demoPhoto = () => idPhotoJpeg();
 
 /**
  * An exam past confirmation whose confirmed candidates are seated and whose tickets are

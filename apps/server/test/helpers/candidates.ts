@@ -1,6 +1,6 @@
 import { idnoCheckChar, type ApplicationStatus } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
+import { idPhotoJpeg } from '../../src/seed/id-photo';
 import type { DB } from '../../src/db/schema';
 import type { DataCipher } from '../../src/lib/crypto';
 import type { TestApp } from './app';
@@ -72,12 +72,10 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export { COMPLETE_FORM } from '../../src/seed/fixtures';
 
-/** A plain portrait JPEG the photo rules accept, made once. */
+/** The shared good ID photo (seed/id-photo.ts), which passes every photo rule, made once. */
 let photoBytes: Promise<Buffer> | null = null;
 export function testPhoto(): Promise<Buffer> {
-  photoBytes ??= sharp({ create: { width: 295, height: 413, channels: 3, background: '#e8f0ff' } })
-    .jpeg()
-    .toBuffer();
+  photoBytes ??= idPhotoJpeg();
   return photoBytes;
 }
 

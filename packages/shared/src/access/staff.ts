@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identityStatusSchema } from './identity';
 import { captchaFieldsSchema } from './accounts';
 import { staffPasswordSchema, usernameInPassword } from './staff-password';
 import { applicationDraftSchema, historyEntrySchema } from '../registration/applications';
@@ -119,6 +120,8 @@ export const reviewItemSchema = z.object({
   status: z.enum(APPLICATION_STATUSES),
   reason: z.string(),
   submittedAt: z.string().nullable(),
+  /** Issue 33: the candidate's real-name and face checks. */
+  identity: identityStatusSchema.optional(),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 

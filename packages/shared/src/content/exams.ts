@@ -4,6 +4,7 @@ import { MAX_FEE_FEN, WAIVER_CATEGORIES } from '../confirmation/payments';
 import { examCodeSchema, ticketTemplateSchema } from '../arrangement/arrangement';
 import { zonedDateTime } from '../clock';
 import { NOT_FOUND_TEXT } from '../errors';
+import { PHOTO_BACKGROUNDS } from '../access/photo-rules';
 import { EXAM_PHASES, type ExamPhase } from '../phases-and-roles';
 import { REMINDER_KINDS } from '../messages/reminders';
 
@@ -14,6 +15,10 @@ export const FORM_FIELDS = Object.keys(FORM_FIELD_LABEL) as [FormField, ...FormF
 export const examConfigSchema = z.object({
   fields: z.array(z.string()),
   required: z.array(z.string()),
+  /** Issue 33: a submit needs a face check passed in the registration window (off when absent). */
+  faceVerify: z.boolean().optional(),
+  /** Issue 33: the ID photo's background colour the exam requires, checked at submit (any when absent). */
+  photoBackground: z.enum(PHOTO_BACKGROUNDS, { message: '照片背景颜色有误' }).optional(),
 });
 export type ExamConfig = z.infer<typeof examConfigSchema>;
 

@@ -28,7 +28,7 @@ export const SMS_KINDS = [
 ] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 /** Inbox only: announcements choose SMS per send; a score review's answer is read on the scores page. */
-export const NOTIFICATION_KINDS = [...SMS_KINDS, 'announcement', 'score_review_answered', 'account_dormant'] as const;
+export const NOTIFICATION_KINDS = [...SMS_KINDS, 'announcement', 'score_review_answered', 'account_dormant', 'identity_checked'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** What a template may say: the exam, the reason or decision, a deadline, free text. */
@@ -165,6 +165,13 @@ export const MESSAGE_TEMPLATES: Readonly<Record<NotificationKind, MessageTemplat
     title: () => '改报即将截止',
     content: (p) => `您报考的「${p.exam}」岗位已取消，您尚未改报。改报将于 ${p.until ?? '近日'} 截止，逾期未改报的报名将被取消。`,
     smsParams: ['exam', 'until'],
+  },
+  // Issue 33: a real-name check that ended in the background; its text is access/identity.ts's.
+  identity_checked: {
+    label: '实名核验结果',
+    title: (p) => p.title ?? '实名核验结果',
+    content: (p) => p.content ?? '',
+    smsParams: ['title'],
   },
   announcement: {
     label: '考务通知',

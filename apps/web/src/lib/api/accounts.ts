@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { UserInfo } from '@zhikaoyun/shared';
+import type { IdentityStatus, UserInfo } from '@zhikaoyun/shared';
 import { getData, postData } from '../api-client';
 import { accountKeys } from './keys';
 import { useSysStore } from '../store';
@@ -31,3 +31,18 @@ export const uploadPhoto = (file: Blob) => {
   form.append('file', file, 'photo.jpg');
   return postData<UserInfo>('/api/uploadPhoto', form);
 };
+
+/** Issue 33: the real-name and face checks of the signed-in candidate. */
+export function useIdentityStatus() {
+  return useQuery({
+    queryKey: [...accountKeys.userInfo(), 'identity'],
+    queryFn: () => getData<IdentityStatus>('/api/getIdentityStatus'),
+    staleTime: 0,
+  });
+}
+
+/** Begins a face check for the exam; the answer is the page to open (the provider's, or the sandbox's). */
+export const startFaceVerify = (examId: number) => postData<{ url: string }>('/api/startFaceVerify', { examId });
+
+/** A failed real-name check's way out: the name corrected and checked again. */
+export const correctIdentityName = (name: string) => postData<IdentityStatus>('/api/correctIdentityName', { name });

@@ -186,6 +186,7 @@ export function createPersonalDataRepository(db: Db) {
         await trx.deleteFrom('sms_outbox').where('office_id', '=', officeId).where('candidate_id', '=', candidateId).execute();
         await trx.updateTable('candidate').set({ photo_id: null }).where('id', '=', candidateId).execute();
         await trx.deleteFrom('photo').where('office_id', '=', officeId).where('candidate_id', '=', candidateId).execute();
+        await trx.deleteFrom('identity_check').where('office_id', '=', officeId).where('candidate_id', '=', candidateId).execute();
         await trx.deleteFrom('candidate').where('office_id', '=', officeId).where('id', '=', candidateId).execute();
         await record(trx, appIds.length);
         return appIds.length;

@@ -1,6 +1,7 @@
-import { ErrorCode, PHOTO_MAX_PIXELS, PHOTO_MIN_HEIGHT, PHOTO_MIN_WIDTH } from '@zhikaoyun/shared';
+import { ErrorCode, PHOTO_MAX_PIXELS, PHOTO_MIN_HEIGHT, PHOTO_MIN_WIDTH, PHOTO_RULE_TEXT } from '@zhikaoyun/shared';
 import sharp from 'sharp';
 import { AppError } from '../../../lib/app-error';
+import { backgroundOf, photoProblem, WORK_WIDTH, type Background, type Pixels } from './photo-rules';
 
 /** Stored photos are at most this size: enough for an admission ticket and a review screen. */
 const MAX_WIDTH = 600;
@@ -35,6 +36,15 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   if (width < PHOTO_MIN_WIDTH || height < PHOTO_MIN_HEIGHT) {
     refuse(`照片太小，至少需要 ${PHOTO_MIN_WIDTH}×${PHOTO_MIN_HEIGHT} 像素`);
   }
+  let pixels: Pixels;
+  try {
+    pixels = await workingPixels(sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS }).rotate());
+  } catch {
+    refuse('照片文件已损坏，请重新拍摄或选择其他照片');
+  }
+  // Issue 33: what a reviewer would reject, said at once (photo-rules.ts).
+  const problem = photoProblem(pixels, { width, height });
+  if (problem) refuse(PHOTO_RULE_TEXT[problem]);
   try {
     const { data, info } = await sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS })
       .rotate()
@@ -46,4 +56,21 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   } catch {
     refuse('照片文件已损坏，请重新拍摄或选择其他照片');
   }
+}
+
+/** The photo at the rules' working width, RGB on white (a transparent PNG is judged as stored). */
+async function workingPixels(image: sharp.Sharp): Promise<Pixels> {
+  const { data, info } = await image
+    .flatten({ background: '#ffffff' })
+    .resize({ width: WORK_WIDTH })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+/** A stored photo's background (the exam's required colour is checked at submit). */
+export async function storedBackground(jpeg: Buffer): Promise<Background> {
+  return backgroundOf(await workingPixels(sharp(jpeg)));
 }

@@ -23,6 +23,7 @@ import { hashPassword, verifyPassword } from '../../../lib/password';
 import type { CounterStore } from '../../../lib/throttle';
 import type { AuditService } from '../../platform/audit/service';
 import type { CaptchaService } from '../captcha/service';
+import type { IdentityService } from '../identity/service';
 import type { SessionsService } from '../sessions/service';
 import { processPhoto } from './photo';
 import type { Reauth } from './reauth';
@@ -61,9 +62,22 @@ export interface AccountsDeps {
   };
   /** Why the candidate's ID photo may not change now (an application under review or approved), or null. */
   photoLock: (officeId: number, candidateId: number) => Promise<string | null>;
+  /** The real-name check before an account is written (issue 33). */
+  identity: Pick<IdentityService, 'precheck' | 'recordRegistration'>;
 }
 
-export function createAccountsService({ repo, cipher, captcha, sessions, counters, reauth, audit, phoneCodes, photoLock }: AccountsDeps) {
+export function createAccountsService({
+  repo,
+  cipher,
+  captcha,
+  sessions,
+  counters,
+  reauth,
+  audit,
+  phoneCodes,
+  photoLock,
+  identity,
+}: AccountsDeps) {
   const idnoIndex = (idno: string) => cipher.blindIndex('idno', idno);
   // Verifying against a real hash when the account does not exist keeps both answers equally slow.
   let decoyHash: Promise<string> | null = null;
@@ -127,6 +141,8 @@ export function createAccountsService({ repo, cipher, captcha, sessions, counter
         await registerGuard.fail(officeId, index, ip);
         throw new AppError(ErrorCode.IdnoRegistered);
       }
+      // Before the account is written: a name that is not the ID number's is refused here.
+      const realName = await identity.precheck(input.idno, input.name);
       const now = nowIso();
       let id: number;
       try {
@@ -152,6 +168,7 @@ export function createAccountsService({ repo, cipher, captcha, sessions, counter
         if (isUniqueViolation(err)) throw new AppError(ErrorCode.IdnoRegistered);
         throw err;
       }
+      await identity.recordRegistration(officeId, id, realName);
       const token = await sessions.open('candidate', id, officeId);
       return { token, userInfo: await toUserInfo(await candidate(officeId, id)) };
     },

@@ -87,10 +87,12 @@ export interface ApplicationsDeps {
   exams: ExamsService;
   positions: PositionsRepository;
   findCandidate: (officeId: number, id: number) => Promise<Pick<CandidateRow, 'birthday' | 'sex' | 'photo_id' | 'mobile'> | undefined>;
+  /** Identity and photo rules a submit must meet (issue 33): throws the refusal with its way out. */
+  submitGate?: (officeId: number, candidateId: number, exam: Exam, photoId: number) => Promise<void>;
 }
 
 /** The candidate's side of the lifecycle: the form, submit and withdraw, and what they may do next. */
-export function createApplicationsService({ repo, lifecycle, exams, positions, findCandidate }: ApplicationsDeps) {
+export function createApplicationsService({ repo, lifecycle, exams, positions, findCandidate, submitGate }: ApplicationsDeps) {
   /** A step the candidate takes on their application of an exam (withdraw, one-click confirm). */
   async function candidateStep(officeId: number, candidateId: number, examId: number, event: 'withdraw' | 'confirm'): Promise<ApplyStatus> {
     const exam = await exams.get(officeId, examId);
@@ -262,6 +264,7 @@ export function createApplicationsService({ repo, lifecycle, exams, positions, f
       // The ID photo is part of the application: it goes on the admission ticket, and the
       // reviewer approves it with the rest.
       if (candidate.photo_id === null) throw new AppError(ErrorCode.Validation, PHOTO_REQUIRED_TEXT);
+      if (submitGate) await submitGate(officeId, candidateId, exam, candidate.photo_id);
       return fireAsCandidate(officeId, candidateId, exam, row, event, { version: pinned });
     },
 

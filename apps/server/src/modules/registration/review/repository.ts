@@ -36,6 +36,7 @@ const COLUMNS = [
   'a.submitted_at',
   'a.position_id',
   'a.application_no',
+  'a.candidate_id',
   'c.name',
   'c.idno_enc',
   'c.mobile',

@@ -1,4 +1,5 @@
 import {
+  type IdentityStatus,
   APPLICANT_STATUSES,
   APPLICATION_STATES,
   byStatus,
@@ -55,18 +56,31 @@ export interface ReviewDeps {
   audit: AuditService;
   /** The workbook of an exam's applications, written off the event loop (src/export-worker.ts); `failed`: the office's words if it cannot start. */
   exportFile: (job: Pick<ApplicationsExportJob, 'scope' | 'examId' | 'full' | 'timeZone'>, failed: string) => Promise<Readable>;
+  /** Issue 33: the candidates' identity checks, shown beside each application. */
+  identityChecks?: (officeId: number, candidateIds: readonly number[]) => Promise<Map<number, IdentityStatus>>;
 }
 
 const NOT_IN_SCOPE = '该报名不属于您负责审核的单位';
 
 /** The console's side of applications: every read and decision within the staff member's scope. */
-export function createReviewService({ repo, findPhoto, lifecycle, applicationsRepo, cipher, audit, exportFile }: ReviewDeps) {
+export function createReviewService({
+  repo,
+  findPhoto,
+  lifecycle,
+  applicationsRepo,
+  cipher,
+  audit,
+  exportFile,
+  identityChecks,
+}: ReviewDeps) {
   function filter(q: Omit<ReviewQuery, 'page' | 'pageSize' | 'after' | 'before'>): ReviewFilter {
     const keyword = q.keyword?.trim();
     // An ID number is found by its blind index: the database holds no plain ID number to search.
     const idnoIndex = keyword && isValidIdno(keyword) ? cipher.blindIndex('idno', keyword.toUpperCase()) : undefined;
     return { examId: q.examId, status: q.status, unit: q.unit, positionId: q.positionId, keyword, idnoIndex };
   }
+
+  const withIdentity = (i: ReviewItem, identity: IdentityStatus | undefined): ReviewItem => (identity ? { ...i, identity } : i);
 
   function item(r: ReviewRecord): ReviewItem {
     return {
@@ -111,7 +125,13 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
           ? { edge: { side: 'before' as const, ...q.before } }
           : { offset: (q.page - 1) * q.pageSize };
       const { rows, total } = await repo.page(applicationScope(staff), filter(q), at, q.pageSize);
-      return { list: rows.map(item), total };
+      const checks = identityChecks
+        ? await identityChecks(
+            staff.officeId,
+            rows.map((r) => r.candidate_id),
+          )
+        : null;
+      return { list: rows.map((r) => withIdentity(item(r), checks?.get(r.candidate_id))), total };
     },
 
     /** The full record with photo and history; the ID number and phone stay masked (see reveal). */
@@ -125,7 +145,8 @@ export function createReviewService({ repo, findPhoto, lifecycle, applicationsRe
       const history = await applicationsRepo.history(row.id);
       // Opening a record (photo, form) is itself an action worth recording.
       await audit.record(staff, '查看报名', `application:${row.id}`, '', ip);
-      return { ...item(row), email: row.email, photo, form: parseForm(row.form), history };
+      const checks = identityChecks ? await identityChecks(staff.officeId, [row.candidate_id]) : null;
+      return { ...withIdentity(item(row), checks?.get(row.candidate_id)), email: row.email, photo, form: parseForm(row.form), history };
     },
 
     /** The whole ID number and phone of one record: asked for one at a time, each time audited. */

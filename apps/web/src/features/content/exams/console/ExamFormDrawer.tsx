@@ -1,4 +1,7 @@
 import {
+  PHOTO_BACKGROUND_LABEL,
+  PHOTO_BACKGROUNDS,
+  type PhotoBackground,
   DEFAULT_TICKET_TEMPLATE,
   examCodeSchema,
   examInputSchema,
@@ -20,7 +23,7 @@ import {
   type ReminderKind,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
-import { App, Checkbox, DatePicker, Form, Input, InputNumber, Space, Switch, Table } from 'antd';
+import { App, Checkbox, DatePicker, Form, Input, InputNumber, Select, Space, Switch, Table } from 'antd';
 import { EditorDrawer } from '../../../../components/console/EditorDrawer';
 import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
 import type { Dayjs } from 'dayjs';
@@ -48,6 +51,9 @@ interface Values {
   examRules: string;
   siteCityChoice: boolean;
   reminderKinds: ReminderKind[];
+  /** Issue 33: a face check before a submit; the ID photo's background colour ('' any). */
+  faceVerify: boolean;
+  photoBackground: PhotoBackground | '';
 }
 
 // Windows are shown and typed on the office's clock, whatever the computer's zone.
@@ -77,6 +83,8 @@ function initial(exam: AdminExam | null): Values {
       examRules: exam.examRules,
       siteCityChoice: exam.siteCityChoice,
       reminderKinds: exam.reminderKinds,
+      faceVerify: exam.config.faceVerify ?? false,
+      photoBackground: exam.config.photoBackground ?? '',
     };
   }
   // A new exam opens from the current hour; the office adjusts the windows before publishing.
@@ -99,6 +107,8 @@ function initial(exam: AdminExam | null): Values {
     examRules: '',
     siteCityChoice: false,
     reminderKinds: [...REMINDER_KINDS],
+    faceVerify: false,
+    photoBackground: '',
   };
 }
 
@@ -125,7 +135,12 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
       reviewEnd: instant(v.review[1]),
       confirmationStart: instant(v.confirmation[0]),
       confirmationEnd: instant(v.confirmation[1]),
-      config: { fields: v.fields, required: v.required.filter((f) => v.fields.includes(f)) },
+      config: {
+        fields: v.fields,
+        required: v.required.filter((f) => v.fields.includes(f)),
+        ...(v.faceVerify ? { faceVerify: true } : {}),
+        ...(v.photoBackground ? { photoBackground: v.photoBackground } : {}),
+      },
       published: v.published,
       fee: yuanToFen((v.feeYuan ?? 0).toFixed(2)) ?? 0,
       openingRatio: v.openingRatio ?? 0,
@@ -313,6 +328,23 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
               </Checkbox>
             ))}
           </Checkbox.Group>
+        </Form.Item>
+        <Form.Item
+          name="faceVerify"
+          label="人脸核验"
+          valuePropName="checked"
+          extra="开启后，考生须在报名期间通过人脸核验（本人刷脸，与公安照片比对）才能提交报名；系统只保存核验结果和时间，不保存人脸照片"
+        >
+          <Switch checkedChildren="开启" unCheckedChildren="关闭" />
+        </Form.Item>
+        <Form.Item name="photoBackground" label="证件照背景颜色" extra="指定后，提交报名时检查证件照背景是否为该颜色">
+          <Select
+            style={{ width: 200 }}
+            options={[
+              { value: '', label: '不限（白色、浅蓝或浅灰）' },
+              ...PHOTO_BACKGROUNDS.map((b) => ({ value: b, label: `${PHOTO_BACKGROUND_LABEL[b]}背景` })),
+            ]}
+          />
         </Form.Item>
         <Form.Item name="published" label="发布到考生网站" valuePropName="checked">
           <Switch checkedChildren="发布" unCheckedChildren="草稿" />

@@ -6,7 +6,8 @@ import { ExamTitle } from '../../../../components/ExamTitle';
 import { GroupTitle } from '../../../../components/GroupTitle';
 import { MobileBaseInfoCard } from '../../../../components/MobileBaseInfoCard';
 import { MobileContainerCard } from '../../../../components/MobileContainerCard';
-import { useUserInfo } from '../../../../lib/api/accounts';
+import { useIdentityStatus, useUserInfo } from '../../../../lib/api/accounts';
+import { IdentityCheck, identityBlocks } from '../components/IdentityCheck';
 import { isConflict, saveApplication, useApplication, usePosition, useStatusChange } from '../api';
 import { applicationKeys } from '../../../../lib/api/keys';
 import { ExamGate } from '../../../../components/ExamGate';
@@ -27,6 +28,8 @@ function Confirm({ exam }: { exam: Exam }) {
   const [choosing, setChoosing] = useState(chosen !== null);
   const position = usePosition(application.data?.positionId ?? null);
   const submit = useStatusChange('submit', exam.id);
+  // Read on every visit: coming back from a face check, the server asks the provider for its result.
+  const identity = useIdentityStatus();
 
   // A position chosen on the positions page is saved into the draft first, then the URL is cleaned.
   useEffect(() => {
@@ -87,6 +90,7 @@ function Confirm({ exam }: { exam: Exam }) {
         <ExamTitle name={exam.name} subtitle="请核对以下信息，确认无误后提交。" />
         {app && showsReviewOpinion(app.status) && <ReviewOpinion reason={app.reason} />}
       </MobileContainerCard>
+      <IdentityCheck exam={exam} status={identity.data} />
       {userInfo && <MobileBaseInfoCard userInfo={userInfo} showTitle={false} mobileLabel="账号手机" />}
       {userInfo && !userInfo.photo && (
         <Alert
@@ -144,7 +148,7 @@ function Confirm({ exam }: { exam: Exam }) {
           size="large"
           block
           loading={submit.isPending}
-          disabled={!p || !userInfo?.photo || exam.phase !== 'registering'}
+          disabled={!p || !userInfo?.photo || exam.phase !== 'registering' || identityBlocks(exam, identity.data)}
           onClick={confirmSubmit}
         >
           确认并提交报名

@@ -5,6 +5,7 @@ import {
   DIALOG_WIDTH,
   FORM_FIELD_LABEL,
   historyWords,
+  PHOTO_RULE_TEXT,
   type FormField,
   type Position,
   type ReviewDetail,
@@ -14,6 +15,7 @@ import { useRef, useState } from 'react';
 import { formatDate, formatDateTime } from '../../../../components/format';
 import { useStaffSession } from '../../../../lib/staff-session';
 import { useDecision, useRejectionReasons, useReviewDetail, useRevealApplication } from './api';
+import { IdentityTags } from './IdentityTags';
 import { reviewActions, type ReviewAction } from './review-actions';
 
 /**
@@ -73,6 +75,8 @@ function Decision({ detail: d }: { detail: ReviewDetail }) {
   const [reason, setReason] = useState('');
   const [final, setFinal] = useState(false);
   const presets = useRejectionReasons();
+  // The office's own reasons, then the photo rules' texts (the words the candidate's upload check uses).
+  const offered = [...new Set([...(presets.data?.reasons ?? []), ...Object.values(PHOTO_RULE_TEXT)])];
   const role = useStaffSession((s) => s.staff?.role ?? 'reviewer');
   const actions = reviewActions(d.status, role);
   if (actions.length === 0) return null;
@@ -121,11 +125,11 @@ function Decision({ detail: d }: { detail: ReviewDetail }) {
         onOk={() => decide('reject')}
         onCancel={() => setRejecting(false)}
       >
-        {(presets.data?.reasons.length ?? 0) > 0 && (
+        {offered.length > 0 && (
           <div className="review-presets">
             <p>常用原因（点选后可修改）：</p>
             <Space size={[8, 8]} wrap>
-              {presets.data?.reasons.map((r) => (
+              {offered.map((r) => (
                 <Button key={r} size="small" type={reason === r ? 'primary' : 'default'} ghost={reason === r} onClick={() => setReason(r)}>
                   {r}
                 </Button>
@@ -186,6 +190,9 @@ function Detail({ detail: d, position }: { detail: ReviewDetail; position: Posit
                 查看完整信息
               </Button>
             )}
+          </Descriptions.Item>
+          <Descriptions.Item label="身份核验">
+            <IdentityTags identity={d.identity} />
           </Descriptions.Item>
           <Descriptions.Item label="手机 / 邮箱">
             <span className="review-contact">{full?.mobile ?? d.mobileMasked}</span>

@@ -14,6 +14,7 @@ import { useExamPositions } from '../../../../lib/api/console-exams';
 import { useBulkApprove, useExportApplications, useReviewList } from './api';
 import { RejectionReasonsModal } from './RejectionReasonsModal';
 import { ReviewDrawer } from './ReviewDrawer';
+import { IdentityTags } from './IdentityTags';
 import { reviewActions } from './review-actions';
 
 const PAGE_SIZE = 20;
@@ -149,6 +150,7 @@ export default function ReviewPage() {
         columns={[
           { title: '姓名', dataIndex: 'name' },
           { title: '身份证号', dataIndex: 'idnoMasked' },
+          { title: '身份核验', key: 'identity', render: (_, r) => <IdentityTags identity={r.identity} /> },
           { title: '手机', dataIndex: 'mobileMasked' },
           { title: '岗位', render: (_, r) => `${r.positionCode} ${r.positionName}` },
           { title: '单位', dataIndex: 'unit' },

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { nameSchema } from './accounts';
+
+/**
+ * Identity checks (issue 33, decision 034): the real-name check of name + ID number (二要素) at
+ * registration, and the face check (人脸核身) an exam may ask for before a submit. One set of
+ * texts for the candidate's site, the console, the ticket and the server.
+ */
+
+/** The refusal of a registration whose name does not belong to the ID number. */
+export const IDENTITY_MISMATCH_TEXT = '姓名与身份证号码不一致，请核对后重新填写';
+
+export const REAL_NAME_STATUSES = ['passed', 'pending', 'failed'] as const;
+export type RealNameStatus = (typeof REAL_NAME_STATUSES)[number];
+export const FACE_STATUSES = ['none', 'pending', 'passed', 'failed'] as const;
+export type FaceStatus = (typeof FACE_STATUSES)[number];
+
+export const identityStatusSchema = z.object({
+  realName: z.enum(REAL_NAME_STATUSES),
+  face: z.enum(FACE_STATUSES),
+  /** When the latest face check ended (or began, while pending); null: none. */
+  faceAt: z.string().nullable(),
+});
+export type IdentityStatus = z.infer<typeof identityStatusSchema>;
+
+export const startFaceVerifySchema = z.object({
+  examId: z.number({ message: '考试编号有误，请从考试列表进入' }).int().positive({ message: '考试编号有误，请从考试列表进入' }),
+});
+export const startFaceVerifyResultSchema = z.object({ url: z.string() });
+
+/** A candidate whose real-name check failed corrects the name on the account (checked again at once). */
+export const correctIdentityNameSchema = z.object({ name: nameSchema });
+
+export const REAL_NAME_LABEL: Readonly<Record<RealNameStatus, string>> = {
+  passed: '实名核验通过',
+  pending: '实名核验中',
+  failed: '实名核验未通过',
+};
+export const FACE_LABEL: Readonly<Record<FaceStatus, string>> = {
+  none: '未人脸核验',
+  pending: '人脸核验中',
+  passed: '人脸核验通过',
+  failed: '人脸核验未通过',
+};
+
+/** Why a submit is refused after a failed real-name check, and the two ways out. */
+export const REAL_NAME_FAILED_TEXT =
+  '您的姓名与身份证号码未通过实名核验，暂不能提交报名。请在个人中心核对并更正姓名后重新核验；如身份证号码被他人冒用注册，请通过“身份证号被占用申诉”找回账号。';
+/** An exam with faceVerify: a submit before a face check passed in its registration window. */
+export const FACE_REQUIRED_TEXT = '本考试要求人脸核验：请先完成人脸核验（需本人操作），通过后再提交报名';
+
+/** On the admission ticket and the door list. */
+export const TICKET_VERIFIED_TEXT = '已实名核验';
+export const TICKET_UNVERIFIED_TEXT = '未完成实名核验：请于开考前 60 分钟到达考点，在入口接受身份核验';
+
+/** The inbox message after a background check ended (the account was created while it was pending). */
+export function realNameResultMessage(status: Exclude<RealNameStatus, 'pending'>): { title: string; content: string } {
+  return status === 'passed'
+    ? { title: '实名核验通过', content: '您注册时填写的姓名与身份证号码已通过实名核验，可以正常报名。' }
+    : { title: '实名核验未通过', content: REAL_NAME_FAILED_TEXT };
+}
