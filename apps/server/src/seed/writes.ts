@@ -239,6 +239,19 @@ export async function insertDemoCandidate(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Registration checks name and ID number (decision 034); the sandbox, with no records set, passes them.
+  await trx
+    .insertInto('identity_check')
+    .values({
+      office_id: opts.officeId,
+      candidate_id: row.id,
+      kind: 'real_name',
+      status: 'passed',
+      provider: 'sandbox',
+      created_at: stamp,
+      checked_at: stamp,
+    })
+    .execute();
   return { id: row.id, idno };
 }
 
