@@ -18,8 +18,10 @@ const root = path.resolve(__dirname, '../../..');
 
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = '[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\.)*"';
+// prom-client writes a gauge with no sample yet (the event-loop lag of a process just started) as
+// `Nan`; Prometheus reads NaN in any case (Go's ParseFloat), so both spellings are the format.
 const SAMPLE = new RegExp(
-  `^(${NAME})(?:\\{(${LABEL}(?:,${LABEL})*)?,?\\})? (-?[0-9]+(?:\\.[0-9]+)?(?:e[+-]?[0-9]+)?|NaN|\\+Inf|-Inf)(?: -?[0-9]+)?$`,
+  `^(${NAME})(?:\\{(${LABEL}(?:,${LABEL})*)?,?\\})? (-?[0-9]+(?:\\.[0-9]+)?(?:e[+-]?[0-9]+)?|NaN|Nan|\\+Inf|-Inf)(?: -?[0-9]+)?$`,
 );
 const COMMENT = new RegExp(`^# (HELP|TYPE) (${NAME})(?: (.*))?$`);
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes, randomInt } from 'node:crypto';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The clips' and the output's format: 16-bit mono PCM (scripts/generate-captcha-digits.mjs writes them so). */
@@ -9,16 +10,21 @@ const GAP_MS = [350, 600] as const;
 const NOISE_LEVEL = 1800; // of 32767: audible hiss under speech at about -25 dB
 
 /**
- * Where the committed clips are: apps/server/assets/captcha-digits, seen from the bundle
- * (apps/server/dist/server.js) or from the sources (tests, `npm run dev`).
+ * Where the committed clips are: apps/server/assets/captcha-digits, found by walking up from this
+ * module, wherever it runs from (the bundle apps/server/dist/server.js, a test's bundle in a folder
+ * of dist/, or the sources under `npm run dev` and the tests).
  */
 function clipsDir(): string {
-  const candidates = ['../assets/captcha-digits/', '../../../../assets/captcha-digits/'].map((rel) =>
-    fileURLToPath(new URL(rel, import.meta.url)),
-  );
-  const found = candidates.find((dir) => existsSync(`${dir}0.wav`));
-  if (!found) throw new Error(`captcha digit clips not found (looked in ${candidates.join(', ')})`);
-  return found;
+  const looked: string[] = [];
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'assets', 'captcha-digits');
+    if (existsSync(path.join(candidate, '0.wav'))) return `${candidate}${path.sep}`;
+    looked.push(candidate);
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`captcha digit clips not found (looked in ${looked.join(', ')})`);
+    dir = up;
+  }
 }
 
 /** The samples of a 16-bit mono PCM WAV at CAPTCHA_AUDIO_RATE; anything else is a broken asset. */
