@@ -158,6 +158,11 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   workExperience: '工作经历',
   workHours: '工作时间',
   workYears: '工作年限',
+  faceVerify: '人脸核验',
+  photoBackground: '证件照背景颜色',
+  reminderKinds: '截止提醒',
+  retentionYears: '个人信息保存年限',
+  token: '核验链接',
 };
 
 /** One item of a list field, numbered from 1 as the form shows it. */

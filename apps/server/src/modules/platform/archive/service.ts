@@ -7,7 +7,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
-import { AppError } from '../../../lib/app-error';
+import { AppError, notFound } from '../../../lib/app-error';
 import { archiveKey } from '../../../lib/archive-mac';
 import { clock, nowIso } from '../../../lib/clock';
 import type { KeyRing } from '../../../lib/crypto-suite';
@@ -47,7 +47,7 @@ export function createArchiveService(deps: ArchiveDeps) {
 
   async function end(officeId: number, examId: number): Promise<ExamEnd> {
     const [e] = await examEnds(db, { officeId, examId });
-    if (!e) throw new AppError(ErrorCode.NotFound, '考试不存在');
+    if (!e) throw notFound('exam');
     return e;
   }
 
