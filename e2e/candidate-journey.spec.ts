@@ -70,7 +70,7 @@ test('from registration to a submitted application, as one path on a phone', asy
   await expect(steps(page, 2)).toBeVisible();
   await expect(page.getByRole('heading', { name: OPEN_EXAM })).toHaveCount(1);
   await expect(page.getByRole('region', { name: '证件照' }).getByText(/295×413/)).toBeVisible();
-  await expect(page.getByRole('region', { name: '证件照' }).getByText(/白色或浅蓝色/)).toBeVisible();
+  await expect(page.getByRole('region', { name: '证件照' }).getByText(/白色、浅蓝或浅灰的纯色背景/)).toBeVisible();
   await choose(page, '最高学历', '本科');
   await choose(page, '学位', '学士');
   await page.getByRole('textbox', { name: '毕业院校' }).fill('浙江工业大学');

@@ -28,11 +28,15 @@ test.describe('public pages arrive rendered', () => {
       expect(root, 'the page markup is inside #root, followed by its data').not.toBeNull();
       expect(root![1]).toContain(shows);
       const scripts = body.match(/<script\b[^>]*>/g) ?? [];
-      // No inline script (the CSP has none): the data block and the one module script, in that order.
-      expect(scripts).toHaveLength(2);
-      expect(scripts[0]).toBe('<script type="application/json" id="ssr-data">');
-      expect(scripts[1]).toMatch(/^<script type="module" crossorigin src="\/assets\/[^"]+\.js">$/);
-      expect(body.indexOf(scripts[1]!)).toBeGreaterThan(body.indexOf('<div id="root">'));
+      // No inline script (the CSP has none): 长辈模式's tiny classic script in <head> (it sets the
+      // page's size before the first paint, decision 035), the data block and the one module
+      // script, in that order.
+      expect(scripts).toHaveLength(3);
+      expect(scripts[0]).toBe('<script src="/elder-mode.js">');
+      expect(body.indexOf(scripts[0]!)).toBeLessThan(body.indexOf('</head>'));
+      expect(scripts[1]).toBe('<script type="application/json" id="ssr-data">');
+      expect(scripts[2]).toMatch(/^<script type="module" crossorigin src="\/assets\/[^"]+\.js">$/);
+      expect(body.indexOf(scripts[2]!)).toBeGreaterThan(body.indexOf('<div id="root">'));
       expect(body).not.toContain('modulepreload');
       expect(body).not.toMatch(/<link rel="stylesheet"/);
       // antd's styles came from the server render, with the map that lets the browser skip computing them.
