@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CAPTCHA = 'bench-captcha';
@@ -160,19 +159,13 @@ export async function register(a, n) {
   return r.data.token;
 }
 
-let photoBytes = null;
-/** A plain 295×413 JPEG, as the site sends after cropping (made once). */
-async function idPhoto() {
-  photoBytes ??= await sharp({ create: { width: 295, height: 413, channels: 3, background: '#e8f0ff' } })
-    .jpeg()
-    .toBuffer();
-  return photoBytes;
-}
+/** A proper 295×413 ID photo that passes every photo rule (the tests' fixture), as the site sends after cropping. */
+const ID_PHOTO = readFileSync(path.join(root, 'apps/server/test/fixtures/photos/good-light-blue-295x413.jpg'));
 
 /** Uploads the candidate's ID photo, as the form page does (a submit is refused without one). */
 export async function uploadPhoto(base, token) {
   const form = new FormData();
-  form.append('file', new Blob([await idPhoto()], { type: 'image/jpeg' }), 'photo.jpg');
+  form.append('file', new Blob([ID_PHOTO], { type: 'image/jpeg' }), 'photo.jpg');
   const res = await fetch(`${base}/api/uploadPhoto`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   return res.json();
 }
@@ -228,4 +221,33 @@ export function load(name, opts) {
           }),
     );
   });
+}
+
+/**
+ * autocannon requests for a durable status change both ways: each connection submits a
+ * candidate's draft, then withdraws it. A candidate is held by one connection from its submit to
+ * its withdraw: taken from `free` (or `next()` when none is free) and given back after.
+ */
+export function submitWithdrawRequests(examId, free, next) {
+  const json = { 'content-type': 'application/json' };
+  const call = (req, path, token) => ({
+    ...req,
+    path,
+    headers: { ...json, authorization: `Bearer ${token}` },
+    body: JSON.stringify({ examId }),
+  });
+  return [
+    {
+      setupRequest: (req, context) => {
+        context.token = free.shift() ?? next();
+        return call(req, '/api/submitApplication', context.token);
+      },
+    },
+    {
+      setupRequest: (req, context) => call(req, '/api/withdrawApplication', context.token),
+      onResponse: (_status, _body, context) => {
+        free.push(context.token);
+      },
+    },
+  ];
 }

@@ -24,6 +24,7 @@ import {
   rssMonitor,
   startChild,
   startServer,
+  submitWithdrawRequests,
   uploadPhoto,
   waitFor,
 } from './lib.mjs';
@@ -206,30 +207,7 @@ const free = [...tokens];
 await scenario('POST submitApplication⇄withdraw', {
   url: `${base}/api/submitApplication`,
   method: 'POST',
-  requests: [
-    {
-      setupRequest: (req, context) => {
-        context.token = free.shift() ?? nextToken();
-        return {
-          ...req,
-          path: '/api/submitApplication',
-          headers: { ...json, authorization: `Bearer ${context.token}` },
-          body: JSON.stringify({ examId: exam.id }),
-        };
-      },
-    },
-    {
-      setupRequest: (req, context) => ({
-        ...req,
-        path: '/api/withdrawApplication',
-        headers: { ...json, authorization: `Bearer ${context.token}` },
-        body: JSON.stringify({ examId: exam.id }),
-      }),
-      onResponse: (_status, _body, context) => {
-        free.push(context.token);
-      },
-    },
-  ],
+  requests: submitWithdrawRequests(exam.id, free, nextToken),
 });
 // The run stopped some between submit and withdraw: back to draft, all of them.
 await pool(tokens, 8, (t) => a.post('/api/withdrawApplication', { examId: exam.id }, { authorization: `Bearer ${t}` }));

@@ -28,6 +28,7 @@ import {
   rssMiB,
   startChild,
   startServer,
+  submitWithdrawRequests,
   uploadPhoto,
   waitFor,
 } from './lib.mjs';
@@ -61,7 +62,6 @@ await waitFor(`http://127.0.0.1:${PORTS.hello}/`);
 const server = startServer(PORTS.app, { PAYMENT_SWEEP_SECONDS: '30' });
 await waitFor(`${server.base}/api/health`);
 const a = api(server.base);
-const json = { 'content-type': 'application/json' };
 
 // The day's people: candidates with a complete draft on the position open to everyone.
 const exam = (await a.json('/api/getCurrentExam')).data;
@@ -127,28 +127,7 @@ async function submitScenario(base) {
     method: 'POST',
     connections: 20,
     duration: MEASURE_SECONDS,
-    requests: [
-      {
-        setupRequest: (req, context) => {
-          context.token = free.shift() ?? tokens[turn++ % tokens.length];
-          return {
-            ...req,
-            path: '/api/submitApplication',
-            headers: { ...json, authorization: `Bearer ${context.token}` },
-            body: JSON.stringify({ examId: exam.id }),
-          };
-        },
-      },
-      {
-        setupRequest: (req, context) => ({
-          ...req,
-          path: '/api/withdrawApplication',
-          headers: { ...json, authorization: `Bearer ${context.token}` },
-          body: JSON.stringify({ examId: exam.id }),
-        }),
-        onResponse: (_s, _b, context) => free.push(context.token),
-      },
-    ],
+    requests: submitWithdrawRequests(exam.id, free, () => tokens[turn++ % tokens.length]),
   });
   // Back to draft, all of them, for the next measurement and the traffic.
   const b = api(base);
