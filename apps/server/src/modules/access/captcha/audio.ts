@@ -80,13 +80,15 @@ export function createCaptchaVoice(dir: string = clipsDir()): CaptchaVoice {
     speak(code) {
       const parts: { at: number; clip: Int16Array; gain: number }[] = [];
       let at = ms(LEAD_MS);
-      for (const ch of code) {
+      [...code].forEach((ch, index) => {
         const clip = clips[Number(ch)];
         if (!/^[0-9]$/.test(ch) || !clip) throw new Error('the audio captcha speaks digits only');
         parts.push({ at, clip, gain: 0.75 + randomInt(0, 26) / 100 });
-        at += clip.length + ms(randomInt(GAP_MS[0], GAP_MS[1] + 1));
-      }
-      const out = new Int16Array(at - ms(GAP_MS[0]) + ms(LEAD_MS));
+        at += clip.length;
+        // A random gap between two digits only: the tail is LEAD_MS like the lead-in, whatever the gaps.
+        if (index < code.length - 1) at += ms(randomInt(GAP_MS[0], GAP_MS[1] + 1));
+      });
+      const out = new Int16Array(at + ms(LEAD_MS));
       // Noise: white noise through a one-pole low-pass (a softer hiss than white), with a slow swell,
       // so that the silence between digits does not mark where each clip starts and ends.
       const white = randomBytes(out.length * 2);
