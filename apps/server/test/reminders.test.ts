@@ -133,6 +133,26 @@ for (const kind of DATABASES) {
         }
         return out;
       }
+      /** Candidates approved, then confirmed (no fee) in a confirmation window that closes soon after. */
+      async function confirmedCandidates(n: number) {
+        const out = await approvedCandidates(n);
+        await windows(
+          {
+            registration_start: -12,
+            registration_end: -9,
+            review_start: -12,
+            review_end: -8,
+            confirmation_start: -7,
+            confirmation_end: 0.1,
+          },
+          { fee: 0 },
+        );
+        for (const c of out) {
+          await signIn(c);
+          expect((await post(t, '/api/confirmApplication', { examId }, bearer(c.token))).body.success).toBe(true);
+        }
+        return out;
+      }
       /** Staff save the exam as it is with these reminder kinds on, through the console's call. */
       async function reminderKinds(kinds: ReminderKind[]) {
         await staffAgain();
@@ -261,22 +281,7 @@ for (const kind of DATABASES) {
       it('TICKET_PRINT: a seated candidate who has not downloaded the ticket is reminded once before the first paper; one who downloaded is not. The calendar holds the paper', async () => {
         beijing('2026-12-10T09:00');
         // The exam's other candidates from before are done with; two new ones confirmed.
-        const [keeps, prints] = (await approvedCandidates(2)) as [Cand, Cand];
-        await windows(
-          {
-            registration_start: -12,
-            registration_end: -9,
-            review_start: -12,
-            review_end: -8,
-            confirmation_start: -7,
-            confirmation_end: 0.1,
-          },
-          { fee: 0 },
-        );
-        for (const c of [keeps, prints]) {
-          await signIn(c);
-          expect((await post(t, '/api/confirmApplication', { examId }, bearer(c.token))).body.success).toBe(true);
-        }
+        const [keeps, prints] = (await confirmedCandidates(2)) as [Cand, Cand];
         await windows({
           registration_start: -12,
           registration_end: -9,
@@ -333,22 +338,7 @@ for (const kind of DATABASES) {
 
       it('SWITCH_WINDOW: a cancelled position’s candidate who has not switched is reminded once before the window closes; one who moved is not', async () => {
         beijing('2026-12-20T09:00');
-        const [stays, moves] = (await approvedCandidates(2)) as [Cand, Cand];
-        await windows(
-          {
-            registration_start: -12,
-            registration_end: -9,
-            review_start: -12,
-            review_end: -8,
-            confirmation_start: -7,
-            confirmation_end: 0.1,
-          },
-          { fee: 0 },
-        );
-        for (const c of [stays, moves]) {
-          await signIn(c);
-          expect((await post(t, '/api/confirmApplication', { examId }, bearer(c.token))).body.success).toBe(true);
-        }
+        const [stays, moves] = (await confirmedCandidates(2)) as [Cand, Cand];
         // Confirmation over; the switch window open until 19:00 tonight.
         await windows(
           {

@@ -51,6 +51,21 @@ export function createRemindersRepository(db: Db) {
     return q.limit(limit);
   }
 
+  /** What the sweep reads of an exam with a deadline ahead: its deadlines, kinds and office settings. */
+  const dueExamColumns = () =>
+    k
+      .selectFrom('exam as e')
+      .innerJoin('office as o', 'o.id', 'e.office_id')
+      .select([
+        'e.id',
+        'e.office_id',
+        'e.reminder_kinds',
+        'o.settings as office_settings',
+        'e.registration_end',
+        'e.confirmation_end',
+        'e.switch_end',
+      ]);
+
   return {
     commit<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
       return group.run(work);
@@ -59,21 +74,7 @@ export function createRemindersRepository(db: Db) {
     /** Published exams with a deadline in (now, horizon]: registration, confirmation, switch window or first paper. */
     async dueExams(now: string, horizon: string): Promise<DueExam[]> {
       const inWindow = (col: 'registration_end' | 'confirmation_end' | 'switch_end') =>
-        k
-          .selectFrom('exam as e')
-          .innerJoin('office as o', 'o.id', 'e.office_id')
-          .select([
-            'e.id',
-            'e.office_id',
-            'e.reminder_kinds',
-            'o.settings as office_settings',
-            'e.registration_end',
-            'e.confirmation_end',
-            'e.switch_end',
-          ])
-          .where('e.published', '=', 1)
-          .where(`e.${col}`, '>', now)
-          .where(`e.${col}`, '<=', horizon);
+        dueExamColumns().where('e.published', '=', 1).where(`e.${col}`, '>', now).where(`e.${col}`, '<=', horizon);
       const papers = await k
         .selectFrom('exam_subject as s')
         .innerJoin('exam as e', 'e.id', 's.exam_id')
@@ -89,20 +90,7 @@ export function createRemindersRepository(db: Db) {
       const byId = new Map<number, DueExam>(rows.map((r) => [r.id, { ...r, first_paper: null }]));
       const missing = papers.filter((p) => !byId.has(p.exam_id)).map((p) => p.exam_id);
       if (missing.length > 0) {
-        const more = await k
-          .selectFrom('exam as e')
-          .innerJoin('office as o', 'o.id', 'e.office_id')
-          .select([
-            'e.id',
-            'e.office_id',
-            'e.reminder_kinds',
-            'o.settings as office_settings',
-            'e.registration_end',
-            'e.confirmation_end',
-            'e.switch_end',
-          ])
-          .where('e.id', 'in', missing)
-          .execute();
+        const more = await dueExamColumns().where('e.id', 'in', missing).execute();
         for (const r of more) byId.set(r.id, { ...r, first_paper: null });
       }
       for (const p of papers) {
