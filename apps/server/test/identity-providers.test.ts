@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   aliyunProvider,
@@ -8,33 +6,13 @@ import {
   tencentProvider,
   type IdentityConfig,
 } from '../src/modules/access/identity/providers';
+import { startStandInApi, type StandInApi, type StandInRequest } from './helpers/stand-in-api';
 
-/** A stand-in for a provider's API on this machine: records each request, answers what the test says. */
-interface Seen {
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-let server: Server;
-let base = '';
-const seen: Seen[] = [];
-let answer: (req: Seen) => unknown = () => ({});
-
+let api: StandInApi;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      seen.push(r);
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer(r)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startStandInApi();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => api.close());
 
 const IDNO = '11010519980517001X';
 const config = (over: Partial<IdentityConfig>): IdentityConfig => ({
@@ -59,16 +37,16 @@ describe('Tencent FaceID adapter, through the common SDK to a stand-in endpoint'
     tencentProvider(
       config({
         provider: 'tencent',
-        tencent: { secretId: 'AKID-test', secretKey: 'secret', region: 'ap-guangzhou', endpoint: base, ruleId: '7' },
+        tencent: { secretId: 'AKID-test', secretKey: 'secret', region: 'ap-guangzhou', endpoint: api.base, ruleId: '7' },
       }),
     );
 
   it('IdCardVerification, signed (TC3): 0 is a match, -1 a mismatch, anything else no answer', async () => {
     const p = await tencent();
-    seen.length = 0;
-    answer = () => ({ Response: { Result: '0', Description: '姓名和身份证号一致', RequestId: 'r1' } });
+    api.seen.length = 0;
+    api.answer = () => ({ Response: { Result: '0', Description: '姓名和身份证号一致', RequestId: 'r1' } });
     expect(await p.checkRealName(IDNO, '王晓红')).toBe('match');
-    const req = seen[0]!;
+    const req = api.seen[0]!;
     expect(req.headers['x-tc-action']).toBe('IdCardVerification');
     expect(req.headers['x-tc-version']).toBe('2018-03-01');
     expect(req.headers.authorization).toMatch(
@@ -76,18 +54,18 @@ describe('Tencent FaceID adapter, through the common SDK to a stand-in endpoint'
     );
     expect(JSON.parse(req.body)).toEqual({ IdCard: IDNO, Name: '王晓红' });
     expect(JSON.stringify(req)).not.toContain('secret');
-    answer = () => ({ Response: { Result: '-1', Description: '姓名和身份证号不一致', RequestId: 'r2' } });
+    api.answer = () => ({ Response: { Result: '-1', Description: '姓名和身份证号不一致', RequestId: 'r2' } });
     expect(await p.checkRealName(IDNO, '王小红')).toBe('mismatch');
-    answer = () => ({ Response: { Result: '-4', Description: '非法身份证号', RequestId: 'r3' } });
+    api.answer = () => ({ Response: { Result: '-4', Description: '非法身份证号', RequestId: 'r3' } });
     await expect(p.checkRealName(IDNO, '王晓红')).rejects.toThrow(/Result -4/);
-    answer = () => ({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: '签名错误' }, RequestId: 'r4' } });
+    api.answer = () => ({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: '签名错误' }, RequestId: 'r4' } });
     await expect(p.checkRealName(IDNO, '王晓红')).rejects.toThrow(/AuthFailure/);
   });
 
   it('DetectAuth gives the H5 page and BizToken; GetDetectInfoEnhanced asks for the text result only', async () => {
     const p = await tencent();
-    seen.length = 0;
-    answer = () => ({ Response: { Url: 'https://h5.faceid.qq.com/api/web/login?token=BIZ-1', BizToken: 'BIZ-1', RequestId: 'r' } });
+    api.seen.length = 0;
+    api.answer = () => ({ Response: { Url: 'https://h5.faceid.qq.com/api/web/login?token=BIZ-1', BizToken: 'BIZ-1', RequestId: 'r' } });
     const started = await p.startFace({
       idno: IDNO,
       name: '王晓红',
@@ -96,21 +74,21 @@ describe('Tencent FaceID adapter, through the common SDK to a stand-in endpoint'
       orderNo: 'face-1',
     });
     expect(started).toEqual({ url: 'https://h5.faceid.qq.com/api/web/login?token=BIZ-1', ref: 'BIZ-1' });
-    expect(JSON.parse(seen[0]!.body)).toEqual({
+    expect(JSON.parse(api.seen[0]!.body)).toEqual({
       RuleId: '7',
       IdCard: IDNO,
       Name: '王晓红',
       RedirectUrl: 'https://bm.example.cn/api/identity/callback?token=t',
       Extra: 'face-1',
     });
-    seen.length = 0;
-    answer = () => ({ Response: { Text: { ErrCode: 0, ErrMsg: '成功' }, RequestId: 'r' } });
+    api.seen.length = 0;
+    api.answer = () => ({ Response: { Text: { ErrCode: 0, ErrMsg: '成功' }, RequestId: 'r' } });
     expect(await p.queryFace('BIZ-1')).toBe('passed');
-    expect(seen[0]!.headers['x-tc-action']).toBe('GetDetectInfoEnhanced');
-    expect(JSON.parse(seen[0]!.body)).toEqual({ BizToken: 'BIZ-1', RuleId: '7', InfoType: '1' });
-    answer = () => ({ Response: { Text: { ErrCode: 1001, ErrMsg: '活体检测未通过' }, RequestId: 'r' } });
+    expect(api.seen[0]!.headers['x-tc-action']).toBe('GetDetectInfoEnhanced');
+    expect(JSON.parse(api.seen[0]!.body)).toEqual({ BizToken: 'BIZ-1', RuleId: '7', InfoType: '1' });
+    api.answer = () => ({ Response: { Text: { ErrCode: 1001, ErrMsg: '活体检测未通过' }, RequestId: 'r' } });
     expect(await p.queryFace('BIZ-1')).toBe('failed');
-    answer = () => ({ Response: { Text: { ErrCode: null }, RequestId: 'r' } });
+    api.answer = () => ({ Response: { Text: { ErrCode: null }, RequestId: 'r' } });
     expect(await p.queryFace('BIZ-1')).toBe('pending');
   });
 });
@@ -118,35 +96,35 @@ describe('Tencent FaceID adapter, through the common SDK to a stand-in endpoint'
 describe('Alibaba Cloud cloudauth adapter, through the official SDK to a stand-in endpoint', () => {
   const aliyun = () =>
     aliyunProvider(
-      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: base, sceneId: 1000001 } }),
+      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: api.base, sceneId: 1000001 } }),
     );
-  const field = (req: Seen, name: string) =>
+  const field = (req: StandInRequest, name: string) =>
     new URLSearchParams(req.url.split('?')[1] ?? '').get(name) ?? new URLSearchParams(req.body).get(name);
 
   it('Id2MetaVerify, signed (ACS3): BizCode 1 a match, 2 a mismatch, 3 (no record) no answer', async () => {
     const p = await aliyun();
-    seen.length = 0;
-    answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '1' } });
+    api.seen.length = 0;
+    api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '1' } });
     expect(await p.checkRealName(IDNO, '王晓红')).toBe('match');
-    const req = seen[0]!;
+    const req = api.seen[0]!;
     expect(req.headers['x-acs-action']).toBe('Id2MetaVerify');
     expect(req.headers.authorization).toMatch(/^ACS3-HMAC-SHA256 Credential=LTAI-test,/);
     expect(field(req, 'IdentifyNum')).toBe(IDNO);
     expect(field(req, 'UserName')).toBe('王晓红');
     expect(field(req, 'ParamType')).toBe('normal');
     expect(JSON.stringify(req)).not.toContain('secret');
-    answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '2' } });
+    api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '2' } });
     expect(await p.checkRealName(IDNO, '王小红')).toBe('mismatch');
-    answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '3' } });
+    api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '3' } });
     await expect(p.checkRealName(IDNO, '王晓红')).rejects.toThrow(/BizCode 3/);
-    answer = () => ({ Code: '401', Message: '参数非法', RequestId: 'r' });
+    api.answer = () => ({ Code: '401', Message: '参数非法', RequestId: 'r' });
     await expect(p.checkRealName(IDNO, '王晓红')).rejects.toThrow(/401/);
   });
 
   it('InitFaceVerify gives the page and CertifyId; DescribeFaceVerify says T, F or not yet', async () => {
     const p = await aliyun();
-    seen.length = 0;
-    answer = () => ({
+    api.seen.length = 0;
+    api.answer = () => ({
       Code: '200',
       Message: 'success',
       RequestId: 'r',
@@ -160,20 +138,20 @@ describe('Alibaba Cloud cloudauth adapter, through the official SDK to a stand-i
       orderNo: 'face-2',
     });
     expect(started).toEqual({ url: 'https://m.alicdn.com/face?c=CID-1', ref: 'CID-1' });
-    const req = seen[0]!;
+    const req = api.seen[0]!;
     expect(req.headers['x-acs-action']).toBe('InitFaceVerify');
     expect(field(req, 'SceneId')).toBe('1000001');
     expect(field(req, 'OuterOrderNo')).toBe('face-2');
     expect(field(req, 'CertNo')).toBe(IDNO);
     expect(field(req, 'ReturnUrl')).toBe('https://bm.example.cn/back');
-    seen.length = 0;
-    answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { Passed: 'T', SubCode: '200' } });
+    api.seen.length = 0;
+    api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { Passed: 'T', SubCode: '200' } });
     expect(await p.queryFace('CID-1')).toBe('passed');
-    expect(seen[0]!.headers['x-acs-action']).toBe('DescribeFaceVerify');
-    expect(field(seen[0]!, 'CertifyId')).toBe('CID-1');
-    answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { Passed: 'F', SubCode: '205' } });
+    expect(api.seen[0]!.headers['x-acs-action']).toBe('DescribeFaceVerify');
+    expect(field(api.seen[0]!, 'CertifyId')).toBe('CID-1');
+    api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { Passed: 'F', SubCode: '205' } });
     expect(await p.queryFace('CID-1')).toBe('failed');
-    answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: {} });
+    api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: {} });
     expect(await p.queryFace('CID-1')).toBe('pending');
   });
 });

@@ -1,36 +1,13 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmsConfig } from '../src/config';
 import { aliyunProvider, tencentProvider } from '../src/modules/messages/sms/providers';
+import { startStandInApi, type StandInApi } from './helpers/stand-in-api';
 
-/** A stand-in for a provider's API on this machine: records each request, answers what the test says. */
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-let server: Server;
-let base = '';
-const seen: Seen[] = [];
-let answer: (req: Seen) => unknown = () => ({});
-
+let api: StandInApi;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      seen.push(r);
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer(r)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startStandInApi();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => api.close());
 
 const message = {
   key: 'sms-7f3a-0001',
@@ -58,15 +35,15 @@ function config(over: Partial<SmsConfig>): SmsConfig {
 
 describe('Alibaba Cloud SMS adapter, through the official SDK to a stand-in endpoint', () => {
   it('sends SendSms signed, with the template, its named parameters and the key as OutId', async () => {
-    seen.length = 0;
-    answer = () => ({ Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'F655A8D5' });
+    api.seen.length = 0;
+    api.answer = () => ({ Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'F655A8D5' });
     const p = await aliyunProvider(
-      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: base } }),
+      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: api.base } }),
     );
     const out = await p.send(message);
     expect(out).toEqual({ ok: true, providerId: '900619746936498440^0' });
-    expect(seen).toHaveLength(1);
-    const req = seen[0]!;
+    expect(api.seen).toHaveLength(1);
+    const req = api.seen[0]!;
     const params = new URLSearchParams(req.url.split('?')[1] ?? '');
     const body = new URLSearchParams(req.body);
     const field = (name: string) => params.get(name) ?? body.get(name);
@@ -85,54 +62,54 @@ describe('Alibaba Cloud SMS adapter, through the official SDK to a stand-in endp
 
   it('tells a refusal no repeat will cure from one worth retrying', async () => {
     const p = await aliyunProvider(
-      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: base } }),
+      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: api.base } }),
     );
-    answer = () => ({ Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号', RequestId: 'r1' });
+    api.answer = () => ({ Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号', RequestId: 'r1' });
     expect(await p.send(message)).toEqual({ ok: false, retry: false, reason: 'isv.MOBILE_NUMBER_ILLEGAL: 非法手机号' });
-    answer = () => ({ Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发号码天级流控', RequestId: 'r2' });
+    api.answer = () => ({ Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发号码天级流控', RequestId: 'r2' });
     expect(await p.send(message)).toEqual({ ok: false, retry: true, reason: 'isv.BUSINESS_LIMIT_CONTROL: 触发号码天级流控' });
   });
 
   it('finds a message sent before a restart by its OutId (QuerySendDetails), and says so only when found', async () => {
     const p = await aliyunProvider(
-      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: base } }),
+      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: api.base } }),
     );
-    seen.length = 0;
+    api.seen.length = 0;
     const details = (outId: string) => ({
       Code: 'OK',
       Message: 'OK',
       TotalCount: 1,
       SmsSendDetailDTOs: { SmsSendDetailDTO: [{ OutId: outId, PhoneNum: '13912345678', SendStatus: 3, TemplateCode: 'SMS_900001' }] },
     });
-    answer = () => details(message.key);
+    api.answer = () => details(message.key);
     expect(await p.alreadySent(message)).toBe(true);
-    const query = new URLSearchParams(seen[0]!.url.split('?')[1] ?? '');
-    expect(seen[0]!.headers['x-acs-action']).toBe('QuerySendDetails');
+    const query = new URLSearchParams(api.seen[0]!.url.split('?')[1] ?? '');
+    expect(api.seen[0]!.headers['x-acs-action']).toBe('QuerySendDetails');
     expect(query.get('PhoneNumber')).toBe('13912345678');
     // Alibaba counts send dates in Beijing time: 08:00Z on 1 December is the 1st there.
     expect(query.get('SendDate')).toBe('20261201');
-    answer = () => details('another-key');
+    api.answer = () => details('another-key');
     expect(await p.alreadySent(message)).toBe(false);
   });
 
   it('refuses a kind without a template without calling the provider', async () => {
     const p = await aliyunProvider(
-      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: base } }),
+      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: api.base } }),
     );
-    seen.length = 0;
+    api.seen.length = 0;
     expect(await p.send({ ...message, kind: 'approved' })).toEqual({
       ok: false,
       retry: false,
       reason: '未配置短信模板（SMS_TEMPLATE_APPROVED）',
     });
-    expect(seen).toHaveLength(0);
+    expect(api.seen).toHaveLength(0);
   });
 });
 
 describe('Tencent Cloud SMS adapter, through the official SDK to a stand-in endpoint', () => {
   it('sends SendSms signed (TC3), with the template, its parameters in order and the key as SessionContext', async () => {
-    seen.length = 0;
-    answer = () => ({
+    api.seen.length = 0;
+    api.answer = () => ({
       Response: {
         SendStatusSet: [
           {
@@ -151,12 +128,12 @@ describe('Tencent Cloud SMS adapter, through the official SDK to a stand-in endp
     const p = await tencentProvider(
       config({
         provider: 'tencent',
-        tencent: { secretId: 'AKID-test', secretKey: 'secret', sdkAppId: '1400006666', region: 'ap-guangzhou', endpoint: base },
+        tencent: { secretId: 'AKID-test', secretKey: 'secret', sdkAppId: '1400006666', region: 'ap-guangzhou', endpoint: api.base },
       }),
     );
     const out = await p.send(message);
     expect(out).toEqual({ ok: true, providerId: '5000:1045710669157053657849499619' });
-    const req = seen[0]!;
+    const req = api.seen[0]!;
     expect(req.headers['x-tc-action']).toBe('SendSms');
     expect(req.headers['x-tc-version']).toBe('2021-01-11');
     expect(req.headers.authorization).toMatch(
@@ -177,7 +154,7 @@ describe('Tencent Cloud SMS adapter, through the official SDK to a stand-in endp
     const p = await tencentProvider(
       config({
         provider: 'tencent',
-        tencent: { secretId: 'AKID-test', secretKey: 'secret', sdkAppId: '1400006666', region: 'ap-guangzhou', endpoint: base },
+        tencent: { secretId: 'AKID-test', secretKey: 'secret', sdkAppId: '1400006666', region: 'ap-guangzhou', endpoint: api.base },
       }),
     );
     const status = (Code: string, Message: string) => ({
@@ -186,12 +163,12 @@ describe('Tencent Cloud SMS adapter, through the official SDK to a stand-in endp
         RequestId: 'r',
       },
     });
-    answer = () => status('FailedOperation.PhoneNumberInBlacklist', '号码在免打扰名单中');
+    api.answer = () => status('FailedOperation.PhoneNumberInBlacklist', '号码在免打扰名单中');
     expect(await p.send(message)).toMatchObject({ ok: false, retry: false });
-    answer = () => status('LimitExceeded.PhoneNumberDailyLimit', '单个手机号日下发条数超过上限');
+    api.answer = () => status('LimitExceeded.PhoneNumberDailyLimit', '单个手机号日下发条数超过上限');
     expect(await p.send(message)).toMatchObject({ ok: false, retry: true });
     // An error of the whole call (the SDK throws it): a signature refused is final.
-    answer = () => ({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: '签名错误' }, RequestId: 'r' } });
+    api.answer = () => ({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: '签名错误' }, RequestId: 'r' } });
     expect(await p.send(message)).toMatchObject({ ok: false, retry: false });
   });
 
@@ -199,7 +176,7 @@ describe('Tencent Cloud SMS adapter, through the official SDK to a stand-in endp
     const p = await tencentProvider(
       config({
         provider: 'tencent',
-        tencent: { secretId: 'AKID-test', secretKey: 'secret', sdkAppId: '1400006666', region: 'ap-guangzhou', endpoint: base },
+        tencent: { secretId: 'AKID-test', secretKey: 'secret', sdkAppId: '1400006666', region: 'ap-guangzhou', endpoint: api.base },
       }),
     );
     const pulled = (SessionContext: string) => ({
@@ -219,11 +196,11 @@ describe('Tencent Cloud SMS adapter, through the official SDK to a stand-in endp
         RequestId: 'r',
       },
     });
-    seen.length = 0;
-    answer = () => pulled(message.key);
+    api.seen.length = 0;
+    api.answer = () => pulled(message.key);
     expect(await p.alreadySent(message)).toBe(true);
-    expect(seen[0]!.headers['x-tc-action']).toBe('PullSmsSendStatusByPhoneNumber');
-    answer = () => pulled('another-key');
+    expect(api.seen[0]!.headers['x-tc-action']).toBe('PullSmsSendStatusByPhoneNumber');
+    api.answer = () => pulled('another-key');
     expect(await p.alreadySent(message)).toBeNull();
   });
 });
