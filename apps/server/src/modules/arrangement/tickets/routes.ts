@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { STAFF_ROUTE } from '../../access/console-deps';
+import { attachment } from '../../../lib/download';
 
 /** Publishing tickets, moving a seat, room sheets and the door check: under /api/admin. */
 export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -80,10 +81,7 @@ export const ticketsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('cache-control', 'private, no-store')
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'content-disposition',
-          `attachment; filename="arrangement-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('考场编排')}-${request.query.examId}.xlsx`,
-        )
+        .header('content-disposition', attachment(`arrangement-${request.query.examId}`, `考场编排-${request.query.examId}`, 'xlsx'))
         .send(file);
     },
   );
@@ -151,10 +149,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
       const pdf = await service.pdf(request.office, request.candidate.subjectId, request.query.examId);
       return reply
         .header('content-type', 'application/pdf')
-        .header(
-          'content-disposition',
-          `attachment; filename="admission-ticket-${request.query.examId}.pdf"; filename*=UTF-8''${encodeURIComponent('准考证')}-${request.query.examId}.pdf`,
-        )
+        .header('content-disposition', attachment(`admission-ticket-${request.query.examId}`, `准考证-${request.query.examId}`, 'pdf'))
         .send(pdf);
     },
   );

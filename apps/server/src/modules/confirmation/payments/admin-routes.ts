@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUploadedFile } from '../../../lib/upload';
 import { STAFF_ROUTE } from '../../access/console-deps';
+import { attachment } from '../../../lib/download';
 
 /** A statement of a busy month stays well under this. */
 const STATEMENT_MAX_BYTES = 20 * 1024 * 1024;
@@ -55,10 +56,7 @@ const paymentsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await service.export(request.staff, request.query, request.office.timeZone, request.ip);
       return reply
         .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="payments-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('缴费记录')}-${request.query.examId}.xlsx`,
-        )
+        .header('Content-Disposition', attachment(`payments-${request.query.examId}`, `缴费记录-${request.query.examId}`, 'xlsx'))
         .send(file);
     },
   );

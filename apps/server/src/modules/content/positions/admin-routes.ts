@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readUploadedFile } from '../../../lib/upload';
 import { STAFF_ROUTE } from '../../access/console-deps';
+import { attachment } from '../../../lib/download';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -123,7 +124,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', XLSX_TYPE)
         .header(
           'content-disposition',
-          `attachment; filename="position-template-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('岗位表模板')}-${request.query.examId}.xlsx`,
+          attachment(`position-template-${request.query.examId}`, `岗位表模板-${request.query.examId}`, 'xlsx'),
         )
         .send(file);
     },
@@ -138,10 +139,7 @@ const positionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await service.exportSheet(request.staff, request.query.examId, request.ip);
       return reply
         .header('content-type', XLSX_TYPE)
-        .header(
-          'content-disposition',
-          `attachment; filename="positions-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('岗位表')}-${request.query.examId}.xlsx`,
-        )
+        .header('content-disposition', attachment(`positions-${request.query.examId}`, `岗位表-${request.query.examId}`, 'xlsx'))
         .send(file);
     },
   );

@@ -1,5 +1,6 @@
 import { examIdQuerySchema, officeQuerySchema } from '@zhikaoyun/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { attachment } from '../../../lib/download';
 
 /** 加入日历: the candidate's own deadlines and papers of one exam as an iCalendar file. */
 export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -20,10 +21,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       const ics = await service.file(request.office, request.candidate.subjectId, request.query.examId);
       return reply
         .header('content-type', 'text/calendar; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="exam-${request.query.examId}.ics"; filename*=UTF-8''${encodeURIComponent('考试日程')}-${request.query.examId}.ics`,
-        )
+        .header('content-disposition', attachment(`exam-${request.query.examId}`, `考试日程-${request.query.examId}`, 'ics'))
         .send(ics);
     },
   );

@@ -19,6 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditReaderScope } from '../../access/scope';
+import { attachment } from '../../../lib/download';
 
 /** How many full identities one staff member may open: enough to check a day's doubtful records, too few to copy a queue. */
 export const REVEAL_LIMIT = { max: 30, timeWindow: '10 minutes' } as const;
@@ -162,10 +163,7 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
           // Streamed: no Content-Length, so the console shows progress against the rows to come.
           .header('X-Export-Rows', String(rows))
           .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header(
-            'Content-Disposition',
-            `attachment; filename="applications-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('报名信息')}-${request.query.examId}.xlsx`,
-          )
+          .header('Content-Disposition', attachment(`applications-${request.query.examId}`, `报名信息-${request.query.examId}`, 'xlsx'))
           .send(file)
       );
     },

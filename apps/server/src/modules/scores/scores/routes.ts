@@ -23,7 +23,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSheetUpload, sheetImportQuery } from '../../../lib/upload';
-import { xlsxAttachment } from '../../../lib/download';
+import { attachment, xlsxAttachment } from '../../../lib/download';
 import { cacheKey } from '../../../plugins/public-cache';
 import { STAFF_ROUTE } from '../../access/console-deps';
 
@@ -183,10 +183,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const pdf = await service.exportInterviewListPdf(request.staff, request.office, request.query.examId, request.ip);
       return reply
         .header('Content-Type', 'application/pdf')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="interview-list-${request.query.examId}.pdf"; filename*=UTF-8''${encodeURIComponent('面试名单')}-${request.query.examId}.pdf`,
-        )
+        .header('Content-Disposition', attachment(`interview-list-${request.query.examId}`, `面试名单-${request.query.examId}`, 'pdf'))
         .send(Buffer.from(pdf));
     },
   );
@@ -217,10 +214,7 @@ export const scoresAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('X-Export-Rows', String(rows))
         .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="scores-${request.query.examId}.xlsx"; filename*=UTF-8''${encodeURIComponent('成绩排名')}-${request.query.examId}.xlsx`,
-        )
+        .header('Content-Disposition', attachment(`scores-${request.query.examId}`, `成绩排名-${request.query.examId}`, 'xlsx'))
         .send(file);
     },
   );
