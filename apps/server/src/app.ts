@@ -191,8 +191,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(platformRoutes, { prefix: '/api/platform' });
   await app.register(platformTotpRoutes, { prefix: '/api/platform' });
   startConfirmationSweeper(app, config.payments.sweepMs);
-  // Retention's purge, daily (issue 36); tests and the commands run it themselves.
-  startRetentionJob(app, config.env === 'test' || deps.retentionJob === false ? 0 : 24 * 3_600_000);
+  // Retention's purge, once a day across all processes (issue 36); the commands run it themselves.
+  startRetentionJob(app, deps.retentionJob === false ? 0 : config.retentionCheckMs);
 
   await app.register(webPlugin, { root: config.webDist });
   return app;

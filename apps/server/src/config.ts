@@ -92,6 +92,8 @@ const envSchema = z
     // Exam archives and retention (issue 36, decision 037).
     ARCHIVE_DIR: z.string().optional(),
     ACCOUNT_INACTIVE_YEARS: z.coerce.number().int().min(1).max(30).default(3),
+    /** How often each process checks whether today's retention purge has run (one process runs it a day). */
+    RETENTION_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
     // Identity checks (issue 33, decision 034): `sandbox` (no network; the default), `tencent` or `aliyun`.
     IDENTITY_PROVIDER: z.enum(['sandbox', 'tencent', 'aliyun']).default('sandbox'),
     /** The sandbox's records, a CSV file of idno,name: set, a pair not in it is a mismatch; unset, every pair matches. */
@@ -259,6 +261,8 @@ export interface Config {
   archiveDir: string;
   /** Candidate accounts with no sign-in for this many years (and no application within retention) are deleted (ACCOUNT_INACTIVE_YEARS). */
   accountInactiveYears: number;
+  /** Each process's check for today's retention purge (RETENTION_CHECK_SECONDS); 0: none (tests run it themselves). */
+  retentionCheckMs: number;
   /** The real-name and face checks' provider (issue 33, decision 034). */
   identity: IdentityConfig;
   /** Metrics for the operators (docs/operations.md) and the clean stop. */
@@ -386,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
     archiveDir: archiveDirOf(e.ARCHIVE_DIR, parseDatabaseUrl(e.DATABASE_URL, cwd), cwd),
     accountInactiveYears: e.ACCOUNT_INACTIVE_YEARS,
+    retentionCheckMs: e.NODE_ENV === 'test' ? 0 : e.RETENTION_CHECK_SECONDS * 1000,
     ops: {
       metricsToken: e.METRICS_TOKEN ?? null,
       metricsPort: e.METRICS_PORT ?? null,

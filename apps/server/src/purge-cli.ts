@@ -21,11 +21,12 @@ function print(r: PurgeReport) {
     if (o.exams.length === 0) console.log('  no exam past its retention');
     for (const e of o.exams)
       console.log(
-        `  exam ${e.examId} 「${e.name}」 ended ${e.endedAt.slice(0, 10)}, retention over ${e.anonymiseAt.slice(0, 10)}: ${would}anonymise ${e.anonymised} candidate(s); keep ${e.hiredKept} hired, ${e.keptForOtherExams} for other exams`,
+        `  exam ${e.examId} 「${e.name}」 ended ${e.endedAt.slice(0, 10)}, retention over ${e.anonymiseAt.slice(0, 10)}: ${would}anonymise ${e.anonymised} candidate(s); keep ${e.hiredKept} hired, ${e.keptForOtherExams} for other exams; ${would}delete ${e.appeals} handled appeal(s) on their ID numbers`,
       );
     console.log(
-      `  dormant accounts: ${would}notify ${o.dormant.notified}, ${would}delete ${o.dormant.deleted}, kept ${o.dormant.kept} (an application blocks deletion)`,
+      `  dormant accounts: ${would}notify ${o.dormant.notified}, ${would}delete ${o.dormant.deleted} (with ${o.dormant.appeals} handled appeal(s)), kept ${o.dormant.kept} (an application blocks deletion)`,
     );
+    console.log(`  identity appeals handled more than ${o.retentionYears} year(s) ago: ${would}delete ${o.expiredAppeals}`);
   }
 }
 

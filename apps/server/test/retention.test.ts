@@ -1,3 +1,4 @@
+import { ErrorCode } from '@zhikaoyun/shared';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { SCORE_DEMO_CANDIDATES } from '../src/seed/scores';
 import { adminToken } from './helpers/actors';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
 import { archiveDir, archiveOf, SCORES_EXAM, verifyArchiveCommand } from './helpers/archive';
-import { bearer, get, registered } from './helpers/candidates';
+import { bearer, captcha, get, newIdno, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
 const root = path.resolve(__dirname, '../../..');
@@ -54,6 +55,28 @@ for (const kind of DATABASES)
       testClock.reset();
       await t?.close();
     });
+
+    const appealIds = async () => (await t.db.kysely.selectFrom('appeal').select('id').orderBy('id').execute()).map((a) => a.id);
+    /** An identity appeal as the register page files it; its id. */
+    const appeal = async (idno: string) => {
+      const r = await post(t, '/api/submitAppeal', {
+        name: '王真名',
+        idno,
+        mobile: '13911112222',
+        description: '我从未注册过，身份证号却显示已注册',
+        ...(await captcha(t)),
+      });
+      expect(r.body.success, r.body.msg).toBe(true);
+      const ids = await appealIds();
+      return ids[ids.length - 1]!;
+    };
+    /** An appeal filed and rejected by an admin. */
+    const appealHandled = async (idno: string) => {
+      const id = await appeal(idno);
+      const r = await post(t, '/api/admin/resolveAppeal', { id, decision: 'reject', reason: '经电话核实，不予受理' }, admin);
+      expect(r.body.success, r.body.msg).toBe(true);
+      return id;
+    };
 
     const candidatesOfExam = () =>
       t.db.kysely
@@ -115,6 +138,13 @@ for (const kind of DATABASES)
       const states = await t.app.services.stages.states(1, examId);
       expect(states.get(lin.applicationId)).toBe('hired');
 
+      // Identity appeals on two of the candidates' ID numbers: a handled and a pending one on a
+      // candidate who is not hired, a handled one on 林晓's.
+      const other = before.find((c) => c.id !== lin.id)!;
+      const handledOther = await appealHandled(cipher.decrypt(other.idno_enc));
+      const pendingOther = await appeal(cipher.decrypt(other.idno_enc));
+      const handledLin = await appealHandled(cipher.decrypt(lin.idno_enc));
+
       const { status, zip } = await archiveOf(t, admin, examId);
       const stats = (await get(t, `/api/admin/getStatistics?examId=${examId}`, admin)).body.data;
       const asOf = new Date(Date.parse(status.anonymiseAt as string) + DAY).toISOString().slice(0, 10);
@@ -126,13 +156,18 @@ for (const kind of DATABASES)
       expect(dry.out).toContain('(dry run: nothing changed)');
       expect(dry.out).toContain(`exam ${examId} 「${SCORES_EXAM}」`);
       expect(dry.out).toContain(`would anonymise ${SCORE_DEMO_CANDIDATES.length - 1} candidate(s); keep 1 hired`);
+      expect(dry.out).toContain('would delete 1 handled appeal(s) on their ID numbers');
       expect(await candidatesOfExam()).toEqual(before);
 
       // The purge on that date.
       testClock.set(`${asOf}T00:00:00.000Z`);
       const report = await t.app.services.retention.purge({ asOf: nowIso(), dryRun: false });
       const mine = report.offices[0]!.exams.find((e) => e.examId === examId)!;
-      expect(mine).toMatchObject({ anonymised: SCORE_DEMO_CANDIDATES.length - 1, hiredKept: 1 });
+      expect(mine).toMatchObject({ anonymised: SCORE_DEMO_CANDIDATES.length - 1, hiredKept: 1, appeals: 1 });
+      // The handled appeal on the anonymised candidate's ID number is gone; the pending one waits for
+      // staff, the hired candidate's stays.
+      expect(await appealIds()).toEqual([pendingOther, handledLin].sort((a, b) => a - b));
+      expect(handledOther).not.toBe(pendingOther);
       const after = await candidatesOfExam();
       for (const c of after) {
         const was = before.find((b) => b.id === c.id)!;
@@ -191,6 +226,11 @@ for (const kind of DATABASES)
       const idOf = async (token: string) => (await get(t, '/api/getUserInfo', bearer(token))).body.data.id as number;
       const dormantId = await idOf(dormant.token);
       const activeId = await idOf(active.token);
+      // Handled appeals: one on the dormant account's ID number, one on an ID number of no account
+      // (handled by an admin signed in on the moved clock).
+      admin = bearer(await adminToken(t));
+      const onDormant = await appealHandled(dormant.idno);
+      const noAccount = await appealHandled(newIdno());
 
       // 40 days before three years: nothing yet.
       testClock.set(new Date(Date.parse('2030-01-10T00:00:00.000Z') - 40 * DAY).toISOString());
@@ -236,6 +276,19 @@ for (const kind of DATABASES)
       testClock.set('2030-02-09T00:00:00.000Z');
       const report = await t.app.services.retention.purge({ asOf: nowIso(), dryRun: false });
       expect(report.offices[0]!.dormant.deleted).toBeGreaterThanOrEqual(1);
+      expect(report.offices[0]!.dormant.appeals).toBeGreaterThanOrEqual(1);
+      // The dormant account's appeal went with it; the other, handled more than three years ago, expired.
+      expect(report.offices[0]!.expiredAppeals).toBeGreaterThanOrEqual(1);
+      const left = await appealIds();
+      expect(left).not.toContain(onDormant);
+      expect(left).not.toContain(noAccount);
+      const expiredLine = await t.db.kysely
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', '删除过期身份申诉')
+        .executeTakeFirstOrThrow();
+      expect(expiredLine.detail).toMatch(/申诉 \d+ 条/);
+      expect(JSON.stringify(expiredLine)).not.toContain('王真名');
       expect(await t.db.kysely.selectFrom('candidate').select('id').where('id', '=', dormantId).executeTakeFirst()).toBeUndefined();
       expect(await t.db.kysely.selectFrom('candidate').select('id').where('id', '=', activeId).executeTakeFirst()).toBeDefined();
       const line = await t.db.kysely
@@ -245,5 +298,38 @@ for (const kind of DATABASES)
         .executeTakeFirstOrThrow();
       expect(line.action).toBe('删除长期未使用账号');
       expect(JSON.stringify(line)).not.toContain('13900009901');
+      expect(line.detail).toContain('已处理的身份申诉 1 条');
+    });
+
+    it('retentionYears is the office setting the console saves: it moves the anonymisation date; bad values are refused in Chinese', async () => {
+      admin = bearer(await adminToken(t));
+      const settings = (await get(t, '/api/admin/getOfficeSettings', admin)).body.data.settings as Record<string, unknown>;
+      expect(settings.retentionYears).toBe(3);
+      const anonymiseAt = async () => (await get(t, `/api/admin/getArchiveStatus?examId=${examId}`, admin)).body.data.anonymiseAt as string;
+      const before = await anonymiseAt();
+
+      const saved = await post(t, '/api/admin/updateOfficeSettings', { ...settings, retentionYears: 5 }, admin);
+      expect(saved.body.success, saved.body.msg).toBe(true);
+      expect((await get(t, '/api/admin/getOfficeSettings', admin)).body.data.settings.retentionYears).toBe(5);
+      const after = await anonymiseAt();
+      expect(after.slice(4)).toBe(before.slice(4));
+      expect(Number(after.slice(0, 4)) - Number(before.slice(0, 4))).toBe(2);
+      // The candidate site is not told.
+      expect((await get(t, '/api/getWSystem')).body.data).not.toHaveProperty('retentionYears');
+
+      for (const [value, msg] of [
+        [0, '保存年限至少 1 年'],
+        [31, '保存年限至多 30 年'],
+        [2.5, '保存年限须为整数'],
+        ['三', '请填写保存年限'],
+        [null, '请填写保存年限'],
+      ] as const) {
+        const bad = await post(t, '/api/admin/updateOfficeSettings', { ...settings, retentionYears: value }, admin);
+        expect(bad.body, String(value)).toMatchObject({ success: false, errorCode: ErrorCode.Validation });
+        expect(bad.body.msg).toContain(msg);
+      }
+      expect(await anonymiseAt()).toBe(after);
+      expect((await post(t, '/api/admin/updateOfficeSettings', settings, admin)).body.success).toBe(true);
+      expect(await anonymiseAt()).toBe(before);
     });
   });

@@ -848,7 +848,20 @@ export interface ExamArchiveTable {
   finished_at: string | null;
 }
 
+/** Work run once a day across all processes (migration 0038): who holds today's run, which day is done. */
+export interface DailyJobTable {
+  name: string;
+  holder: string | null;
+  lease_until: string | null;
+  /** The day (YYYY-MM-DD, UTC) the current or last lease was taken for. */
+  run_day: string | null;
+  /** The last day whose run finished. */
+  done_day: string | null;
+  finished_at: string | null;
+}
+
 export interface DB {
+  daily_job: DailyJobTable;
   exam_archive: ExamArchiveTable;
   office: OfficeTable;
   office_host: OfficeHostTable;

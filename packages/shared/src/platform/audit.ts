@@ -113,6 +113,7 @@ export const AUDIT_ACTIONS: readonly string[] = [
   '下载考试归档',
   '匿名化过期个人信息',
   '删除长期未使用账号',
+  '删除过期身份申诉',
 ];
 
 /** Keys some actions were written under before the table; old rows keep them, the console shows the label. */

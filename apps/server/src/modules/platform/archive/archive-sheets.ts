@@ -17,11 +17,29 @@ const BATCH = 1000;
 export type SheetRows = AsyncIterable<readonly Readonly<Record<string, SheetValue | undefined>>[]>;
 
 export interface ArchiveSheet {
-  /** The file's name in the zip. */
+  /** The file's name in the zip: its place and the sheet's name (01-报名信息.xlsx). */
   file: string;
   sheetName: string;
   columns: readonly SheetColumn[];
   rows(): SheetRows;
+}
+
+/** A column: its header, its width (in characters) and its cell from the row read. */
+type Column<R> = readonly [header: string, width: number, cell: (r: R) => SheetValue];
+
+/**
+ * One record kind's sheet: its rows read a batch at a time by `read`, each column declared once
+ * with the cell it shows (the sheet's keys are the columns' places).
+ */
+function sheet<R>(sheetName: string, read: () => AsyncIterable<R[]>, columns: readonly Column<R>[]): Omit<ArchiveSheet, 'file'> {
+  const keys = columns.map((_, i) => `c${i}`);
+  return {
+    sheetName,
+    columns: columns.map(([header, width], i) => ({ header, key: keys[i]!, width })),
+    async *rows() {
+      for await (const batch of read()) yield batch.map((r) => Object.fromEntries(columns.map(([, , cell], i) => [keys[i]!, cell(r)])));
+    },
+  };
 }
 
 interface Scope {
@@ -30,8 +48,6 @@ interface Scope {
   timeZone: string;
   cipher: DataCipher;
 }
-
-const col = (header: string, key: string, width = 14): SheetColumn => ({ header, key, width });
 
 /** Batches keyed by a growing id, until a short one. */
 async function* byId<R extends { id: number }>(read: (after: number) => Promise<R[]>): AsyncGenerator<R[]> {
@@ -73,38 +89,11 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
       if (rows.length > 0) yield rows;
     }
   }
-  async function* mapped<R, T>(source: AsyncIterable<R[]>, f: (r: R) => T): AsyncGenerator<T[]> {
-    for await (const batch of source) yield batch.map(f);
-  }
-
-  return [
-    {
-      file: '01-报名信息.xlsx',
-      sheetName: '报名信息',
-      columns: [
-        col('报名编号', 'id', 10),
-        col('报名号', 'applicationNo'),
-        col('考生编号', 'candidateId', 10),
-        col('姓名', 'name', 10),
-        col('性别', 'sex', 6),
-        col('出生日期', 'birthday', 12),
-        col('身份证号', 'idno', 22),
-        col('手机号码', 'mobile'),
-        col('电子邮箱', 'email', 22),
-        col('岗位代码', 'positionCode'),
-        col('岗位名称', 'positionName', 18),
-        col('招聘单位', 'unit', 24),
-        col('报名状态', 'status', 10),
-        col('审核意见', 'reason', 30),
-        col('考点城市', 'siteCity', 10),
-        col('创建时间', 'createdAt', 20),
-        col('提交时间', 'submittedAt', 20),
-        col('审核时间', 'reviewedAt', 20),
-        col('个人信息已匿名化', 'anonymised', 10),
-        col('报名表（JSON）', 'form', 60),
-      ],
-      rows: () =>
-        mapped(
+  return (
+    [
+      sheet(
+        '报名信息',
+        () =>
           byId((after) =>
             k
               .selectFrom('application as a')
@@ -139,44 +128,32 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationNo: r.application_no ?? '',
-            candidateId: r.candidate_id,
-            name: r.name,
-            sex: r.sex,
-            birthday: r.birthday,
-            idno: decrypt(r.idno_enc),
-            mobile: r.mobile,
-            email: r.email,
-            positionCode: r.code ?? '',
-            positionName: r.position_name ?? '',
-            unit: r.unit ?? '',
-            status: APPLICATION_STATUS_LABEL[r.status],
-            reason: r.reason,
-            siteCity: r.site_city ?? '',
-            createdAt: at(r.created_at),
-            submittedAt: at(r.submitted_at),
-            reviewedAt: at(r.reviewed_at),
-            anonymised: r.anonymised_at ? '是' : '',
-            form: r.form,
-          }),
-        ),
-    },
-    {
-      file: '02-状态记录.xlsx',
-      sheetName: '状态记录',
-      columns: [
-        col('记录编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('状态', 'status', 12),
-        col('说明', 'reason', 30),
-        col('操作方', 'actor', 8),
-        col('人员编号', 'actorId', 10),
-        col('时间', 'at', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['报名编号', 10, (r) => r.id],
+          ['报名号', 14, (r) => r.application_no ?? ''],
+          ['考生编号', 10, (r) => r.candidate_id],
+          ['姓名', 10, (r) => r.name],
+          ['性别', 6, (r) => r.sex],
+          ['出生日期', 12, (r) => r.birthday],
+          ['身份证号', 22, (r) => decrypt(r.idno_enc)],
+          ['手机号码', 14, (r) => r.mobile],
+          ['电子邮箱', 22, (r) => r.email],
+          ['岗位代码', 14, (r) => r.code ?? ''],
+          ['岗位名称', 18, (r) => r.position_name ?? ''],
+          ['招聘单位', 24, (r) => r.unit ?? ''],
+          ['报名状态', 10, (r) => APPLICATION_STATUS_LABEL[r.status]],
+          ['审核意见', 30, (r) => r.reason],
+          ['考点城市', 10, (r) => r.site_city ?? ''],
+          ['创建时间', 20, (r) => at(r.created_at)],
+          ['提交时间', 20, (r) => at(r.submitted_at)],
+          ['审核时间', 20, (r) => at(r.reviewed_at)],
+          ['个人信息已匿名化', 10, (r) => (r.anonymised_at ? '是' : '')],
+          ['报名表（JSON）', 60, (r) => r.form],
+        ],
+      ),
+      sheet(
+        '状态记录',
+        () =>
           perApplications((ids) =>
             k
               .selectFrom('application_history')
@@ -186,31 +163,19 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('id')
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            status: APPLICATION_STATUS_LABEL[r.status],
-            reason: r.reason,
-            actor: r.actor,
-            actorId: r.actor_id ?? '',
-            at: at(r.at),
-          }),
-        ),
-    },
-    {
-      file: '03-审核记录.xlsx',
-      sheetName: '审核记录',
-      columns: [
-        col('记录编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('审核结果', 'status', 12),
-        col('审核意见', 'reason', 30),
-        col('审核人员', 'staff', 12),
-        col('人员编号', 'staffId', 10),
-        col('时间', 'at', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['记录编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['状态', 12, (r) => APPLICATION_STATUS_LABEL[r.status]],
+          ['说明', 30, (r) => r.reason],
+          ['操作方', 8, (r) => r.actor],
+          ['人员编号', 10, (r) => r.actor_id ?? ''],
+          ['时间', 20, (r) => at(r.at)],
+        ],
+      ),
+      sheet(
+        '审核记录',
+        () =>
           perApplications((ids) =>
             k
               .selectFrom('application_history as h')
@@ -222,39 +187,19 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('h.id')
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            status: APPLICATION_STATUS_LABEL[r.status],
-            reason: r.reason,
-            staff: r.name ?? '',
-            staffId: r.actor_id ?? '',
-            at: at(r.at),
-          }),
-        ),
-    },
-    {
-      file: '04-缴费与退费.xlsx',
-      sheetName: '缴费与退费',
-      columns: [
-        col('订单编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('订单号', 'orderNo', 24),
-        col('支付渠道', 'provider', 10),
-        col('金额（元）', 'amount', 10),
-        col('状态', 'status', 10),
-        col('交易号', 'tradeNo', 28),
-        col('下单时间', 'createdAt', 20),
-        col('支付时间', 'paidAt', 20),
-        col('入账时间', 'recordedAt', 20),
-        col('关闭时间', 'closedAt', 20),
-        col('退款单号', 'refundNo', 24),
-        col('退款原因', 'refundReason', 24),
-        col('退款时间', 'refundedAt', 20),
-        col('备注', 'note', 24),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['记录编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['审核结果', 12, (r) => APPLICATION_STATUS_LABEL[r.status]],
+          ['审核意见', 30, (r) => r.reason],
+          ['审核人员', 12, (r) => r.name ?? ''],
+          ['人员编号', 10, (r) => r.actor_id ?? ''],
+          ['时间', 20, (r) => at(r.at)],
+        ],
+      ),
+      sheet(
+        '缴费与退费',
+        () =>
           byId((after) =>
             k
               .selectFrom('payment_order')
@@ -266,41 +211,27 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            orderNo: r.order_no,
-            provider: r.provider,
-            amount: r.amount / 100,
-            status: ORDER_STATUS_LABEL[r.status],
-            tradeNo: r.trade_no ?? '',
-            createdAt: at(r.created_at),
-            paidAt: at(r.paid_at),
-            recordedAt: at(r.recorded_at),
-            closedAt: at(r.closed_at),
-            refundNo: r.refund_no ?? '',
-            refundReason: r.refund_reason,
-            refundedAt: at(r.refunded_at),
-            note: r.note,
-          }),
-        ),
-    },
-    {
-      file: '05-减免.xlsx',
-      sheetName: '减免',
-      columns: [
-        col('编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('类别', 'category', 14),
-        col('状态', 'status', 10),
-        col('意见', 'reason', 30),
-        col('证明材料', 'proof', 12),
-        col('审核人员编号', 'reviewedBy', 12),
-        col('审核时间', 'reviewedAt', 20),
-        col('申请时间', 'createdAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['订单编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['订单号', 24, (r) => r.order_no],
+          ['支付渠道', 10, (r) => r.provider],
+          ['金额（元）', 10, (r) => r.amount / 100],
+          ['状态', 10, (r) => ORDER_STATUS_LABEL[r.status]],
+          ['交易号', 28, (r) => r.trade_no ?? ''],
+          ['下单时间', 20, (r) => at(r.created_at)],
+          ['支付时间', 20, (r) => at(r.paid_at)],
+          ['入账时间', 20, (r) => at(r.recorded_at)],
+          ['关闭时间', 20, (r) => at(r.closed_at)],
+          ['退款单号', 24, (r) => r.refund_no ?? ''],
+          ['退款原因', 24, (r) => r.refund_reason],
+          ['退款时间', 20, (r) => at(r.refunded_at)],
+          ['备注', 24, (r) => r.note],
+        ],
+      ),
+      sheet(
+        '减免',
+        () =>
           byId((after) =>
             k
               .selectFrom('fee_waiver')
@@ -312,33 +243,21 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            category: r.category,
-            status: WAIVER_STATUS_LABEL[r.status],
-            reason: r.reason,
-            proof: r.proof_mime ? '已提交' : '已删除',
-            reviewedBy: r.reviewed_by ?? '',
-            reviewedAt: at(r.reviewed_at),
-            createdAt: at(r.created_at),
-          }),
-        ),
-    },
-    {
-      file: '06-座位编排.xlsx',
-      sheetName: '座位编排',
-      columns: [
-        col('报名编号', 'applicationId', 10),
-        col('场次', 'sitting', 20),
-        col('科目', 'subject', 18),
-        col('考点代码', 'siteCode', 10),
-        col('考点', 'site', 26),
-        col('考场', 'room', 8),
-        col('座位号', 'seat', 8),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['类别', 14, (r) => r.category],
+          ['状态', 10, (r) => WAIVER_STATUS_LABEL[r.status]],
+          ['意见', 30, (r) => r.reason],
+          ['证明材料', 12, (r) => (r.proof_mime ? '已提交' : '已删除')],
+          ['审核人员编号', 12, (r) => r.reviewed_by ?? ''],
+          ['审核时间', 20, (r) => at(r.reviewed_at)],
+          ['申请时间', 20, (r) => at(r.created_at)],
+        ],
+      ),
+      sheet(
+        '座位编排',
+        () =>
           byId((after) =>
             k
               .selectFrom('exam_seat as s')
@@ -362,30 +281,19 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            applicationId: r.application_id,
-            sitting: r.sitting,
-            subject: r.subject,
-            siteCode: r.site_code,
-            site: r.site,
-            room: r.room,
-            seat: r.seat,
-          }),
-        ),
-    },
-    {
-      file: '07-准考证.xlsx',
-      sheetName: '准考证',
-      columns: [
-        col('报名编号', 'applicationId', 10),
-        col('准考证号', 'ticketNo', 16),
-        col('考点', 'site', 26),
-        col('考场', 'room', 8),
-        col('座位号', 'seat', 8),
-        col('更新时间', 'updatedAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['报名编号', 10, (r) => r.application_id],
+          ['场次', 20, (r) => r.sitting],
+          ['科目', 18, (r) => r.subject],
+          ['考点代码', 10, (r) => r.site_code],
+          ['考点', 26, (r) => r.site],
+          ['考场', 8, (r) => r.room],
+          ['座位号', 8, (r) => r.seat],
+        ],
+      ),
+      sheet(
+        '准考证',
+        () =>
           perApplications((ids) =>
             k
               .selectFrom('admission_ticket as a')
@@ -396,31 +304,18 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('a.application_id')
               .execute(),
           ),
-          (r) => ({
-            applicationId: r.application_id,
-            ticketNo: r.ticket_no,
-            site: r.site,
-            room: r.room,
-            seat: r.seat,
-            updatedAt: at(r.updated_at),
-          }),
-        ),
-    },
-    {
-      file: '08-入场核验.xlsx',
-      sheetName: '入场核验',
-      columns: [
-        col('编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('准考证号', 'ticketNo', 16),
-        col('科目编号', 'subjectId', 10),
-        col('首次核验', 'firstAt', 20),
-        col('最后核验', 'lastAt', 20),
-        col('核验人员编号', 'staffId', 12),
-        col('次数', 'count', 6),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['报名编号', 10, (r) => r.application_id],
+          ['准考证号', 16, (r) => r.ticket_no],
+          ['考点', 26, (r) => r.site],
+          ['考场', 8, (r) => r.room],
+          ['座位号', 8, (r) => r.seat],
+          ['更新时间', 20, (r) => at(r.updated_at)],
+        ],
+      ),
+      sheet(
+        '入场核验',
+        () =>
           byId((after) =>
             k
               .selectFrom('ticket_check_in')
@@ -432,58 +327,39 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            ticketNo: r.ticket_no,
-            subjectId: r.subject_id,
-            firstAt: at(r.first_at),
-            lastAt: at(r.last_at),
-            staffId: r.staff_id,
-            count: r.count,
-          }),
-        ),
-    },
-    {
-      file: '09-成绩.xlsx',
-      sheetName: '成绩',
-      columns: [
-        col('报名编号', 'applicationId', 10),
-        col('准考证号', 'ticketNo', 16),
-        col('岗位编号', 'positionId', 10),
-        col('状态', 'status', 8),
-        col('加分', 'bonus', 8),
-        col('总成绩', 'total', 8),
-        col('合格', 'qualified', 6),
-        col('放弃面试时间', 'gaveUpAt', 20),
-        col('放弃原因', 'gaveUpReason', 20),
-        col('递补时间', 'filledAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['准考证号', 16, (r) => r.ticket_no],
+          ['科目编号', 10, (r) => r.subject_id],
+          ['首次核验', 20, (r) => at(r.first_at)],
+          ['最后核验', 20, (r) => at(r.last_at)],
+          ['核验人员编号', 12, (r) => r.staff_id],
+          ['次数', 6, (r) => r.count],
+        ],
+      ),
+      sheet(
+        '成绩',
+        () =>
           perApplications((ids) =>
             k.selectFrom('score_total').selectAll().where('application_id', 'in', ids).orderBy('application_id').execute(),
           ),
-          (r) => ({
-            applicationId: r.application_id,
-            ticketNo: r.ticket_no,
-            positionId: r.position_id,
-            status: r.status,
-            bonus: points(r.bonus),
-            total: points(r.total),
-            qualified: r.qualified ? '是' : '否',
-            gaveUpAt: at(r.gave_up_at),
-            gaveUpReason: r.gave_up_reason,
-            filledAt: at(r.filled_at),
-          }),
-        ),
-    },
-    {
-      file: '10-科目成绩.xlsx',
-      sheetName: '科目成绩',
-      columns: [col('报名编号', 'applicationId', 10), col('科目', 'subject', 18), col('标记', 'mark', 8), col('成绩', 'score', 8)],
-      rows: () =>
-        mapped(
+        [
+          ['报名编号', 10, (r) => r.application_id],
+          ['准考证号', 16, (r) => r.ticket_no],
+          ['岗位编号', 10, (r) => r.position_id],
+          ['状态', 8, (r) => r.status],
+          ['加分', 8, (r) => points(r.bonus)],
+          ['总成绩', 8, (r) => points(r.total)],
+          ['合格', 6, (r) => (r.qualified ? '是' : '否')],
+          ['放弃面试时间', 20, (r) => at(r.gave_up_at)],
+          ['放弃原因', 20, (r) => r.gave_up_reason],
+          ['递补时间', 20, (r) => at(r.filled_at)],
+        ],
+      ),
+      sheet(
+        '科目成绩',
+        () =>
           perApplications((ids) =>
             k
               .selectFrom('score_mark as m')
@@ -494,27 +370,16 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('m.subject_id')
               .execute(),
           ),
-          (r) => ({ applicationId: r.application_id, subject: r.name, mark: r.mark, score: points(r.score) }),
-        ),
-    },
-    {
-      file: '11-成绩复核.xlsx',
-      sheetName: '成绩复核',
-      columns: [
-        col('编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('科目编号', 'subjectId', 10),
-        col('申请理由', 'reason', 30),
-        col('状态', 'status', 10),
-        col('原成绩', 'oldScore', 8),
-        col('复核后成绩', 'newScore', 10),
-        col('答复', 'answer', 30),
-        col('答复人员编号', 'answeredBy', 12),
-        col('答复时间', 'answeredAt', 20),
-        col('申请时间', 'createdAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['报名编号', 10, (r) => r.application_id],
+          ['科目', 18, (r) => r.name],
+          ['标记', 8, (r) => r.mark],
+          ['成绩', 8, (r) => points(r.score)],
+        ],
+      ),
+      sheet(
+        '成绩复核',
+        () =>
           byId((after) =>
             k
               .selectFrom('score_review')
@@ -526,33 +391,23 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            subjectId: r.subject_id,
-            reason: r.reason,
-            status: r.status,
-            oldScore: points(r.old_score),
-            newScore: points(r.new_score),
-            answer: r.answer,
-            answeredBy: r.answered_by ?? '',
-            answeredAt: at(r.answered_at),
-            createdAt: at(r.created_at),
-          }),
-        ),
-    },
-    {
-      file: '12-后续环节结果.xlsx',
-      sheetName: '后续环节结果',
-      columns: [
-        col('报名编号', 'applicationId', 10),
-        col('环节', 'stage', 12),
-        col('结果', 'outcome', 10),
-        col('面试成绩', 'score', 8),
-        col('更新时间', 'updatedAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['科目编号', 10, (r) => r.subject_id],
+          ['申请理由', 30, (r) => r.reason],
+          ['状态', 10, (r) => r.status],
+          ['原成绩', 8, (r) => points(r.old_score)],
+          ['复核后成绩', 10, (r) => points(r.new_score)],
+          ['答复', 30, (r) => r.answer],
+          ['答复人员编号', 12, (r) => r.answered_by ?? ''],
+          ['答复时间', 20, (r) => at(r.answered_at)],
+          ['申请时间', 20, (r) => at(r.created_at)],
+        ],
+      ),
+      sheet(
+        '后续环节结果',
+        () =>
           perApplications((ids) =>
             k
               .selectFrom('stage_result')
@@ -562,60 +417,34 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .orderBy('stage')
               .execute(),
           ),
-          (r) => ({
-            applicationId: r.application_id,
-            stage: r.stage,
-            outcome: r.outcome,
-            score: points(r.score),
-            updatedAt: at(r.updated_at),
-          }),
-        ),
-    },
-    {
-      file: '13-后续环节记录.xlsx',
-      sheetName: '后续环节记录',
-      columns: [
-        col('编号', 'id', 10),
-        col('报名编号', 'applicationId', 10),
-        col('事件', 'event', 14),
-        col('原状态', 'from', 12),
-        col('新状态', 'to', 12),
-        col('说明', 'reason', 30),
-        col('人员编号', 'actorId', 10),
-        col('时间', 'at', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['报名编号', 10, (r) => r.application_id],
+          ['环节', 12, (r) => r.stage],
+          ['结果', 10, (r) => r.outcome],
+          ['面试成绩', 8, (r) => points(r.score)],
+          ['更新时间', 20, (r) => at(r.updated_at)],
+        ],
+      ),
+      sheet(
+        '后续环节记录',
+        () =>
           perApplications((ids) =>
             k.selectFrom('later_history').selectAll().where('application_id', 'in', ids).orderBy('application_id').orderBy('id').execute(),
           ),
-          (r) => ({
-            id: r.id,
-            applicationId: r.application_id,
-            event: r.event,
-            from: LATER_STATUS_LABEL[r.from_state],
-            to: LATER_STATUS_LABEL[r.to_state],
-            reason: r.reason,
-            actorId: r.actor_id ?? '',
-            at: at(r.at),
-          }),
-        ),
-    },
-    {
-      file: '14-站内消息.xlsx',
-      sheetName: '站内消息',
-      columns: [
-        col('编号', 'id', 10),
-        col('考生编号', 'candidateId', 10),
-        col('报名编号', 'applicationId', 10),
-        col('类别', 'kind', 16),
-        col('标题', 'title', 24),
-        col('内容', 'content', 50),
-        col('发送时间', 'createdAt', 20),
-        col('阅读时间', 'readAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['编号', 10, (r) => r.id],
+          ['报名编号', 10, (r) => r.application_id],
+          ['事件', 14, (r) => r.event],
+          ['原状态', 12, (r) => LATER_STATUS_LABEL[r.from_state]],
+          ['新状态', 12, (r) => LATER_STATUS_LABEL[r.to_state]],
+          ['说明', 30, (r) => r.reason],
+          ['人员编号', 10, (r) => r.actor_id ?? ''],
+          ['时间', 20, (r) => at(r.at)],
+        ],
+      ),
+      sheet(
+        '站内消息',
+        () =>
           byId((after) =>
             k
               .selectFrom('message')
@@ -627,33 +456,20 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            candidateId: r.candidate_id,
-            applicationId: r.application_id ?? '',
-            kind: r.kind,
-            title: r.title,
-            content: r.content,
-            createdAt: at(r.created_at),
-            readAt: at(r.read_at),
-          }),
-        ),
-    },
-    {
-      file: '15-群发通知.xlsx',
-      sheetName: '群发通知',
-      columns: [
-        col('编号', 'id', 10),
-        col('对象', 'audience', 12),
-        col('标题', 'title', 24),
-        col('内容', 'content', 50),
-        col('短信', 'sms', 6),
-        col('人数', 'recipients', 8),
-        col('人员编号', 'staffId', 10),
-        col('时间', 'createdAt', 20),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['编号', 10, (r) => r.id],
+          ['考生编号', 10, (r) => r.candidate_id],
+          ['报名编号', 10, (r) => r.application_id ?? ''],
+          ['类别', 16, (r) => r.kind],
+          ['标题', 24, (r) => r.title],
+          ['内容', 50, (r) => r.content],
+          ['发送时间', 20, (r) => at(r.created_at)],
+          ['阅读时间', 20, (r) => at(r.read_at)],
+        ],
+      ),
+      sheet(
+        '群发通知',
+        () =>
           byId((after) =>
             k
               .selectFrom('announcement')
@@ -665,34 +481,20 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            audience: r.audience,
-            title: r.title,
-            content: r.content,
-            sms: r.sms ? '是' : '否',
-            recipients: r.recipients,
-            staffId: r.staff_id,
-            createdAt: at(r.created_at),
-          }),
-        ),
-    },
-    {
-      file: '16-审计记录.xlsx',
-      sheetName: '审计记录',
-      columns: [
-        col('编号', 'id', 10),
-        col('序号', 'seq', 10),
-        col('时间', 'at', 20),
-        col('人员', 'staffName', 12),
-        col('操作', 'action', 18),
-        col('对象', 'target', 16),
-        col('说明', 'detail', 40),
-        col('来源地址', 'ip', 16),
-        col('MAC', 'mac', 30),
-      ],
-      rows: () =>
-        mapped(
+        [
+          ['编号', 10, (r) => r.id],
+          ['对象', 12, (r) => r.audience],
+          ['标题', 24, (r) => r.title],
+          ['内容', 50, (r) => r.content],
+          ['短信', 6, (r) => (r.sms ? '是' : '否')],
+          ['人数', 8, (r) => r.recipients],
+          ['人员编号', 10, (r) => r.staff_id],
+          ['时间', 20, (r) => at(r.created_at)],
+        ],
+      ),
+      sheet(
+        '审计记录',
+        () =>
           byId((after) =>
             k
               .selectFrom('audit_log')
@@ -704,18 +506,18 @@ export function archiveSheets(k: Kysely<DB>, { officeId, examId, timeZone, ciphe
               .limit(BATCH)
               .execute(),
           ),
-          (r) => ({
-            id: r.id,
-            seq: r.seq ?? '',
-            at: at(r.at),
-            staffName: r.staff_name,
-            action: r.action,
-            target: r.target,
-            detail: r.detail,
-            ip: r.ip,
-            mac: r.mac ?? '',
-          }),
-        ),
-    },
-  ];
+        [
+          ['编号', 10, (r) => r.id],
+          ['序号', 10, (r) => r.seq ?? ''],
+          ['时间', 20, (r) => at(r.at)],
+          ['人员', 12, (r) => r.staff_name],
+          ['操作', 18, (r) => r.action],
+          ['对象', 16, (r) => r.target],
+          ['说明', 40, (r) => r.detail],
+          ['来源地址', 16, (r) => r.ip],
+          ['MAC', 30, (r) => r.mac ?? ''],
+        ],
+      ),
+    ] satisfies Omit<ArchiveSheet, 'file'>[]
+  ).map((s, i) => ({ ...s, file: `${String(i + 1).padStart(2, '0')}-${s.sheetName}.xlsx` }));
 }

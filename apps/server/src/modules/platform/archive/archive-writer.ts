@@ -6,8 +6,8 @@ import type { Db } from '../../../db/database';
 import { createDataCipher } from '../../../lib/crypto';
 import type { CryptoSuite } from '../../../lib/crypto-suite';
 import { signManifest, type ArchiveFileEntry, type ArchiveManifest } from '../../../lib/archive-mac';
-import { createSheetWriter, type SheetColumn } from '../../../lib/xlsx-stream';
-import { archiveSheets, type SheetRows } from './archive-sheets';
+import { createSheetWriter } from '../../../lib/xlsx-stream';
+import { archiveSheets, type ArchiveSheet } from './archive-sheets';
 
 /** What the export worker (src/export-worker.ts) is given to write an exam's archive. */
 export interface ArchiveJob {
@@ -47,26 +47,19 @@ function tap() {
 }
 
 /** One sheet into the zip as its rows arrive (one batch in memory); gives its entry for the manifest. */
-async function sheetEntry(
-  entry: Entry,
-  name: string,
-  sheetName: string,
-  columns: readonly SheetColumn[],
-  batches: SheetRows,
-  beat: () => Promise<void>,
-): Promise<ArchiveFileEntry> {
+async function sheetEntry(entry: Entry, s: ArchiveSheet, beat: () => Promise<void>): Promise<ArchiveFileEntry> {
   const t = tap();
-  const added = entry(t.stream, name);
-  const sheet = createSheetWriter(t.stream, sheetName, columns);
+  const added = entry(t.stream, s.file);
+  const sheet = createSheetWriter(t.stream, s.sheetName, s.columns);
   let rows = 0;
-  for await (const batch of batches) {
+  for await (const batch of s.rows()) {
     for (const row of batch) await sheet.row(row);
     rows += batch.length;
     await beat();
   }
   await sheet.finish();
   await added;
-  return { name, ...t.done(), rows };
+  return { name: s.file, ...t.done(), rows };
 }
 
 /**
@@ -104,7 +97,7 @@ export async function writeExamArchive(db: Db, job: ArchiveJob, out: Writable, p
   };
   const files: ArchiveFileEntry[] = [];
   for (const s of sheets) {
-    files.push(await sheetEntry(entry, s.file, s.sheetName, s.columns, s.rows(), beat));
+    files.push(await sheetEntry(entry, s, beat));
     done++;
     await progress(Math.floor((done * 100) / total));
   }

@@ -34,6 +34,8 @@ export interface ExamPurge {
   hiredKept: number;
   /** Candidates kept because another exam of theirs is still within retention (or hired). */
   keptForOtherExams: number;
+  /** Handled identity appeals on the anonymised candidates' ID numbers, deleted with them. */
+  appeals: number;
 }
 
 export interface OfficePurge {
@@ -43,7 +45,9 @@ export interface OfficePurge {
   retentionYears: number;
   exams: ExamPurge[];
   /** Dormant accounts told of their deletion, deleted, and kept (an application that blocks deletion). */
-  dormant: { notified: number; deleted: number; kept: number };
+  dormant: { notified: number; deleted: number; kept: number; appeals: number };
+  /** Handled identity appeals whose handling is older than the office's retention, deleted. */
+  expiredAppeals: number;
 }
 
 export interface PurgeReport {
@@ -118,7 +122,8 @@ export async function purge(deps: PurgeDeps, { asOf, dryRun }: { asOf: string; d
       name: office.name,
       retentionYears: retentionYearsOf(office.settings),
       exams: [],
-      dormant: { notified: 0, deleted: 0, kept: 0 },
+      dormant: { notified: 0, deleted: 0, kept: 0, appeals: 0 },
+      expiredAppeals: 0,
     };
     const counted = new Set<number>();
     for (const e of expired.values()) {
@@ -126,6 +131,7 @@ export async function purge(deps: PurgeDeps, { asOf, dryRun }: { asOf: string; d
       out.exams.push(await purgeExam(deps, e, { asOf, dryRun, hiredIn, releasable, counted }));
     }
     out.dormant = await dormantAccounts(deps, office, expired, { asOf, dryRun, hiredIn });
+    out.expiredAppeals = await expiredAppeals(deps, office.id, addYears(asOf, -out.retentionYears), { asOf, dryRun });
     report.offices.push(out);
   }
   return report;
@@ -164,6 +170,7 @@ async function purgeExam(deps: PurgeDeps, e: ExamEnd, ctx: ExamContext): Promise
     anonymised: 0,
     hiredKept: hired.size,
     keptForOtherExams: 0,
+    appeals: 0,
   };
   let after = 0;
   for (;;) {
@@ -190,7 +197,14 @@ async function purgeExam(deps: PurgeDeps, e: ExamEnd, ctx: ExamContext): Promise
       } else result.keptForOtherExams++;
     }
     result.anonymised += release.length;
-    if (!ctx.dryRun && release.length > 0) await anonymise(deps, e.officeId, release, apps, ctx.asOf);
+    if (release.length > 0)
+      result.appeals += ctx.dryRun
+        ? await countAppeals(
+            db,
+            e.officeId,
+            release.map((r) => r.id),
+          )
+        : await anonymise(deps, e.officeId, release, apps, ctx.asOf);
     await breathe();
   }
   if (!ctx.dryRun) {
@@ -200,7 +214,7 @@ async function purgeExam(deps: PurgeDeps, e: ExamEnd, ctx: ExamContext): Promise
         SYSTEM(e.officeId),
         '匿名化过期个人信息',
         `exam:${e.examId}`,
-        `保存期限届满：匿名化考生 ${result.anonymised} 人，保留拟录用 ${result.hiredKept} 人，因其他考试保留 ${result.keptForOtherExams} 人`,
+        `保存期限届满：匿名化考生 ${result.anonymised} 人（删除其已处理的身份申诉 ${result.appeals} 条），保留拟录用 ${result.hiredKept} 人，因其他考试保留 ${result.keptForOtherExams} 人`,
         '',
         trx,
       );
@@ -209,17 +223,81 @@ async function purgeExam(deps: PurgeDeps, e: ExamEnd, ctx: ExamContext): Promise
   return result;
 }
 
-/** The candidates' personal data removed in one transaction; what statistics need stays. */
+/**
+ * Identity appeals (申诉) hold an ID number, a name and a phone: a handled one goes with the
+ * personal data of the account its ID number names (found by the blind index, which stays). A
+ * pending one stays until staff handle it; `expiredAppeals` then takes it after retention.
+ */
+const handledAppeals = (k: Kysely<DB>, officeId: number) =>
+  k.selectFrom('appeal').where('office_id', '=', officeId).where('status', '!=', 'pending');
+const idnoIndexesOf = (k: Kysely<DB>, candidateIds: number[]) =>
+  k.selectFrom('candidate').select('idno_index').where('id', 'in', candidateIds);
+
+async function countAppeals(k: Kysely<DB>, officeId: number, candidateIds: number[]): Promise<number> {
+  const r = await handledAppeals(k, officeId)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('idno_index', 'in', idnoIndexesOf(k, candidateIds))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+async function deleteAppeals(trx: Kysely<DB>, officeId: number, candidateIds: number[]): Promise<number> {
+  const r = await trx
+    .deleteFrom('appeal')
+    .where('office_id', '=', officeId)
+    .where('status', '!=', 'pending')
+    .where('idno_index', 'in', idnoIndexesOf(trx, candidateIds))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Handled appeals whose handling is older than retention (those of no account, or of a kept one), counted or deleted; audited with the count. */
+async function expiredAppeals(
+  deps: PurgeDeps,
+  officeId: number,
+  before: string,
+  { asOf, dryRun }: { asOf: string; dryRun: boolean },
+): Promise<number> {
+  if (dryRun) {
+    const r = await handledAppeals(deps.db, officeId)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('handled_at', '<', before)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await trx
+      .deleteFrom('appeal')
+      .where('office_id', '=', officeId)
+      .where('status', '!=', 'pending')
+      .where('handled_at', '<', before)
+      .executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    if (n > 0)
+      await deps.audit.record(
+        SYSTEM(officeId),
+        '删除过期身份申诉',
+        `office:${officeId}`,
+        `保存期限届满：删除 ${asOf.slice(0, 10)} 前已处理满期限的申诉 ${n} 条`,
+        '',
+        trx,
+      );
+    return n;
+  });
+}
+
+/** The candidates' personal data removed in one transaction; what statistics need stays. Gives the appeals deleted. */
 async function anonymise(
   deps: PurgeDeps,
   officeId: number,
   release: { id: number; name: string }[],
   apps: Map<number, { id: number; form: string }[]>,
   at: string,
-) {
+): Promise<number> {
   const ids = release.map((r) => r.id);
   const blank = deps.cipher.encrypt('');
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
+    const appeals = await deleteAppeals(trx, officeId, ids);
     for (const r of release)
       await trx
         .updateTable('candidate')
@@ -255,6 +333,7 @@ async function anonymise(
         .set({ proof: Buffer.alloc(0), proof_mime: '' })
         .where('application_id', 'in', applicationIds)
         .execute();
+    return appeals;
   });
 }
 
@@ -280,7 +359,7 @@ async function dormantAccounts(
   const timeZone = parseJsonColumn(officeSettingsSchema.pick({ timeZone: true }), office.settings, {
     timeZone: DEFAULT_TIME_ZONE,
   }).timeZone;
-  const counts = { notified: 0, deleted: 0, kept: 0 };
+  const counts = { notified: 0, deleted: 0, kept: 0, appeals: 0 };
   const noticeMs = DORMANT_NOTICE_DAYS * DAY_MS;
   const asOfMs = Date.parse(asOf);
   let after = 0;
@@ -290,6 +369,7 @@ async function dormantAccounts(
       .select([
         'c.id',
         'c.mobile',
+        'c.idno_index',
         'c.created_at',
         'c.dormant_notice_at',
         (eb) =>
@@ -330,20 +410,34 @@ async function dormantAccounts(
       } else if (asOfMs >= deleteAt && asOfMs >= Date.parse(notice) + noticeMs) {
         if (dryRun) {
           counts.deleted++;
+          counts.appeals += await countAppeals(db, office.id, [c.id]);
           continue;
         }
         try {
-          await deps.deleteCandidate(office.id, c.id, (trx, applications) =>
-            deps.audit.record(
+          let appeals = 0;
+          await deps.deleteCandidate(office.id, c.id, async (trx, applications) => {
+            // The candidate row is gone by now: its ID number's appeals are found by its blind index.
+            appeals = Number(
+              (
+                await trx
+                  .deleteFrom('appeal')
+                  .where('office_id', '=', office.id)
+                  .where('status', '!=', 'pending')
+                  .where('idno_index', '=', c.idno_index)
+                  .executeTakeFirst()
+              ).numDeletedRows,
+            );
+            await deps.audit.record(
               SYSTEM(office.id),
               '删除长期未使用账号',
               `candidate:${c.id}`,
-              `删除报名 ${applications} 条及照片、登录会话`,
+              `删除报名 ${applications} 条及照片、登录会话、已处理的身份申诉 ${appeals} 条`,
               '',
               trx,
-            ),
-          );
+            );
+          });
           counts.deleted++;
+          counts.appeals += appeals;
           deps.accountDeleted?.(c.id);
         } catch (err) {
           if (!(err instanceof DeletionBlocked)) throw err;

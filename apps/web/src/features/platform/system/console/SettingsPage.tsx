@@ -2,12 +2,14 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   agreementInputSchema,
   MENU_PATHS,
+  DEFAULT_RETENTION_YEARS,
   OFFICE_TIME_ZONES,
   officeSettingsInputSchema,
+  retentionYearsSchema,
   type MenuItem,
   type OfficeSettings,
 } from '@zhikaoyun/shared';
-import { App, Button, Card, Form, Input, Select, Space, Switch, Tabs } from 'antd';
+import { App, Button, Card, Form, Input, InputNumber, Select, Space, Switch, Tabs } from 'antd';
 import { formatDateTime } from '../../../../components/format';
 import { setDisplayTimeZone } from '../../../../lib/office-time-zone';
 import { useEffect } from 'react';
@@ -35,7 +37,7 @@ const ICONS: { value: MenuItem['icon']; label: string }[] = [
   { value: 'me', label: '我的' },
 ];
 const SETTING_FIELDS: {
-  name: Exclude<keyof OfficeSettings, 'timeZone' | 'staffTotpRequired'>;
+  name: Exclude<keyof OfficeSettings, 'timeZone' | 'staffTotpRequired' | 'retentionYears'>;
   label: string;
   max: number;
   area?: boolean;
@@ -49,7 +51,7 @@ const SETTING_FIELDS: {
   { name: 'icp', label: 'ICP 备案号', max: 60 },
 ];
 
-const TABS = ['site', 'menu', 'agreement', 'security'] as const;
+const TABS = ['site', 'menu', 'agreement', 'security', 'retention'] as const;
 type Tab = (typeof TABS)[number];
 
 /** 系统设置: what the candidate site shows, changed without a restart; the tab is `?tab=`. */
@@ -66,6 +68,7 @@ export default function SettingsPage() {
   const [menuForm] = Form.useForm<{ menu: MenuItem[] }>();
   const [agreementForm] = Form.useForm<{ title: string; content: string }>();
   const [securityForm] = Form.useForm<Pick<OfficeSettings, 'staffTotpRequired'>>();
+  const [retentionForm] = Form.useForm<Pick<OfficeSettings, 'retentionYears'>>();
   const data = office.data;
 
   useEffect(() => {
@@ -74,7 +77,8 @@ export default function SettingsPage() {
     menuForm.setFieldsValue({ menu: data.menu });
     agreementForm.setFieldsValue({ title: data.agreement.title, content: data.agreement.content });
     securityForm.setFieldsValue({ staffTotpRequired: data.settings.staffTotpRequired });
-  }, [data, settingsForm, menuForm, agreementForm, securityForm]);
+    retentionForm.setFieldsValue({ retentionYears: data.settings.retentionYears });
+  }, [data, settingsForm, menuForm, agreementForm, securityForm, retentionForm]);
 
   const saved = (text: string) => () => void message.success(`${text}已保存，考生网站即时生效`);
   const saveButton = (loading: boolean) =>
@@ -245,6 +249,36 @@ export default function SettingsPage() {
                     extra="开启后，未绑定验证器 App 的人员登录后须先完成绑定才能使用管理后台；已登录的人员在下一次操作时被要求绑定。生产环境中管理员始终须开启两步验证。"
                   >
                     <Switch />
+                  </Form.Item>
+                  {saveButton(settings.isPending)}
+                </Form>
+              ),
+            },
+            {
+              key: 'retention',
+              label: '数据保存',
+              children: (
+                <Form
+                  form={retentionForm}
+                  name="office-retention"
+                  layout="vertical"
+                  disabled={!canEdit}
+                  style={{ maxWidth: 640 }}
+                  onFinish={(v) => {
+                    if (data)
+                      void settings
+                        .mutateAsync({ ...data.settings, retentionYears: v.retentionYears })
+                        .then(() => void message.success('个人信息保存年限已保存，各考试的匿名化日期随之更新'))
+                        .catch(() => undefined);
+                  }}
+                >
+                  <Form.Item
+                    name="retentionYears"
+                    label="个人信息保存年限"
+                    extra={`考试结束后保存考生个人信息的年数（1–30 年，默认 ${DEFAULT_RETENTION_YEARS} 年）。期满后，系统每天自动匿名化未录用考生的姓名、身份证号、手机号、电子邮箱、照片和报名表中的自由填写内容，并删除其已处理的身份申诉；报名状态和成绩保留用于统计；拟录用人员的信息保留。各考试的匿名化日期见 考试管理 → 归档。`}
+                    rules={[zodRule(retentionYearsSchema)]}
+                  >
+                    <InputNumber precision={0} suffix="年" style={{ width: 160 }} />
                   </Form.Item>
                   {saveButton(settings.isPending)}
                 </Form>
