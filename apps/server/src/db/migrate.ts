@@ -31,6 +31,7 @@ import { cryptoSuite } from './migrations/0031_crypto_suite';
 import { identityCheck } from './migrations/0032_identity_check';
 import { reminders } from './migrations/0033_reminders';
 import { examArchiveAndRetention } from './migrations/0035_exam_archive_and_retention';
+import { identityBackfill } from './migrations/0036_identity_backfill';
 
 /**
  * Every migration by name, as Kysely runs them (in name order). They are listed here, not read
@@ -70,6 +71,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0032_identity_check': identityCheck(dialect),
     '0033_reminders': reminders(),
     '0035_exam_archive_and_retention': examArchiveAndRetention(),
+    '0036_identity_backfill': identityBackfill(),
   };
 }
 
