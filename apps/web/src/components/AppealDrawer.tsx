@@ -21,11 +21,13 @@ export function AppealDrawer({
   open,
   onClose,
   initial,
+  title = '身份证号被他人注册申诉',
   lead = '如果您从未注册，但系统提示身份证号码已注册，可能有人冒用了您的身份证号码。提交申诉后，工作人员将致电核实，核实后为您重置账号。',
 }: {
   open: boolean;
   onClose: () => void;
   initial: Partial<Values>;
+  title?: string;
   /** What the appeal is for, said above the form (the registration's taken number by default). */
   lead?: string;
 }) {
@@ -33,7 +35,7 @@ export function AppealDrawer({
   const captcha = useRef<CaptchaHandle>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <Drawer open={open} onClose={onClose} placement="bottom" size="large" title="身份证号被他人注册申诉" destroyOnHidden>
+    <Drawer open={open} onClose={onClose} placement="bottom" size="large" title={title} destroyOnHidden>
       <p className="account-page__lead">{lead}</p>
       <Form<Values>
         name="appeal"

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { DIALOG_WIDTH, FACE_REQUIRED_TEXT, REAL_NAME_FAILED_TEXT, type Exam, type IdentityStatus } from '@zhikaoyun/shared';
 import { accountKeys } from '../../../../lib/api/keys';
-import { correctIdentityName, startFaceVerify } from '../../../../lib/api/accounts';
+import { correctIdentityName, startFaceVerify, useUserInfo } from '../../../../lib/api/accounts';
 import { formatDateTime } from '../../../../components/format';
 import { AppealDrawer } from '../../../../components/AppealDrawer';
 
@@ -27,6 +27,7 @@ export function IdentityCheck({ exam, status }: { exam: Exam; status: IdentitySt
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
   const [appealing, setAppealing] = useState(false);
+  const user = useUserInfo().data;
   if (!status) return null;
 
   const face = () => {
@@ -74,8 +75,10 @@ export function IdentityCheck({ exam, status }: { exam: Exam; status: IdentitySt
         <AppealDrawer
           open={appealing}
           onClose={() => setAppealing(false)}
+          title="身份申诉"
           lead={APPEAL_LEAD}
-          initial={{ description: '实名核验未通过，姓名与身份证一致，请核实' }}
+          // The name is left to write as on the ID card: the account's is the one the check refused.
+          initial={{ idno: user?.idno, mobile: user?.mobile, description: '实名核验未通过，我的姓名与身份证一致，请核实' }}
         />
       )}
       {exam.config.faceVerify &&
