@@ -173,11 +173,12 @@ for (const kind of DATABASES) {
     () => {
       const right = { idno: newIdno(), name: '钱立' };
       const wrong = { idno: newIdno(), name: '孙婉' };
+      const third = { idno: newIdno(), name: '赵敏捷' };
       let t: TestApp;
       beforeAll(async () => {
         const dir = mkdtempSync(path.join(tmpdir(), 'zk-identity-backfill-'));
         const records = path.join(dir, 'records.csv');
-        writeFileSync(records, `idno,name\n${right.idno},${right.name}\n${wrong.idno},${wrong.name}\n`);
+        writeFileSync(records, `idno,name\n${right.idno},${right.name}\n${wrong.idno},${wrong.name}\n${third.idno},${third.name}\n`);
         t = await createTestApp(kind, { IDENTITY_SANDBOX_RECORDS: records });
       });
       afterAll(() => t?.close());
@@ -213,8 +214,24 @@ for (const kind of DATABASES) {
           .execute();
         expect(rows).toHaveLength(2);
 
+        // A third account anonymised by retention while its check waits: closed, nobody told.
+        const gone = await post(t, '/api/register', { ...registration(third.idno, { name: third.name }), ...(await captcha(t)) });
+        expect(gone.body.success, gone.body.msg).toBe(true);
+        const goneId = (await t.db.kysely.selectFrom('candidate').select('id').where('name', '=', third.name).executeTakeFirstOrThrow()).id;
+        await t.db.kysely.deleteFrom('identity_check').where('candidate_id', '=', goneId).execute();
+        await identityBackfill().up(t.db.kysely as never);
+        await t.db.kysely
+          .updateTable('candidate')
+          .set({ idno_enc: t.app.cipher.encrypt(''), anonymised_at: new Date().toISOString() })
+          .where('id', '=', goneId)
+          .execute();
+
         const swept = await sweepConfirmation(t.app);
         expect(swept.identityChecks.settled).toBeGreaterThanOrEqual(2);
+        const closed = await t.db.kysely.selectFrom('identity_check').selectAll().where('candidate_id', '=', goneId).execute();
+        expect(closed.map((r) => [r.status, r.reason])).toEqual([['failed', 'anonymised']]);
+        const inbox = await t.db.kysely.selectFrom('message').select('id').where('candidate_id', '=', goneId).execute();
+        expect(inbox).toEqual([]);
         const [first, second] = tokens as [string, string];
         expect((await get(t, '/api/getIdentityStatus', bearer(first))).body.data.realName).toBe('passed');
         expect((await get(t, '/api/getIdentityStatus', bearer(second))).body.data.realName).toBe('failed');
