@@ -119,5 +119,8 @@ test('a failed real-name check: the reason, 身份申诉 taken, 更正姓名 cle
   await dialog.getByLabel('与身份证一致的姓名').fill('黄晓磊');
   await dialog.getByRole('button', { name: '更正并重新核验' }).click();
   await expect(page.getByRole('alert').filter({ hasText: '实名核验未通过' })).toHaveCount(0);
+  await expect(dialog).toBeHidden();
+  // The account carries the corrected name.
+  await expect(page.getByText('黄晓磊', { exact: true })).toBeVisible();
   await shot(page, 'identity-failed-corrected.png');
 });
