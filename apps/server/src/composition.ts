@@ -354,6 +354,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     notifications,
     findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
     findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
+    identityChecks: (officeId, candidateIds) => identity.checksOf(officeId, candidateIds),
   });
   // An exam's archive (issue 36): written by the export worker, its PDFs made as the console makes them.
   const archive = createArchiveService({

@@ -475,7 +475,7 @@ for (const kind of DATABASES) {
       await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const rows: string[][] = [];
       book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map((v) => String((v ?? '') as string | number))));
-      expect(rows[0]).toEqual(['考点', '考场', '座位号', '准考证号', '姓名', '岗位', '科目', '开考时间']);
+      expect(rows[0]).toEqual(['考点', '考场', '座位号', '准考证号', '姓名', '岗位', '科目', '开考时间', '身份核验']);
       expect(rows).toHaveLength(9);
       expect(rows.slice(1).every((r) => /^9\d{10}$/.test(r[3]!) && r[0]!.includes('市第一中学') && r[5]!.includes('财务会计'))).toBe(true);
       expect(new Set(rows.slice(1).map((r) => r[4]))).toEqual(new Set(names));

@@ -31,6 +31,7 @@ import { cryptoSuite } from './migrations/0031_crypto_suite';
 import { identityCheck } from './migrations/0032_identity_check';
 import { reminders } from './migrations/0033_reminders';
 import { examArchiveAndRetention } from './migrations/0035_exam_archive_and_retention';
+import { identityBackfill } from './migrations/0036_identity_backfill';
 import { dailyJobLease } from './migrations/0038_daily_job_lease';
 
 /**
@@ -71,6 +72,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0032_identity_check': identityCheck(dialect),
     '0033_reminders': reminders(),
     '0035_exam_archive_and_retention': examArchiveAndRetention(),
+    '0036_identity_backfill': identityBackfill(),
     '0038_daily_job_lease': dailyJobLease(),
   };
 }

@@ -17,6 +17,7 @@ import type { DataCipher } from '../lib/crypto';
 import { seedCloseoutDemo } from './closeout';
 import { seedConfirmationDemo } from './confirmation';
 import { seedTicketsDemo } from './tickets';
+import { seedIdentityDemo } from './identity';
 import { seedScoresDemo } from './scores';
 import { AGREEMENT_TITLE, DEFAULT_WEBNAME, registrationAgreement } from '../modules/platform/offices/defaults';
 
@@ -183,6 +184,7 @@ export async function seedDemo(
       await seedTicketsDemo(db, trx, stage);
       await seedScoresDemo(db, trx, stage);
       await seedCloseoutDemo(trx, stage);
+      await seedIdentityDemo(trx, stage);
     }
 
     for (const n of DEMO_NOTICES) {

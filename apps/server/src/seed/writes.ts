@@ -205,6 +205,14 @@ export async function insertDemoPosition(
   return row.id;
 }
 
+/** A demo candidate: the first 17 digits of the ID number, and how their real-name check stands (passed unless said). */
+export interface DemoCandidate {
+  first17: string;
+  name: string;
+  mobile: string;
+  realName?: 'passed' | 'pending' | 'failed';
+}
+
 /**
  * A demo candidate as registration stores one: the ID number (its check character computed from
  * the first 17) encrypted with its blind index, birthday and sex read from it, the given password
@@ -213,7 +221,7 @@ export async function insertDemoPosition(
 export async function insertDemoCandidate(
   trx: Kysely<DB>,
   opts: { officeId: number; cipher: DataCipher },
-  c: { first17: string; name: string; mobile: string },
+  c: DemoCandidate,
   passwordHash: string,
   stamp: string,
 ): Promise<{ id: number; idno: string }> {
@@ -239,17 +247,22 @@ export async function insertDemoCandidate(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  // Registration checks name and ID number (decision 034); the sandbox, with no records set, passes them.
+  // Registration checks name and ID number (decision 034); the sandbox, with no records set, passes
+  // them. A demo candidate may stand otherwise: still pending (asked again a day on) or failed.
+  const realName = c.realName ?? 'passed';
   await trx
     .insertInto('identity_check')
     .values({
       office_id: opts.officeId,
       candidate_id: row.id,
       kind: 'real_name',
-      status: 'passed',
+      status: realName,
       provider: 'sandbox',
+      reason: realName === 'failed' ? 'mismatch' : realName === 'pending' ? 'no answer' : '',
+      attempts: realName === 'pending' ? 1 : 0,
+      next_at: realName === 'pending' ? new Date(Date.parse(stamp) + 86_400_000).toISOString() : null,
       created_at: stamp,
-      checked_at: stamp,
+      checked_at: realName === 'pending' ? null : stamp,
     })
     .execute();
   return { id: row.id, idno };
@@ -269,7 +282,7 @@ export async function demoStage(trx: Kysely<DB>, opts: DemoStageOptions) {
     exam: (exam: Parameters<typeof insertDemoExam>[2]) => insertDemoExam(trx, opts, exam),
     position: (examId: number, code: string, p: DemoPosition) => insertDemoPosition(trx, opts.officeId, examId, code, p, stamp),
     subjects: (examId: number, examDay: string) => insertDemoSubjects(trx, opts, examId, examDay),
-    candidate: (c: { first17: string; name: string; mobile: string }) => insertDemoCandidate(trx, opts, c, passwordHash, stamp),
+    candidate: (c: DemoCandidate) => insertDemoCandidate(trx, opts, c, passwordHash, stamp),
     application: (a: Omit<Parameters<typeof insertDemoApplication>[1], 'officeId'>) =>
       insertDemoApplication(trx, { officeId: opts.officeId, ...a }),
   };

@@ -1,5 +1,5 @@
-import { DownloadOutlined, IdcardOutlined } from '@ant-design/icons';
-import type { Exam } from '@zhikaoyun/shared';
+import { ClockCircleOutlined, DownloadOutlined, IdcardOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { identityVerified, ticketIdentityText, type Exam } from '@zhikaoyun/shared';
 import { App, Button, QRCode, Skeleton } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from './format';
@@ -59,6 +59,16 @@ export function AdmissionTicketCard({ exam }: { exam: Exam }) {
         <span>准考证号</span>
         <strong>{t.ticketNo}</strong>
       </p>
+      {/* Issue 33: a verified candidate enters as usual; any other comes early for a check at the door. */}
+      {identityVerified(t.identity) ? (
+        <p className="ticket-card__identity is-verified" role="note">
+          <SafetyCertificateOutlined aria-hidden /> {ticketIdentityText(t.identity)}
+        </p>
+      ) : (
+        <p className="ticket-card__identity is-unverified" role="note">
+          <ClockCircleOutlined aria-hidden /> {ticketIdentityText(t.identity)}
+        </p>
+      )}
       <InfoRows
         rows={[
           { label: '姓名', value: t.name },

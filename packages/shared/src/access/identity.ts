@@ -45,13 +45,47 @@ export const FACE_LABEL: Readonly<Record<FaceStatus, string>> = {
 
 /** Why a submit is refused after a failed real-name check, and the two ways out. */
 export const REAL_NAME_FAILED_TEXT =
-  '您的姓名与身份证号码未通过实名核验，暂不能提交报名。请在个人中心核对并更正姓名后重新核验；如身份证号码被他人冒用注册，请通过“身份证号被占用申诉”找回账号。';
+  '您的姓名与身份证号码未通过实名核验，暂不能提交报名。请在“确认报考信息”页点击“更正姓名”，按身份证填写姓名后立即重新核验；如姓名无误仍未通过，或身份证号码被他人冒用，请点击“身份申诉”，工作人员将致电核实。';
 /** An exam with faceVerify: a submit before a face check passed in its registration window. */
 export const FACE_REQUIRED_TEXT = '本考试要求人脸核验：请先完成人脸核验（需本人操作），通过后再提交报名';
 
 /** On the admission ticket and the door list. */
 export const TICKET_VERIFIED_TEXT = '已实名核验';
 export const TICKET_UNVERIFIED_TEXT = '未完成实名核验：请于开考前 60 分钟到达考点，在入口接受身份核验';
+
+/**
+ * A seated candidate's checks as the ticket, the door check and the room lists show them: the
+ * real-name check, and the face check only when the exam asks for one (null: it does not).
+ */
+export const ticketIdentitySchema = z.object({
+  realName: z.enum(REAL_NAME_STATUSES),
+  face: z.enum(FACE_STATUSES).nullable(),
+});
+export type TicketIdentity = z.infer<typeof ticketIdentitySchema>;
+
+/** Verified for the door: the real-name check passed, and the face check too when the exam asks for it. */
+export function identityVerified(c: TicketIdentity): boolean {
+  return c.realName === 'passed' && (c.face === null || c.face === 'passed');
+}
+
+/** The ticket's line: 已实名核验, or the early arrival for a check at the door. */
+export function ticketIdentityText(c: TicketIdentity): string {
+  return identityVerified(c) ? TICKET_VERIFIED_TEXT : TICKET_UNVERIFIED_TEXT;
+}
+
+/** Door staff's words for each status (a check never made reads 待核验: the door checks it). */
+export const DOOR_CHECK_TEXT: Readonly<Record<RealNameStatus | FaceStatus, string>> = {
+  passed: '通过',
+  pending: '待核验',
+  failed: '未通过',
+  none: '待核验',
+};
+
+/** One line for the room lists: 实名核验：通过；人脸核验：待核验. */
+export function doorCheckLine(c: TicketIdentity): string {
+  const real = `实名核验：${DOOR_CHECK_TEXT[c.realName]}`;
+  return c.face === null ? real : `${real}；人脸核验：${DOOR_CHECK_TEXT[c.face]}`;
+}
 
 /** The inbox message after a background check ended (the account was created while it was pending). */
 export function realNameResultMessage(status: Exclude<RealNameStatus, 'pending'>): { title: string; content: string } {

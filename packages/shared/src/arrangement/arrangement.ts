@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ticketIdentitySchema } from '../access/identity';
 
 const examId = z.number({ message: '请选择考试' }).int().positive({ message: '请选择考试' });
 const time = (label: string) => z.iso.datetime({ offset: true, message: `请选择${label}` }).transform((v) => new Date(v).toISOString());
@@ -134,6 +135,8 @@ export const admissionTicketSchema = z.object({
   /** Each paper with its room and seat: the same for every paper (one seat for the whole exam). */
   subjects: z.array(z.object({ name: z.string(), startAt: z.string(), endAt: z.string(), room: z.string(), seat: z.number().int() })),
   qr: z.string(),
+  /** The candidate's identity checks (issue 33): the ticket says 已实名核验 or asks them to come early. */
+  identity: ticketIdentitySchema,
 });
 export type AdmissionTicket = z.infer<typeof admissionTicketSchema>;
 
@@ -150,6 +153,8 @@ export const verifiedTicketSchema = z.object({
   checkedInAt: z.string(),
   /** Scanned before for the same paper: the same ticket shown twice at the door. */
   repeat: z.boolean(),
+  /** The candidate's identity checks, for the door staff to see beside the photo (issue 33). */
+  identity: ticketIdentitySchema,
 });
 export type VerifiedTicket = z.infer<typeof verifiedTicketSchema>;
 

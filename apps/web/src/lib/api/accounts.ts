@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { IdentityStatus, UserInfo } from '@zhikaoyun/shared';
+import type { IdentityStatus, SubmitAppealInput, UserInfo } from '@zhikaoyun/shared';
 import { getData, postData } from '../api-client';
 import { accountKeys } from './keys';
 import { useSysStore } from '../store';
@@ -46,3 +46,6 @@ export const startFaceVerify = (examId: number) => postData<{ url: string }>('/a
 
 /** A failed real-name check's way out: the name corrected and checked again. */
 export const correctIdentityName = (name: string) => postData<IdentityStatus>('/api/correctIdentityName', { name });
+
+/** Someone else registered my ID number, or the real-name check refuses my true name: ask the office (a call back). */
+export const submitAppeal = (input: SubmitAppealInput) => postData<null>('/api/submitAppeal', input);

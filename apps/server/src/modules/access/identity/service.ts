@@ -152,7 +152,13 @@ export function createIdentityService(deps: IdentityDeps) {
       for (const row of await repo.due(nowIso(), limit)) {
         const c = await deps.findCandidate(row.office_id, row.candidate_id);
         if (!c) continue;
-        const answer = await ask(deps.cipher.decrypt(c.idno_enc), c.name);
+        const idno = deps.cipher.decrypt(c.idno_enc);
+        if (idno === '') {
+          // Anonymised by retention while pending: nothing left to check, nobody to tell.
+          await repo.settle(row.id, 'failed', 'anonymised', nowIso());
+          continue;
+        }
+        const answer = await ask(idno, c.name);
         if (answer === null) {
           const attempts = row.attempts + 1;
           await repo.postpone(row.id, attempts, new Date(Date.now() + retryDelayMs(attempts)).toISOString(), 'no answer');

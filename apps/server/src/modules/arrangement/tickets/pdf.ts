@@ -22,6 +22,8 @@ export interface TicketPdfInput {
   qr: string;
   photo: { mime: string; data: Buffer } | undefined;
   timeZone: string;
+  /** 已实名核验, or the early arrival for a check at the door (issue 33). */
+  identityText: string;
 }
 
 export const DEFAULT_EXAM_RULES = [
@@ -78,6 +80,7 @@ export async function renderTicketPdf(input: TicketPdfInput): Promise<Uint8Array
     ['考\u3000\u3000点', input.site],
     ['考点地址', input.address],
     ['考场座位', `第 ${input.room} 考场\u3000第 ${String(input.seat).padStart(2, '0')} 号座位`, bold, 12],
+    ['身份核验', input.identityText, bold, input.identityText.length > 10 ? 10.5 : valueSize],
   ];
   const tableTop = y;
   for (const [label, value, font = regular, size = valueSize] of rows) {

@@ -166,6 +166,7 @@ export function createTicketsRepository(db: Db) {
           'j.end_at',
           's.seat',
           't.ticket_no',
+          'a.candidate_id',
           'c.name',
           'c.photo_id',
         ])
@@ -188,6 +189,7 @@ export function createTicketsRepository(db: Db) {
             'r.code as room',
             's.seat',
             't.ticket_no',
+            'a.candidate_id',
             'c.name',
             'p.code as position_code',
             'p.name as position',
@@ -273,6 +275,7 @@ function ticketQuery(k: Kysely<DB>) {
     .select([
       'p.unit',
       't.application_id',
+      'a.candidate_id',
       't.exam_id',
       't.ticket_no',
       't.seat',

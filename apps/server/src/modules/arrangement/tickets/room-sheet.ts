@@ -7,6 +7,8 @@ export interface RoomSheetSeat {
   ticketNo: string;
   name: string;
   photo: { mime: string; data: Buffer } | undefined;
+  /** The candidate's identity checks in one line (实名核验：通过…), for the proctor at the sign-in (issue 33). */
+  identity: string;
 }
 
 /** One room in one sitting: the papers sat there and its candidates in seat order. */
@@ -115,7 +117,10 @@ export async function renderRoomSheets(input: RoomSheetsInput): Promise<Uint8Arr
         page.drawRectangle({ x: px, y: py, width: pw, height: ph, borderColor: LINE, borderWidth: 0.5 });
         text(page, '无照片', px + 3, py + ph / 2 - 3, 7.5, regular, MUTED);
       }
-      text(page, fit(seat.name, bold, 12, WIDTH * 0.2 - 14), xs[2]! + 8, mid, 12, bold);
+      text(page, fit(seat.name, bold, 12, WIDTH * 0.2 - 14), xs[2]! + 8, mid + 7, 12, bold);
+      // Under the name, small: the checks, so the proctor knows whom to check at the desk.
+      for (const [i, part] of seat.identity.split('；').entries())
+        text(page, fit(part, regular, 8, WIDTH * 0.2 - 14), xs[2]! + 8, mid - 8 - i * 10, 8, regular, MUTED);
       text(page, seat.ticketNo, xs[3]! + 8, mid, 11.5);
       y -= ROW_H;
     }

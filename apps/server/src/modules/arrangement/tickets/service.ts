@@ -7,6 +7,10 @@ import {
   type DoorCheckExam,
   type MoveSeatInput,
   APPLICATION_STATES,
+  doorCheckLine,
+  examConfigSchema,
+  ticketIdentityText,
+  type TicketIdentity,
 } from '@zhikaoyun/shared';
 import ExcelJS from 'exceljs';
 import { isUniqueViolation } from '../../../db/errors';
@@ -19,6 +23,8 @@ import type { AuditService } from '../../platform/audit/service';
 import type { ExamLookup } from '../../content/exams/lookup';
 import type { ArrangementRepository } from '../arrangement/repository';
 import type { NotificationsService } from '../../messages/notifications/service';
+import type { IdentityChecks } from '../../access/identity/service';
+import { parseJsonColumn } from '../../../lib/json';
 import { applicationScope, inScope, officeAdminScope } from '../../access/scope';
 import { issueTickets } from './issue';
 import { createPdfCache } from './pdf-cache';
@@ -36,6 +42,8 @@ export interface TicketsDeps {
   findPhoto(officeId: number, photoId: number): Promise<{ mime: string; data: Buffer } | undefined>;
   /** A room of the office (the arrangement's): where a moved candidate goes. */
   findRoom: ArrangementRepository['room'];
+  /** The candidates' identity checks (the identity service's `checksOf`), for the ticket, the door and the room lists. */
+  identityChecks(officeId: number, candidateIds: readonly number[]): Promise<Map<number, IdentityChecks>>;
 }
 
 const CODE_VERSION = 'ZK1';
@@ -75,6 +83,23 @@ export function createTicketsService(deps: TicketsDeps) {
       .blindIndexes(MAC_PURPOSE, `${officeId}.${examId}.${ticketNo}`)
       .some((i) => timingSafeEqual(Buffer.from(mac(officeId, examId, ticketNo, i)), given));
     return fits ? { examId, ticketNo } : null;
+  }
+
+  /**
+   * Each candidate's checks as the door needs them: the face check only for an exam that asks for
+   * one (issue 33). A candidate without a check row reads pending (the identity service's rule).
+   */
+  async function identityOf(
+    officeId: number,
+    exam: { config: string },
+    candidateIds: readonly number[],
+  ): Promise<(candidateId: number) => TicketIdentity> {
+    const face = parseJsonColumn(examConfigSchema, exam.config, { fields: [], required: [] }).faceVerify === true;
+    const checks = await deps.identityChecks(officeId, [...new Set(candidateIds)]);
+    return (id) => {
+      const c = checks.get(id);
+      return { realName: c?.realName ?? 'pending', face: face ? (c?.face ?? 'none') : null };
+    };
   }
 
   async function publishedTicket(officeId: number, candidateId: number, examId: number) {
@@ -129,8 +154,9 @@ export function createTicketsService(deps: TicketsDeps) {
     },
 
     async get(officeId: number, candidateId: number, examId: number) {
-      const { t } = await publishedTicket(officeId, candidateId, examId);
+      const { exam, t } = await publishedTicket(officeId, candidateId, examId);
       const subjects = await repo.subjectsOf(t.application_id);
+      const identity = (await identityOf(officeId, exam, [candidateId]))(candidateId);
       return {
         ticketNo: t.ticket_no,
         name: t.name,
@@ -140,6 +166,7 @@ export function createTicketsService(deps: TicketsDeps) {
         seat: t.seat,
         subjects: subjects.map((s) => ({ name: s.name, startAt: s.start_at, endAt: s.end_at, room: s.room_code, seat: s.seat })),
         qr: sign(officeId, examId, t.ticket_no),
+        identity,
       };
     },
 
@@ -150,6 +177,7 @@ export function createTicketsService(deps: TicketsDeps) {
     async pdf(office: { id: number; name: string; timeZone: string }, candidateId: number, examId: number): Promise<Buffer> {
       const { exam, t } = await publishedTicket(office.id, candidateId, examId);
       const subjects = await repo.subjectsOf(t.application_id);
+      const identity = (await identityOf(office.id, exam, [candidateId]))(candidateId);
       const input: Omit<TicketPdfInput, 'photo' | 'idno' | 'qr'> = {
         officeName: office.name,
         examName: exam.name,
@@ -163,6 +191,8 @@ export function createTicketsService(deps: TicketsDeps) {
         subjects: subjects.map((s) => ({ name: s.name, startAt: s.start_at, endAt: s.end_at, room: s.room_code, seat: s.seat })),
         rules: exam.exam_rules,
         timeZone: office.timeZone,
+        // In the cache's hash: a check that ends changes the printed line.
+        identityText: ticketIdentityText(identity),
       };
       // The ID number by its ciphertext and the QR code by the ticket number it signs: a cached
       // download neither decrypts nor signs.
@@ -241,6 +271,11 @@ export function createTicketsService(deps: TicketsDeps) {
       const rows = await repo.roomSeats(staff.officeId, q.examId, q.siteId, q.roomId);
       if (rows.length === 0) throw new AppError(ErrorCode.Validation, '该考点（考场）还没有编排考生');
       const photoIds = [...new Set(rows.map((r) => r.photo_id).filter((id): id is number => id !== null))];
+      const identity = await identityOf(
+        staff.officeId,
+        exam,
+        rows.map((r) => r.candidate_id),
+      );
       const photos = new Map<number, { mime: string; data: Buffer } | undefined>();
       for (const id of photoIds) photos.set(id, await deps.findPhoto(staff.officeId, id));
       const sittings: (RoomSheetSitting & { key: string })[] = [];
@@ -256,6 +291,7 @@ export function createTicketsService(deps: TicketsDeps) {
           ticketNo: r.ticket_no ?? '（未发布）',
           name: r.name,
           photo: r.photo_id === null ? undefined : photos.get(r.photo_id),
+          identity: doorCheckLine(identity(r.candidate_id)),
         });
       }
       const bytes = await renderRoomSheets({
@@ -273,8 +309,13 @@ export function createTicketsService(deps: TicketsDeps) {
     /** The arrangement as a workbook: one row per seat. */
     async exportArrangement(staff: StaffPrincipal, examId: number, timeZone: string, ip: string): Promise<Buffer> {
       officeAdminScope(staff);
-      await exams.require(staff.officeId, examId);
+      const exam = await exams.require(staff.officeId, examId);
       const rows = await repo.arrangementRows(staff.officeId, examId);
+      const identity = await identityOf(
+        staff.officeId,
+        exam,
+        rows.map((r) => r.candidate_id),
+      );
       const book = new ExcelJS.Workbook();
       const sheet = book.addWorksheet('考场编排');
       sheet.columns = [
@@ -286,6 +327,7 @@ export function createTicketsService(deps: TicketsDeps) {
         { header: '岗位', width: 28 },
         { header: '科目', width: 18 },
         { header: '开考时间', width: 18 },
+        { header: '身份核验', width: 30 },
       ];
       sheet.getRow(1).font = { bold: true };
       for (const r of rows)
@@ -298,6 +340,7 @@ export function createTicketsService(deps: TicketsDeps) {
           r.position === null ? '' : `${r.position_code ?? ''} ${r.position}`,
           r.subject,
           zonedDateTime(r.start_at, timeZone),
+          doorCheckLine(identity(r.candidate_id)),
         ]);
       await audit.record(staff, '导出考场编排', `exam:${examId}`, `${rows.length} 条`, ip);
       return Buffer.from(await book.xlsx.writeBuffer());
@@ -350,6 +393,7 @@ export function createTicketsService(deps: TicketsDeps) {
       throw new AppError(ErrorCode.Validation, '准考证无效：查无此证或考生资格已取消');
     if (!inScope(scope, t.unit)) throw new AppError(ErrorCode.Forbidden, '该考生不在您的负责范围内，请由管理员核验');
     const photo = t.photo_id === null ? undefined : await deps.findPhoto(staff.officeId, t.photo_id);
+    const identity = (await identityOf(staff.officeId, await exams.require(staff.officeId, t.exam_id), [t.candidate_id]))(t.candidate_id);
     // The paper at this door: the candidate's under way now, else their next one today.
     const now = clock.nowIso();
     const today = clock.today(timeZone);
@@ -384,6 +428,7 @@ export function createTicketsService(deps: TicketsDeps) {
       paper: paper ? { name: paper.name, startAt: paper.start_at, endAt: paper.end_at } : null,
       checkedInAt: entry.firstAt,
       repeat,
+      identity,
     };
   }
 }

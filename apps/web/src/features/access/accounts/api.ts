@@ -8,7 +8,6 @@ import type {
   ResetPasswordInput,
   RevealedHintAnswer,
   RevealHintAnswerInput,
-  SubmitAppealInput,
   UpdateUserInfoInput,
   UserInfo,
 } from '@zhikaoyun/shared';
@@ -39,6 +38,3 @@ export const resetPassword = (input: ResetPasswordInput) => postData<null>('/api
 /** Data subject rights: everything held about me, and deleting my account. */
 export const exportMyData = () => getData<MyData>('/api/exportMyData');
 export const deleteAccount = (input: DeleteAccountInput) => postData<null>('/api/deleteAccount', input);
-
-/** Someone else registered my ID number: ask the office to hand the account back. */
-export const submitAppeal = (input: SubmitAppealInput) => postData<null>('/api/submitAppeal', input);

@@ -27,7 +27,7 @@ const QuestionSelect = lazy(() => import('../components/QuestionSelect'));
 const IdnoTakenAlert = lazy(() => import('../components/IdnoTakenAlert'));
 const SmsCodeField = lazyScoped(() => import('../../../../components/SmsCodeField').then((m) => m.SmsCodeField));
 const AgreementModal = lazyScoped(() => import('../components/AgreementModal').then((m) => m.AgreementModal));
-const AppealDrawer = lazyScoped(() => import('../components/AppealDrawer').then((m) => m.AppealDrawer));
+const AppealDrawer = lazyScoped(() => import('../../../../components/AppealDrawer').then((m) => m.AppealDrawer));
 
 const EMPTY: RegisterValues = {
   idno: '',

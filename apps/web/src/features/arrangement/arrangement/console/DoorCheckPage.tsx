@@ -1,5 +1,5 @@
 import { CameraOutlined, CheckCircleFilled, CloseCircleFilled, StopOutlined, WarningFilled } from '@ant-design/icons';
-import type { VerifiedTicket } from '@zhikaoyun/shared';
+import { DOOR_CHECK_TEXT, identityVerified, type VerifiedTicket } from '@zhikaoyun/shared';
 import { Button, Card, Input, Space } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useExamParam } from '../../../../components/console/console-exams';
@@ -28,6 +28,17 @@ function PaperLine({ paper }: { paper: VerifiedTicket['paper'] }) {
     <dd className="door-check__paper">
       {started ? '正在考试' : '下一科目'}：{paper.name}（{when(paper.startAt)}–{when(paper.endAt)}）
     </dd>
+  );
+}
+
+/** One identity check as door staff read it: 通过 in green, 待核验 in orange, 未通过 in red. */
+function CheckLine({ label, status }: { label: string; status: keyof typeof DOOR_CHECK_TEXT }) {
+  const tone = status === 'passed' ? 'passed' : status === 'failed' ? 'failed' : 'pending';
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className={`door-check__check door-check__check--${tone}`}>{DOOR_CHECK_TEXT[status]}</dd>
+    </>
   );
 }
 
@@ -201,6 +212,9 @@ export default function DoorCheckPage() {
             )}
           </div>
           {t.repeat && <p className="door-check__reason">该准考证本科目已核验入场，请核对本人与证件，必要时报告考点主考。</p>}
+          {!identityVerified(t.identity) && (
+            <p className="door-check__unverified">身份未完成线上核验：请查验身份证原件并核对本人，必要时请考点主考复核。</p>
+          )}
           <div className="door-check__body">
             {t.photo ? (
               <img className="door-check__photo" src={t.photo} alt={`${t.name}的照片`} />
@@ -218,6 +232,8 @@ export default function DoorCheckPage() {
               <dd className="door-check__place">
                 第 {t.room} 考场 · {String(t.seat).padStart(2, '0')} 号座位
               </dd>
+              <CheckLine label="实名核验" status={t.identity.realName} />
+              {t.identity.face !== null && <CheckLine label="人脸核验" status={t.identity.face} />}
               <dt>科目</dt>
               <PaperLine paper={t.paper} />
               {!t.repeat && (

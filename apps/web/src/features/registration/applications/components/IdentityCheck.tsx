@@ -1,10 +1,14 @@
-import { Alert, Button, Input, Modal } from 'antd';
+import { Alert, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { DIALOG_WIDTH, FACE_REQUIRED_TEXT, REAL_NAME_FAILED_TEXT, type Exam, type IdentityStatus } from '@zhikaoyun/shared';
 import { accountKeys } from '../../../../lib/api/keys';
-import { correctIdentityName, startFaceVerify } from '../../../../lib/api/accounts';
+import { correctIdentityName, startFaceVerify, useUserInfo } from '../../../../lib/api/accounts';
 import { formatDateTime } from '../../../../components/format';
+import { AppealDrawer } from '../../../../components/AppealDrawer';
+
+const APPEAL_LEAD =
+  '姓名与身份证一致仍未通过实名核验，或身份证号码被他人冒用注册：提交申诉后，工作人员将在工作日内致电您填写的手机号码，核对身份证件后为您处理。';
 
 /** Whether identity stops a submit of this exam now (the server checks the same again). */
 export function identityBlocks(exam: Exam, s: IdentityStatus | undefined): boolean {
@@ -22,6 +26,8 @@ export function IdentityCheck({ exam, status }: { exam: Exam; status: IdentitySt
   const [correcting, setCorrecting] = useState(false);
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
+  const [appealing, setAppealing] = useState(false);
+  const user = useUserInfo().data;
   if (!status) return null;
 
   const face = () => {
@@ -54,10 +60,25 @@ export function IdentityCheck({ exam, status }: { exam: Exam; status: IdentitySt
           title="实名核验未通过"
           description={REAL_NAME_FAILED_TEXT}
           action={
-            <Button size="small" onClick={() => setCorrecting(true)}>
-              更正姓名
-            </Button>
+            <Space orientation="vertical" size={8}>
+              <Button size="small" type="primary" onClick={() => setCorrecting(true)}>
+                更正姓名
+              </Button>
+              <Button size="small" onClick={() => setAppealing(true)}>
+                身份申诉
+              </Button>
+            </Space>
           }
+        />
+      )}
+      {status.realName === 'failed' && (
+        <AppealDrawer
+          open={appealing}
+          onClose={() => setAppealing(false)}
+          title="身份申诉"
+          lead={APPEAL_LEAD}
+          // The name is left to write as on the ID card: the account's is the one the check refused.
+          initial={{ idno: user?.idno, mobile: user?.mobile, description: '实名核验未通过，我的姓名与身份证一致，请核实' }}
         />
       )}
       {exam.config.faceVerify &&

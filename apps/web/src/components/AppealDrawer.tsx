@@ -1,9 +1,9 @@
 import { idnoSchema, mobileSchema, nameSchema, submitAppealSchema } from '@zhikaoyun/shared';
 import { App, Button, Drawer, Form, Input } from 'antd';
 import { useRef, useState } from 'react';
-import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
-import { zodRule } from '../../../../lib/form-rules';
-import { submitAppeal } from '../api';
+import { CaptchaInput, type CaptchaHandle } from './CaptchaInput';
+import { zodRule } from '../lib/form-rules';
+import { submitAppeal } from '../lib/api/accounts';
 
 interface Values {
   name: string;
@@ -17,15 +17,26 @@ interface Values {
  * 身份证号被他人注册: the candidate files an appeal; the office's staff call back on the given
  * mobile, check the ID card and hand the account back (or explain why not).
  */
-export function AppealDrawer({ open, onClose, initial }: { open: boolean; onClose: () => void; initial: Partial<Values> }) {
+export function AppealDrawer({
+  open,
+  onClose,
+  initial,
+  title = '身份证号被他人注册申诉',
+  lead = '如果您从未注册，但系统提示身份证号码已注册，可能有人冒用了您的身份证号码。提交申诉后，工作人员将致电核实，核实后为您重置账号。',
+}: {
+  open: boolean;
+  onClose: () => void;
+  initial: Partial<Values>;
+  title?: string;
+  /** What the appeal is for, said above the form (the registration's taken number by default). */
+  lead?: string;
+}) {
   const { modal } = App.useApp();
   const captcha = useRef<CaptchaHandle>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <Drawer open={open} onClose={onClose} placement="bottom" size="large" title="身份证号被他人注册申诉" destroyOnHidden>
-      <p className="account-page__lead">
-        如果您从未注册，但系统提示身份证号码已注册，可能有人冒用了您的身份证号码。提交申诉后，工作人员将致电核实，核实后为您重置账号。
-      </p>
+    <Drawer open={open} onClose={onClose} placement="bottom" size="large" title={title} destroyOnHidden>
+      <p className="account-page__lead">{lead}</p>
       <Form<Values>
         name="appeal"
         layout="vertical"
