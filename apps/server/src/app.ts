@@ -9,6 +9,7 @@ import authPlugin from './plugins/auth';
 import captchaPlugin from './plugins/captcha';
 import cipherPlugin from './plugins/cipher';
 import dbPlugin from './plugins/db';
+import drainPlugin from './plugins/drain';
 import envelopePlugin from './plugins/envelope';
 import loadSheddingPlugin, { type LoadSheddingOptions } from './plugins/load-shedding';
 import metricsPlugin from './plugins/metrics';
@@ -104,6 +105,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(envelopePlugin);
+  // Before shedding: once the process is stopping, a request is refused before anything counts it.
+  await app.register(drainPlugin);
   await app.register(loadSheddingPlugin, {
     ...(config.ops.shedForTests ? { forced: { paths: config.ops.shedForTests, retryAfterSeconds: 1 } } : {}),
     ...deps.loadShedding,

@@ -193,6 +193,8 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   });
   // Before the server stops taking requests and waits for those in flight: a task still running
   // (a stuck sheet) then answers its request at once instead of holding the shutdown.
+  // A stop's drain (SIGTERM) ends them as it starts; a plain close (tests, commands) here.
+  app.drain.onStart(() => heavy.close());
   app.addHook('preClose', () => heavy.close());
   const sessions = createSessionsService(repos.sessions, { staffIdleMs: options.staffPolicy.idleMs });
   const passwordPolicy = createPasswordPolicy(options.staffPolicy);

@@ -79,6 +79,11 @@ const envSchema = z
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** On SIGTERM, how long in-flight work may take before the process exits regardless. */
     SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+    /**
+     * On SIGTERM, how long the port stays open answering 503 + Retry-After (health included) at
+     * least, so a balancer polling health sees the process leave; within SHUTDOWN_SECONDS.
+     */
+    SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(60).default(1),
     /** Tests only: `path:n` or `path:k+n`, comma separated: after k calls to the API path, the next n are shed (503, Retry-After 1). */
     SHED_FOR_TESTS: z
       .string()
@@ -273,6 +278,8 @@ export interface OpsConfig {
   metricsToken: string | null;
   metricsPort: number | null;
   shutdownMs: number;
+  /** How long a stopping process keeps its port open answering 503 at least. */
+  drainMs: number;
   /** Tests only: API paths some of whose calls are shed (after `skip` calls, the next `times`). */
   shedForTests: Map<string, { skip: number; times: number }> | null;
 }
@@ -395,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       metricsToken: e.METRICS_TOKEN ?? null,
       metricsPort: e.METRICS_PORT ?? null,
       shutdownMs: e.SHUTDOWN_SECONDS * 1000,
+      drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
       shedForTests: e.SHED_FOR_TESTS ? parseShedForTests(e.SHED_FOR_TESTS) : null,
     },
     identity: {

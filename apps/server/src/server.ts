@@ -62,22 +62,40 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // Within 10 s whatever is running (security review 3, N1: a stuck sheet held the old close).
-    // The close ends the heavy workers first (their requests are answered 「服务器正在重启…」), then
-    // waits for the requests in flight; what is still running at 8 s (a long download) is cut off.
-    // Nothing is half-written either way: every write is one transaction, rolled back unless committed.
-    // SHUTDOWN_SECONDS (10) is the whole budget; the cut-off comes 2 s before it, for the exit itself.
+    // Within SHUTDOWN_SECONDS (10) whatever is running (security review 3, N1: a stuck sheet held
+    // the old close); the cut-off comes 2 s before it, for the exit itself. Nothing is half-written
+    // either way: every write is one transaction, rolled back unless committed.
     const cutOffMs = Math.max(1_000, config.ops.shutdownMs - 2_000);
     const force = setTimeout(() => {
       app.log.warn({ signal, cutOffMs }, 'shutdown: requests still running at the cut-off, exiting');
       process.exit(1);
     }, cutOffMs);
     force.unref();
-    app
-      .close()
-      .then(() => db.destroy())
+    // 1. No new work (decision 041): every request from now on is answered 503 + Retry-After,
+    //    health included, so the balancer and the site's waiting room send it elsewhere; the
+    //    heavy workers end at once (their requests answered 「服务器正在重启…」).
+    app.drain.start();
+    stopCleanly(cutOffMs)
       .then(() => process.exit(0))
-      .catch(() => process.exit(1));
+      .catch((err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  const stopCleanly = async (cutOffMs: number) => {
+    // 2. The SMS leases go back: untried messages at once, sends with the provider when answered
+    //    (or their leases ended at half the budget), so another process sends them now.
+    const handedBack = config.sms.worker
+      ? app.services.smsWorker.handBack(cutOffMs / 2).then((ended) => {
+          if (ended > 0) app.log.warn({ sms: { ended } }, 'shutdown: SMS sends unanswered, their leases ended (in doubt)');
+        })
+      : Promise.resolve();
+    // 3. The requests in flight finish; the port stays open (answering 503) at least drainMs.
+    const linger = new Promise((resolve) => setTimeout(resolve, Math.min(config.ops.drainMs, cutOffMs / 2)));
+    await Promise.all([app.drain.idle(), linger, handedBack]);
+    // 4. The port closes, then the database.
+    await app.close();
+    await db.destroy();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

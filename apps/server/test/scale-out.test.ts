@@ -1,12 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { idnoCheckChar } from '@zhikaoyun/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { TEST_ADMIN_PASSWORD } from './helpers/app';
 import { registration, testPhoto } from './helpers/candidates';
 import { postgres, type TestDatabase } from './helpers/databases';
+import { roundRobin } from './helpers/round-robin';
 import {
   bundleServer,
   client,
@@ -43,52 +42,6 @@ function uniqueIdno(): string {
   const birthday = new Date(Date.UTC(1970, 0, 1) + randomInt(0, 30 * 365) * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
   const first17 = `${110101 + randomInt(0, 800)}${birthday}${String(randomInt(0, 1000)).padStart(3, '0')}`;
   return first17 + idnoCheckChar(first17);
-}
-
-/**
- * A round-robin proxy like a load balancer's: each request goes to the next upstream; when an
- * upstream refuses the connection (its process is gone) the request goes to the next one, as
- * nginx's proxy_next_upstream does. Bodies are buffered so that a retry sends the same bytes.
- */
-function roundRobin(upstreams: () => number[]): Promise<{ url: string; served: Map<number, number>; close(): Promise<void> }> {
-  let turn = 0;
-  const served = new Map<number, number>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const ports = upstreams();
-      const first = turn++;
-      const attempt = (n: number) => {
-        if (n >= ports.length) {
-          res.writeHead(502).end();
-          return;
-        }
-        const port = ports[(first + n) % ports.length]!;
-        const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (r: IncomingMessage) => {
-          served.set(port, (served.get(port) ?? 0) + 1);
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
-        up.on('error', (err: NodeJS.ErrnoException) => {
-          if (!res.headersSent && (err.code === 'ECONNREFUSED' || err.code === 'ECONNRESET')) attempt(n + 1);
-          else res.destroy();
-        });
-        up.end(body);
-      };
-      attempt(0);
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        served,
-        close: () => new Promise<void>((r) => server.close(() => r())),
-      }),
-    ),
-  );
 }
 
 describe.skipIf(skipped !== null)(`scale-out: two processes on PostgreSQL + Redis${skipped ? ` (skipped: ${skipped})` : ''}`, () => {

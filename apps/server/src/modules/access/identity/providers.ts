@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { normalizeIdno } from '@zhikaoyun/shared';
+import { cjsDefault } from '../../../lib/cjs-default';
 
 /** The identity part of the configuration (config.ts reads it from the environment). */
 export interface IdentityConfig {
@@ -152,7 +153,7 @@ export async function aliyunProvider(cfg: IdentityConfig): Promise<IdentityProvi
     );
   const sdk = await import('@alicloud/cloudauth20190307');
   const { $OpenApiUtil } = await import('@alicloud/openapi-core');
-  const Client = sdk.default;
+  const Client = cjsDefault(sdk.default);
   const endpoint = endpointOf(a.endpoint);
   const client = new Client(
     new $OpenApiUtil.Config({

@@ -2,6 +2,7 @@ import { MESSAGE_TEMPLATES, maskMobile, SMS_CODE_TEMPLATE, zonedDay, type Messag
 import type { FastifyBaseLogger } from 'fastify';
 import { nowIso } from '../../../lib/clock';
 import type { SmsRepository } from './repository';
+import { cjsDefault } from '../../../lib/cjs-default';
 
 /** The SMS part of the configuration (config.ts reads it from the environment). */
 export interface SmsConfig {
@@ -140,7 +141,7 @@ export async function aliyunProvider(cfg: SmsConfig): Promise<SmsProvider> {
   if (!a) throw new Error('SMS_PROVIDER=aliyun needs ALIYUN_SMS_ACCESS_KEY_ID, ALIYUN_SMS_ACCESS_KEY_SECRET and SMS_SIGN_NAME');
   const sdk = await import('@alicloud/dysmsapi20170525');
   const { $OpenApiUtil } = await import('@alicloud/openapi-core');
-  const Client = sdk.default;
+  const Client = cjsDefault(sdk.default);
   const endpoint = endpointOf(a.endpoint);
   const client = new Client(
     new $OpenApiUtil.Config({

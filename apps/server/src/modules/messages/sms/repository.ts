@@ -34,7 +34,13 @@ export type Settlement =
   | { id: number; outcome: 'sent'; provider: string; providerId: string }
   | { id: number; outcome: 'retry'; provider: string; error: string; nextAt: string }
   | { id: number; outcome: 'failed'; provider: string; error: string }
-  | { id: number; outcome: 'deferred'; error: string; nextAt: string };
+  | { id: number; outcome: 'deferred'; error: string; nextAt: string }
+  /**
+   * Never tried (the process is stopping): the try is not counted and the row is due at once,
+   * back to pending; one already in doubt stays `sending` with its lease ended, so that whoever
+   * takes it still asks the provider first.
+   */
+  | { id: number; outcome: 'released'; inDoubt: boolean };
 
 /** The outbox's SQL: queueing in a step's transaction, leasing rows to a worker, settling them. */
 export function createSmsRepository(db: Db) {
@@ -156,12 +162,31 @@ export function createSmsRepository(db: Db) {
                 lease_until: null,
               }));
               break;
+            case 'released':
+              q = o.inDoubt
+                ? base.set((eb) => ({ attempts: eb('attempts', '-', 1), lease_until: at }))
+                : base.set((eb) => ({ status: 'pending', attempts: eb('attempts', '-', 1), claimed_by: null, lease_until: null }));
+              break;
           }
           const r = await q.executeTakeFirst();
           settled += Number(r.numUpdatedRows);
         }
         return settled;
       });
+    },
+
+    /**
+     * Ends `worker`'s leases now (its process is stopping with sends still unanswered): the rows
+     * stay `sending`, so the next worker to claim them treats them as in doubt.
+     */
+    async endLeases(worker: string, now: string): Promise<number> {
+      const r = await k
+        .updateTable('sms_outbox')
+        .set({ lease_until: now })
+        .where('claimed_by', '=', worker)
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
 
     /** How many messages each of these phones was sent since `since` and since `recent`. */

@@ -62,6 +62,10 @@ export function createSmsWorker(o: SmsWorkerOptions) {
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<void> = Promise.resolve();
   let wakeWanted = false;
+  /** The process is stopping: start no more sends, give the rest of the batch back. */
+  let handingBack = false;
+  /** The round in progress gives its untried rows back (a hand-back does not wait for its sends). */
+  let releaseUntried: (() => Promise<unknown>) | null = null;
 
   const getProvider = async () => (provider ??= await o.provider());
 
@@ -147,8 +151,16 @@ export function createSmsWorker(o: SmsWorkerOptions) {
       );
     };
     let next = 0;
+    // Stopping: the rows never tried go back as they were, due now, for another process to send.
+    const release = () => {
+      const untried = send.slice(next);
+      next = send.length;
+      const released = untried.map((r) => ({ id: r.id, outcome: 'released' as const, inDoubt: r.inDoubt }));
+      return o.repo.settle(id, nowIso(), released);
+    };
+    releaseUntried = release;
     const lanes = Array.from({ length: Math.min(concurrency, send.length) }, async () => {
-      while (next < send.length) {
+      while (next < send.length && !handingBack) {
         const r = send[next++]!;
         // Awaited first: `done.push(await …)` would push into the array a flush meanwhile handed over.
         const outcome = await deliver(p, r);
@@ -157,7 +169,9 @@ export function createSmsWorker(o: SmsWorkerOptions) {
       }
     });
     await Promise.all(lanes);
+    releaseUntried = null;
     flush();
+    if (next < send.length) settling.push(release());
     await Promise.all(settling);
     return rows.length;
   }
@@ -168,7 +182,7 @@ export function createSmsWorker(o: SmsWorkerOptions) {
     for (;;) {
       const n = await runOnce();
       total += n;
-      if (n === 0) return total;
+      if (n === 0 || handingBack) return total;
     }
   }
 
@@ -214,7 +228,32 @@ export function createSmsWorker(o: SmsWorkerOptions) {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      await current;
+      // After a hand-back the leases are settled or ended: nothing left worth waiting for.
+      if (!handingBack) await current;
+    },
+    /**
+     * The process is stopping (SIGTERM): no new round, no new send. The rows of the batch not yet
+     * tried go back at once (pending, due, their try not counted); the sends already with the
+     * provider get `withinMs` to answer and be written. A lease still held then is ended now:
+     * another process takes the row at its next poll, as one in doubt (it asks the provider
+     * before sending again), instead of waiting out SMS_LEASE_SECONDS.
+     * Answers how many leases had to be ended that way.
+     */
+    async handBack(withinMs: number): Promise<number> {
+      stopped = true;
+      handingBack = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await releaseUntried?.();
+      let waiting: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        current.then(() => true),
+        new Promise<boolean>((resolve) => {
+          waiting = setTimeout(() => resolve(false), withinMs);
+        }),
+      ]);
+      clearTimeout(waiting);
+      return finished ? 0 : o.repo.endLeases(id, nowIso());
     },
   };
 }
