@@ -1,10 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IDENTITY_MISMATCH_TEXT, PHOTO_RULE_TEXT } from '@zhikaoyun/shared';
 import { portraitJpeg, uploadIdPhoto } from './journey-support';
+import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
 import { CAPTCHA, chooseOption, newIdno, STORAGE_PREFIX } from './support';
 
 /**
@@ -16,11 +16,9 @@ import { CAPTCHA, chooseOption, newIdno, STORAGE_PREFIX } from './support';
  */
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess | undefined;
+let server: OwnServer | undefined;
 let dir = '';
-let port = 0;
-let serverLog = '';
-const at = (pathname: string) => `http://127.0.0.1:${port}${pathname}`;
+const at = (pathname: string) => server!.url(pathname);
 const PERSON = { idno: '', name: '林晓燕' };
 const PASSWORD = 'e2e identity password';
 const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -29,43 +27,29 @@ const text = (page: Page, name: string) => page.getByRole('textbox', { name, exa
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(name) });
 
 test.beforeAll(async ({ request }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-e2e-identity-'));
+  dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-e2e-identity-records-'));
   PERSON.idno = newIdno();
   const records = path.join(dir, 'records.csv');
   writeFileSync(records, `idno,name\n${PERSON.idno},${PERSON.name}\n`);
-  port = 4390 + test.info().workerIndex;
-  server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  server = await startOwnServer(request, {
+    name: 'identity',
+    basePort: 4390,
     env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'identity.db')}`,
       SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SEED_CONFIRMATION_DEMO: 'off',
       CAPTCHA_FIXED: CAPTCHA,
       IDENTITY_SANDBOX_RECORDS: records,
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  server.stderr?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  await expect.poll(async () => (await request.get(at('/api/health')).catch(() => null))?.status(), { timeout: 30_000 }).toBe(200);
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 test.afterEach(async () => {
-  const info = test.info();
-  if (info.status !== info.expectedStatus) await info.attach('identity server log', { body: serverLog, contentType: 'text/plain' });
+  await attachServerLog(server, 'identity');
 });
 
 async function adminLogin(request: APIRequestContext): Promise<{ token: string; staff: unknown }> {

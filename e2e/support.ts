@@ -89,17 +89,19 @@ export async function registerCandidate(
   request: APIRequestContext,
   idno = newIdno(),
   password = 'e2e candidate password',
+  /** The name registered, and where: `url` maps a path to a spec's own server (the suite's by default). */
+  { name = '测试考生', url = (pathname: string) => pathname }: { name?: string; url?: (pathname: string) => string } = {},
 ): Promise<{ idno: string; password: string; token: string }> {
   // Each from an address of its own (the e2e server trusts the loopback proxy's X-Forwarded-For),
   // as real candidates are: one address for a whole suite's registrations would meet the
   // per-address registration limit, which the suites are not testing here.
   const headers = { 'x-forwarded-for': nextCandidateAddress() };
-  const code = await (await request.get('/api/getCode', { headers })).json();
-  const res = await request.post('/api/register', {
+  const code = await (await request.get(url('/api/getCode'), { headers })).json();
+  const res = await request.post(url('/api/register'), {
     headers,
     data: {
       idno,
-      name: '测试考生',
+      name,
       password,
       mobile: '13700001111',
       email: '',

@@ -1,9 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { CAPTCHA, newIdno, STORAGE_PREFIX } from './support';
+import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
+import { CAPTCHA, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
 
 /**
  * The waiting room with two tabs of one browser (issue 35 item 3, decision 036): "a second tab
@@ -14,70 +11,29 @@ import { CAPTCHA, newIdno, STORAGE_PREFIX } from './support';
  * lost. Each tab is signed in as a candidate of its own (the session is per tab), so the two forms
  * cannot overwrite each other and what each typed can be checked on the server.
  */
-let server: ChildProcess | undefined;
-let dir = '';
-let port = 0;
-let serverLog = '';
-const at = (pathname: string) => `http://127.0.0.1:${port}${pathname}`;
+let server: OwnServer | undefined;
+const at = (pathname: string) => server!.url(pathname);
 
 test.beforeAll(async ({ request }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-e2e-waiting-room-tabs-'));
-  port = 4420 + test.info().workerIndex;
-  server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  server = await startOwnServer(request, {
+    name: 'waiting-room-tabs',
+    basePort: 4420,
     env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'waiting-room-tabs.db')}`,
       SEED_ADMIN_PASSWORD: 'e2e-admin-password',
       SEED_CONFIRMATION_DEMO: 'off',
       CAPTCHA_FIXED: CAPTCHA,
       SHED_FOR_TESTS: '/api/saveApplication:2+6',
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  server.stderr?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  await expect.poll(async () => (await request.get(at('/api/health')).catch(() => null))?.status(), { timeout: 30_000 }).toBe(200);
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 test.afterEach(async () => {
-  const info = test.info();
-  if (info.status !== info.expectedStatus) await info.attach('waiting-room server log', { body: serverLog, contentType: 'text/plain' });
+  await attachServerLog(server, 'waiting-room-tabs');
 });
-
-async function register(request: APIRequestContext, name: string): Promise<string> {
-  const code = await (await request.get(at('/api/getCode'))).json();
-  const res = await request.post(at('/api/register'), {
-    data: {
-      idno: newIdno(),
-      name,
-      password: 'e2e candidate password',
-      mobile: '13700001111',
-      email: '',
-      question: '我的小学校名？',
-      answer: '城关小学',
-      agree: true,
-      consent: true,
-      captchaId: code.data.captchaId,
-      captcha: CAPTCHA,
-    },
-  });
-  const body = await res.json();
-  expect(body.success, body.msg).toBe(true);
-  return body.data.token as string;
-}
 
 /** Signs the tab in and brings it to the form, past the pledge (whose save is let through). */
 async function toForm(page: Page, token: string): Promise<void> {
@@ -91,7 +47,8 @@ async function toForm(page: Page, token: string): Promise<void> {
 }
 
 test('two tabs share one place in the queue and both save, nothing typed lost', async ({ context, request }) => {
-  const tokens = [await register(request, '排队甲'), await register(request, '排队乙')];
+  const register = async (name: string) => (await registerCandidate(request, newIdno(), undefined, { name, url: at })).token;
+  const tokens = [await register('排队甲'), await register('排队乙')];
   const tabs = [await context.newPage(), await context.newPage()];
   // Every saveApplication of either tab: when it left, when its answer came, what it was.
   const sends: { tab: number; sent: number; answered: number; status: number }[] = [];

@@ -1,9 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { CAPTCHA, newIdno, STORAGE_PREFIX } from './support';
+import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
+import { CAPTCHA, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
 
 /**
  * The waiting room (issue 35 item 3, decision 036) on a phone: a server of the test's own sheds
@@ -13,73 +10,32 @@ import { CAPTCHA, newIdno, STORAGE_PREFIX } from './support';
  */
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess | undefined;
-let dir = '';
-let port = 0;
-let serverLog = '';
-const at = (pathname: string) => `http://127.0.0.1:${port}${pathname}`;
+let server: OwnServer | undefined;
+const at = (pathname: string) => server!.url(pathname);
 
 test.beforeAll(async ({ request }) => {
-  dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-e2e-waiting-room-'));
-  port = 4396 + test.info().workerIndex;
-  server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  server = await startOwnServer(request, {
+    name: 'waiting-room',
+    basePort: 4396,
     env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `file:${path.join(dir, 'waiting-room.db')}`,
       SEED_ADMIN_PASSWORD: 'e2e-admin-password',
       SEED_CONFIRMATION_DEMO: 'off',
       CAPTCHA_FIXED: CAPTCHA,
       SHED_FOR_TESTS: '/api/saveApplication:1+3',
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  server.stderr?.on('data', (c: Buffer) => (serverLog += c.toString()));
-  await expect.poll(async () => (await request.get(at('/api/health')).catch(() => null))?.status(), { timeout: 30_000 }).toBe(200);
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 test.afterEach(async () => {
-  const info = test.info();
-  if (info.status !== info.expectedStatus) await info.attach('waiting-room server log', { body: serverLog, contentType: 'text/plain' });
+  await attachServerLog(server, 'waiting-room');
 });
 
-async function register(request: APIRequestContext): Promise<string> {
-  const code = await (await request.get(at('/api/getCode'))).json();
-  const res = await request.post(at('/api/register'), {
-    data: {
-      idno: newIdno(),
-      name: '排队考生',
-      password: 'e2e candidate password',
-      mobile: '13700001111',
-      email: '',
-      question: '我的小学校名？',
-      answer: '城关小学',
-      agree: true,
-      consent: true,
-      captchaId: code.data.captchaId,
-      captcha: CAPTCHA,
-    },
-  });
-  const body = await res.json();
-  expect(body.success, body.msg).toBe(true);
-  return body.data.token as string;
-}
-
 test('a shed save waits in the queue (排队中), keeps what was typed, and saves by itself', async ({ page, request }) => {
-  const token = await register(request);
+  const token = (await registerCandidate(request, newIdno(), undefined, { name: '排队考生', url: at })).token;
   await page.goto(at('/notice-list'));
   await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
   // Every saveApplication the page sends, with when it left and what it got.
