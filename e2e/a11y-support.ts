@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { STORAGE_PREFIX } from './support';
 
 /** The rules of WCAG 2.1 level AA (GB/T 37668-2019 takes its web requirements from WCAG 2.0 AA). */
 export const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -17,4 +18,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
         })
         .join(', ')}`,
   );
+}
+
+/** 长辈模式 on from the first paint, as a candidate who switched it on at an earlier visit. */
+export async function elderMode(page: Page): Promise<void> {
+  await page.addInitScript((key) => localStorage.setItem(key, 'true'), `${STORAGE_PREFIX}elder-mode`);
+}
+
+/**
+ * Waits until nothing on the page moves: a dialog or drawer that has just opened fades and slides
+ * in, and axe would measure its colours half-way (the text over a half-transparent mask).
+ */
+export async function settle(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { intervals: [100] })
+    .toBe(0);
+  await page.waitForTimeout(100);
 }

@@ -1,11 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { axeViolations as violations } from './a11y-support';
-import { ROUTE_TITLES, STORAGE_PREFIX, withSession } from './support';
-
-/** 长辈模式 on from the first paint, as a candidate who switched it on at an earlier visit. */
-async function elderMode(page: Page): Promise<void> {
-  await page.addInitScript((key) => localStorage.setItem(key, 'true'), `${STORAGE_PREFIX}elder-mode`);
-}
+import { expect, test } from '@playwright/test';
+import { axeViolations as violations, elderMode } from './a11y-support';
+import { ROUTE_TITLES, withSession } from './support';
 
 for (const mode of ['standard', 'elder'] as const) {
   test.describe(`${mode === 'elder' ? '长辈模式' : 'standard mode'}`, () => {

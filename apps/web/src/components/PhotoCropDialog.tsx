@@ -120,7 +120,7 @@ export default function PhotoCropDialog({
       </div>
       <div className="photo-crop__zoom">
         <span>缩放</span>
-        <Slider min={1} max={MAX_ZOOM} step={0.05} value={zoom} onChange={zoomTo} aria-label="缩放" tooltip={{ open: false }} />
+        <Slider min={1} max={MAX_ZOOM} step={0.05} value={zoom} onChange={zoomTo} ariaLabelForHandle="缩放" tooltip={{ open: false }} />
       </div>
     </Modal>
   );
