@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openExamId } from './journey-support';
-import { axeViolations } from './a11y-support';
-import { withStaffSession } from './support';
+import { axeViolations, settle } from './a11y-support';
+import { CAPTCHA, newIdno, withStaffSession } from './support';
 import { adminAccount, staffAccount } from './staff-accounts';
 
 // Issue 34: axe (WCAG 2.1 AA) on every page of the office console, as a clerk sees it (1440×900,
@@ -19,6 +19,8 @@ async function audit(page: Page, paths: string[]): Promise<Record<string, string
     await expect(page).toHaveTitle(/考务管理后台/);
     await page.waitForLoadState('networkidle');
     await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+    // A page that is a dialog (驳回申诉) fades in: measured once it stands still.
+    await settle(page);
     const v = await axeViolations(page);
     if (v.length) found[p] = v;
   }
@@ -85,6 +87,21 @@ test('the settings, staff and duty pages of the console have no WCAG 2.1 AA viol
   test.setTimeout(120_000);
   const [username, password] = await adminAccount();
   await withStaffSession(page, request, username, password);
+  // An appeal to turn down (驳回申诉 is a page of its own, a dialog over the list), filed as a candidate files one.
+  const code = await (await request.get('/api/getCode')).json();
+  // A name of this run's own (names are Chinese characters only), to find the appeal by.
+  const appellant = `申诉人${Array.from({ length: 4 }, () => '甲乙丙丁戊己庚辛壬癸'[Math.floor(Math.random() * 10)]).join('')}`;
+  const filed = await request.post('/api/submitAppeal', {
+    data: {
+      name: appellant,
+      idno: newIdno(),
+      mobile: '13900003333',
+      description: '身份证号被他人注册',
+      captchaId: code.data.captchaId,
+      captcha: CAPTCHA,
+    },
+  });
+  expect((await filed.json()).success).toBe(true);
   const found = await audit(page, [
     '/admin/messages',
     '/admin/settings',
@@ -92,6 +109,7 @@ test('the settings, staff and duty pages of the console have no WCAG 2.1 AA viol
     '/admin/staff/new',
     `/admin/staff/${idOf('select id from staff_user where username = ?', username)}`,
     '/admin/appeals',
+    `/admin/appeals/${idOf('select id from appeal where name = ?', appellant)}/reject`,
   ]);
   // The security member's and the auditor's pages, each signed in as that duty (decision 031).
   const security = await staffAccount('security');
