@@ -1,19 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { ROUTE_TITLES, STORAGE_PREFIX, withSession } from './support';
-
-/** The rules of WCAG 2.1 level AA (GB/T 37668-2019 takes its web requirements from WCAG 2.0 AA). */
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-  return results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** 长辈模式 on from the first paint, as a candidate who switched it on at an earlier visit. */
-async function elderMode(page: Page): Promise<void> {
-  await page.addInitScript((key) => localStorage.setItem(key, 'true'), `${STORAGE_PREFIX}elder-mode`);
-}
+import { expect, test } from '@playwright/test';
+import { axeViolations as violations, elderMode } from './a11y-support';
+import { ROUTE_TITLES, withSession } from './support';
 
 for (const mode of ['standard', 'elder'] as const) {
   test.describe(`${mode === 'elder' ? '长辈模式' : 'standard mode'}`, () => {

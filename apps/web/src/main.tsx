@@ -12,7 +12,10 @@ import { setHydrationQueries, ssrData, takeSsrCaptcha } from './lib/ssr-data';
 import { writeStored } from './lib/storage';
 import { isLoggedIn, ssrStoreFields, useSysStore } from './lib/store';
 import { loadSystemSetting } from './lib/api/system';
+import { wrapTabInDialogs } from './lib/dialog-tab-wrap';
 import './styles/global.css';
+
+wrapTabInDialogs();
 
 // zod's Chinese messages are set by lib/form-rules.ts, the one place the site validates with
 // zod: the entry stays free of zod, which only pages with forms download. Those pages' schemas

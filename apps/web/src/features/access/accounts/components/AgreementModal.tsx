@@ -23,7 +23,14 @@ export function AgreementModal({ open, onClose, onAgree }: { open: boolean; onCl
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : (
         // Staff-written rich text from our own API; the CSP forbids any script it might hold.
-        <div className="rich-text agreement-text" dangerouslySetInnerHTML={{ __html: treaty.data?.content ?? '' }} />
+        // It scrolls when long: focusable, so that the keyboard can scroll it too (WCAG 2.1.1).
+        <div
+          className="rich-text agreement-text"
+          tabIndex={0}
+          role="region"
+          aria-label="协议全文"
+          dangerouslySetInnerHTML={{ __html: treaty.data?.content ?? '' }}
+        />
       )}
     </Modal>
   );
