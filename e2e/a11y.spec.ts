@@ -15,6 +15,19 @@ for (const mode of ['standard', 'elder'] as const) {
         expect(await violations(page)).toEqual([]);
       });
     }
+
+    // The public pages again with a candidate signed in: the header then shows the account's menu.
+    // (引导页, 登录 and 注册 send a signed-in candidate on to 当前考试, checked above.)
+    test('the public pages signed in have no WCAG 2.1 AA violation', async ({ page, request }) => {
+      if (mode === 'elder') await elderMode(page);
+      await withSession(page, request);
+      for (const route of ROUTE_TITLES.filter((r) => r.isPublic && !['/', '/login', '/register'].includes(r.path))) {
+        await page.goto(route.path);
+        await expect(page).toHaveTitle(route.title);
+        await page.waitForLoadState('networkidle');
+        expect(await violations(page), route.path).toEqual([]);
+      }
+    });
   });
 }
 
