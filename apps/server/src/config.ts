@@ -150,6 +150,14 @@ const envSchema = z
         message: 'SMS_PROVIDER=tencent needs TENCENT_SMS_SECRET_ID, TENCENT_SMS_SECRET_KEY, TENCENT_SMS_SDK_APP_ID and SMS_SIGN_NAME',
       });
     }
+    if (env.IDENTITY_PROVIDER === 'tencent')
+      for (const name of ['TENCENT_FACEID_SECRET_ID', 'TENCENT_FACEID_SECRET_KEY', 'TENCENT_FACEID_RULE_ID'] as const)
+        if (env[name] === undefined)
+          ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when IDENTITY_PROVIDER=tencent` });
+    if (env.IDENTITY_PROVIDER === 'aliyun')
+      for (const name of ['ALIYUN_CLOUDAUTH_ACCESS_KEY_ID', 'ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET', 'ALIYUN_CLOUDAUTH_SCENE_ID'] as const)
+        if (env[name] === undefined)
+          ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when IDENTITY_PROVIDER=aliyun` });
     const need = (names: (keyof typeof env)[], why: string) => {
       for (const name of names)
         if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required ${why}` });
@@ -197,6 +205,15 @@ const envSchema = z
         code: 'custom',
         path: ['PAYMENT_PROVIDER'],
         message: 'PAYMENT_PROVIDER=sandbox takes no real money and is refused when NODE_ENV=production: set alipay or wechat',
+      });
+    }
+    // The sandbox checks no one: every pair matches unless a records file is set, and its face page is
+    // a 通过 button the candidate presses; a ticket would then say 已实名核验 of nobody.
+    if (env.IDENTITY_PROVIDER === 'sandbox') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDENTITY_PROVIDER'],
+        message: 'IDENTITY_PROVIDER=sandbox verifies no one and is refused when NODE_ENV=production: set tencent or aliyun',
       });
     }
     if (env.CAPTCHA_FIXED !== undefined) {

@@ -21,6 +21,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', CAPTCHA_FIXED: '1234' })).toThrow(/CAPTCHA_FIXED/);
     expect(() => loadConfig({ NODE_ENV: 'production', RATE_LIMITS: 'off' })).toThrow(/RATE_LIMITS/);
     expect(() => loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'on' })).toThrow(/SEED_DEMO/);
+    // A live site needs a real identity provider, with its keys (issue 33).
+    expect(() => loadConfig({ NODE_ENV: 'production', IDENTITY_PROVIDER: 'sandbox' })).toThrow(/IDENTITY_PROVIDER=sandbox verifies no one/);
+    expect(() => loadConfig({ IDENTITY_PROVIDER: 'tencent' })).toThrow(
+      /TENCENT_FACEID_SECRET_ID is required when IDENTITY_PROVIDER=tencent/,
+    );
+    expect(() =>
+      loadConfig({ IDENTITY_PROVIDER: 'aliyun', ALIYUN_CLOUDAUTH_ACCESS_KEY_ID: 'x', ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET: 'y' }),
+    ).toThrow(/ALIYUN_CLOUDAUTH_SCENE_ID is required/);
     expect(loadConfig({ NODE_ENV: 'test', CAPTCHA_FIXED: '1234', RATE_LIMITS: 'off' }).rateLimits).toBe(false);
   });
 
@@ -42,6 +50,10 @@ describe('configuration', () => {
       ALIPAY_PRIVATE_KEY: '-----BEGIN x',
       ALIPAY_PUBLIC_KEY: '-----BEGIN y',
       PUBLIC_URL: 'https://bm.example.cn',
+      IDENTITY_PROVIDER: 'tencent',
+      TENCENT_FACEID_SECRET_ID: 'AKID',
+      TENCENT_FACEID_SECRET_KEY: 'secret',
+      TENCENT_FACEID_RULE_ID: '1',
     });
     expect(production).toMatchObject({ seedDemo: false, seedConfirmationDemo: false, platformAdminPassword: undefined });
     // Admins and the platform operator enroll a second factor before anything else in production only (issue 32).
