@@ -37,7 +37,14 @@ export function startServer(port, extraEnv = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'zhikaoyun-bench-'));
   const memFile = path.join(dir, 'memory.json');
   const child = startChild(
-    ['--expose-gc', '--import', pathToFileURL(path.join(root, 'bench/gc-probe.mjs')).href, 'apps/server/dist/server.js'],
+    [
+      // BENCH_NODE_ARGS: a look inside the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS).
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--expose-gc',
+      '--import',
+      pathToFileURL(path.join(root, 'bench/gc-probe.mjs')).href,
+      'apps/server/dist/server.js',
+    ],
     {
       ...DEPLOYED_ENV,
       ZK_BENCH_MEMFILE: memFile,
@@ -65,8 +72,14 @@ export function startServer(port, extraEnv = {}) {
       const m = JSON.parse(readFileSync(memFile, 'utf8'));
       return { rssMiB: m.rss / 2 ** 20, heapUsedMiB: m.heapUsed / 2 ** 20, externalMiB: m.external / 2 ** 20 };
     },
-    cleanup() {
+    /** Stops the server (a clean stop, so a --cpu-prof profile is written) and removes its database; resolves when it is gone. */
+    async cleanup() {
+      const gone = new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else child.once('exit', resolve);
+      });
       child.kill('SIGTERM');
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 15_000))]);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -183,7 +183,7 @@ if (ONLY === 'public') {
     console.log(
       `${r.name.padEnd(33)} ${r.rps.toFixed(0).padStart(7)}  ${(r.rps / results[0].rps).toFixed(2).padStart(5)}  p50 ${r.p50}  p99 ${r.p99}  errors ${r.errors}  ${r.cpuUsPerRequest.toFixed(0)} µs/req  cpu ratio ${(results[0].cpuUsPerRequest / r.cpuUsPerRequest).toFixed(2)}`,
     );
-  server.cleanup();
+  await server.cleanup();
   process.exit(0);
 }
 await scenario('POST saveApplication', {
@@ -373,5 +373,5 @@ writeFileSync(
   ),
 );
 rss.stop();
-server.cleanup();
+await server.cleanup();
 process.exit(0);

@@ -16,6 +16,7 @@ import {
   COMPLETE_FORM,
   PASSWORD,
   api,
+  cpuSeconds,
   idnoFor,
   pool,
   root,
@@ -170,6 +171,9 @@ function measureHashing() {
 const hashingBefore = await measureHashing();
 
 console.log(`rush: ${CANDIDATES} candidates, ${CONCURRENCY} at a time, ${REVIEWERS} reviewers…`);
+// Where the machine's time went: the server's CPU (all its threads), the load generator's own.
+const serverCpu0 = cpuSeconds(server.child.pid);
+const benchCpu0 = process.cpuUsage();
 const t0 = performance.now();
 const reviewers = Array.from({ length: REVIEWERS }, (_, k) => reviewer(k));
 await pool(
@@ -181,6 +185,9 @@ const candidatesSeconds = (performance.now() - t0) / 1000;
 candidatesDone = true;
 await Promise.all(reviewers);
 const totalSeconds = (performance.now() - t0) / 1000;
+const serverCpuSeconds = cpuSeconds(server.child.pid) - serverCpu0;
+const benchCpu = process.cpuUsage(benchCpu0);
+const benchCpuSeconds = (benchCpu.user + benchCpu.system) / 1e6;
 const rssPeak = rss.peak;
 await new Promise((r) => setTimeout(r, 1000));
 const rssAfter = rss.now();
@@ -224,6 +231,9 @@ console.log(
 console.log(
   `lower bound from password hashing: (${registrations} hashes × ${hashing.hashMs.toFixed(1)} ms + ${logins} verifies × ${hashing.verifyMs.toFixed(1)} ms) / ${cpus().length} cores = ${boundSeconds.toFixed(1)} s (${(boundSeconds / candidatesSeconds).toFixed(2)} of the time taken)`,
 );
+console.log(
+  `CPU over the rush: server ${serverCpuSeconds.toFixed(1)} s (hashing ${(boundSeconds * cpus().length).toFixed(1)} s of it at the bound), load generator ${benchCpuSeconds.toFixed(1)} s, of ${(totalSeconds * cpus().length).toFixed(1)} core-seconds`,
+);
 console.log(`server RSS: ${rssAtStart.toFixed(0)} MiB at start, peak ${rssPeak.toFixed(0)} MiB, ${rssAfter.toFixed(0)} MiB after`);
 console.log(`errors: ${errors}${errors ? ` — e.g. ${failures.join(' | ')}` : ''}`);
 
@@ -244,6 +254,7 @@ writeFileSync(
       steps: table,
       hashing,
       hashingBoundSeconds: boundSeconds,
+      cpuSeconds: { server: serverCpuSeconds, loadGenerator: benchCpuSeconds },
       rss: { atStartMiB: rssAtStart, peakMiB: rssPeak, afterMiB: rssAfter },
     },
     null,
@@ -251,5 +262,5 @@ writeFileSync(
   ),
 );
 rss.stop();
-server.cleanup();
+await server.cleanup();
 process.exit(errors === 0 ? 0 : 1);

@@ -373,7 +373,7 @@ writeFileSync(
   ),
 );
 pay.close();
-fresh.cleanup();
-server.cleanup();
+await fresh.cleanup();
+await server.cleanup();
 hello.kill('SIGTERM');
 process.exit(0);

@@ -26,18 +26,15 @@ export const BACKGROUND_SPREAD_MAX = 16;
 
 const luma = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
 
-/** The pixels of a rectangle given as fractions of the photo. */
-function* region(p: Pixels, x0: number, y0: number, x1: number, y1: number): Generator<[number, number, number]> {
+/**
+ * A rectangle given as fractions of the photo, in pixels: [x from, x to, y from, y to), never empty.
+ * The rules loop over it with plain indexes: a generator yielding a tuple a pixel took about 10 ms
+ * of the event loop an upload in the rush bench's profile.
+ */
+function bounds(p: Pixels, x0: number, y0: number, x1: number, y1: number): [number, number, number, number] {
   const xa = Math.floor(p.width * x0);
-  const xb = Math.max(xa + 1, Math.floor(p.width * x1));
   const ya = Math.floor(p.height * y0);
-  const yb = Math.max(ya + 1, Math.floor(p.height * y1));
-  for (let y = ya; y < yb; y += 1) {
-    for (let x = xa; x < xb; x += 1) {
-      const i = (y * p.width + x) * 3;
-      yield [p.data[i]!, p.data[i + 1]!, p.data[i + 2]!];
-    }
-  }
+  return [xa, Math.max(xa + 1, Math.floor(p.width * x1)), ya, Math.max(ya + 1, Math.floor(p.height * y1))];
 }
 
 /** The face region: where the face of a centred portrait is. */
@@ -49,12 +46,15 @@ export function proportionProblem(width: number, height: number): PhotoRule | nu
 }
 
 export function brightnessOf(p: Pixels): number {
+  const [xa, xb, ya, yb] = bounds(p, ...FACE);
+  const d = p.data;
   let sum = 0;
-  let n = 0;
-  for (const [r, g, b] of region(p, ...FACE)) {
-    sum += luma(r, g, b);
-    n += 1;
+  for (let y = ya; y < yb; y += 1) {
+    for (let i = (y * p.width + xa) * 3, end = (y * p.width + xb) * 3; i < end; i += 3) {
+      sum += luma(d[i]!, d[i + 1]!, d[i + 2]!);
+    }
   }
+  const n = (xb - xa) * (yb - ya);
   return n === 0 ? 0 : sum / n;
 }
 
@@ -115,14 +115,19 @@ export function backgroundOf(p: Pixels): Background {
   ];
   const sum = [0, 0, 0];
   const sq = [0, 0, 0];
+  const d = p.data;
   let n = 0;
   for (const s of strips) {
-    for (const px of region(p, s[0], s[1], s[2], s[3])) {
-      for (let c = 0; c < 3; c += 1) {
-        sum[c]! += px[c]!;
-        sq[c]! += px[c]! * px[c]!;
+    const [xa, xb, ya, yb] = bounds(p, s[0], s[1], s[2], s[3]);
+    for (let y = ya; y < yb; y += 1) {
+      for (let i = (y * p.width + xa) * 3, end = (y * p.width + xb) * 3; i < end; i += 3) {
+        for (let c = 0; c < 3; c += 1) {
+          const v = d[i + c]!;
+          sum[c]! += v;
+          sq[c]! += v * v;
+        }
+        n += 1;
       }
-      n += 1;
     }
   }
   const mean = sum.map((v) => v / n) as [number, number, number];

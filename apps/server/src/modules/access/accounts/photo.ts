@@ -3,6 +3,10 @@ import sharp from 'sharp';
 import { AppError } from '../../../lib/app-error';
 import { backgroundOf, photoProblem, WORK_WIDTH, type Background, type Pixels } from './photo-rules';
 
+// libvips keeps the results of recent operations (up to 50 MB) for a program that edits one image
+// again and again; every upload here is a new image, so the cache only holds memory.
+sharp.cache(false);
+
 /** Stored photos are at most this size: enough for an admission ticket and a review screen. */
 const MAX_WIDTH = 600;
 const MAX_HEIGHT = 800;
