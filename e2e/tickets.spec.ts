@@ -44,3 +44,42 @@ test('a ticketed candidate sees the ticket card and downloads the PDF', async ({
   const bytes = await readFile((await file.path())!);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
 });
+
+test('加入日历 on the ticket: each paper at the time the ticket shows, in Beijing time, with the site address', async ({
+  page,
+  request,
+}) => {
+  const code = await (await request.get('/api/getCode')).json();
+  const login = await (
+    await request.post('/api/login', { data: { idno: CHEN, password: 'Demo-pay-2026', captchaId: code.data.captchaId, captcha: CAPTCHA } })
+  ).json();
+  expect(login.success, login.msg).toBe(true);
+  await page.goto('/notice-list');
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, login.data.token]);
+
+  await page.goto('/current-exam');
+  const card = page.getByRole('region', { name: '准考证' });
+  const paper = card.getByRole('listitem').filter({ hasText: '公共基础知识' });
+  // The ticket shows the paper in Beijing time: 「2026-12-19 09:00 - 11:00」.
+  const shown = /(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}) - (\d{2}):(\d{2})/.exec((await paper.textContent()) ?? '');
+  expect(shown, 'the paper time on the ticket').not.toBeNull();
+  const [, y, mo, d, h, mi, eh, emi] = shown!.map(Number) as number[];
+  const utc = (hour: number, minute: number) =>
+    new Date(Date.UTC(y!, mo! - 1, d!, hour - 8, minute))
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+
+  const button = card.getByRole('button', { name: '加入日历' });
+  await button.scrollIntoViewIfNeeded();
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  expect(download.suggestedFilename()).toMatch(/\.ics$/);
+  const text = (await readFile((await download.path())!, 'utf8')).replace(/\r\n[ \t]/g, '');
+  const event = text.split('BEGIN:VEVENT').find((e) => e.includes('公共基础知识'));
+  expect(event, 'an event for the paper').toBeDefined();
+  // A phone in China shows UTC+8: the calendar's 01:00Z is the ticket's 09:00.
+  expect(event).toContain(`DTSTART:${utc(h!, mi!)}`);
+  expect(event).toContain(`DTEND:${utc(eh!, emi!)}`);
+  expect(event).toContain('LOCATION:');
+  expect(event).toContain('BEGIN:VALARM');
+});
