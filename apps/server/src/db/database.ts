@@ -2,12 +2,19 @@ import SQLite from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type PgModule from 'pg';
 import type { DB } from './schema';
 import { SqliteReadsDialect } from './sqlite-reads';
 import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * pg is loaded only when the data is on PostgreSQL: a SQLite deployment (the default) does not
+ * carry its code in every process's heap (issue 37's memory target).
+ */
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof PgModule;
 
 /** Where the data is: a SQLite file (or `:memory:`) or a PostgreSQL server. */
 export type DatabaseConfig = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; connectionString: string };
@@ -61,6 +68,7 @@ export function openDatabase(config: DatabaseConfig, { poolSize = 10 }: { poolSi
     const kysely = new Kysely<DB>({ dialect });
     return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
   }
+  const pg = loadPg();
   const pool = new pg.Pool({ connectionString: config.connectionString, max: poolSize });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

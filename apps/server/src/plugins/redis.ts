@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { memoryCounters, redisCounters, type CounterStore } from '../lib/throttle';
 
 declare module 'fastify' {
@@ -21,7 +21,9 @@ export default fp(
   async (app: FastifyInstance, opts: { redisUrl: string | undefined; enabled: boolean }) => {
     let redis: Redis | null = null;
     if (opts.redisUrl) {
-      redis = new Redis(opts.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+      // Loaded only with REDIS_URL: a single process (the default) carries none of ioredis.
+      const { Redis: RedisClient } = await import('ioredis');
+      redis = new RedisClient(opts.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true });
       redis.on('error', (err: Error) => app.log.warn({ err: { message: err.message } }, 'redis error'));
       app.addHook('onClose', async () => {
         await redis?.quit().catch(() => undefined);
