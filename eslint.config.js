@@ -52,7 +52,7 @@ export default tseslint.config(
               message: 'The web app never imports the server; share through packages/shared.',
             },
             // The server's layers: the database layer under the modules, the configuration read
-            // by the composition root alone (composition.ts, app.ts and the entry points), which
+            // by the composition root alone (composition*.ts, app.ts and the entry points), which
             // hands modules, lib and plugins plain typed options. The demo seeds (src/seed/) stand
             // beside the database layer and may import both it and the modules.
             {
@@ -68,13 +68,20 @@ export default tseslint.config(
                 './apps/server/src/plugins',
                 './apps/server/src/seed',
               ],
-              from: './apps/server/src/config.ts',
+              from: ['./apps/server/src/config.ts', './apps/server/src/config-env.ts'],
               message:
                 'Only the composition root reads config: take the options you need as a typed parameter (define the type here; config.ts imports it).',
             },
             {
               target: ['./apps/server/src/modules', './apps/server/src/lib', './apps/server/src/db', './apps/server/src/seed'],
-              from: ['./apps/server/src/composition.ts', './apps/server/src/app.ts', './apps/server/src/server.ts'],
+              from: [
+                './apps/server/src/composition.ts',
+                './apps/server/src/composition-options.ts',
+                './apps/server/src/composition-repositories.ts',
+                './apps/server/src/composition-later-stages.ts',
+                './apps/server/src/app.ts',
+                './apps/server/src/server.ts',
+              ],
               message: 'The composition root imports the modules, never the other way round.',
             },
             // The web app's layers: app/ (router, layout, guard) on top of features, features on

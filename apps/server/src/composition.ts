@@ -1,127 +1,59 @@
 import type { FastifyInstance } from 'fastify';
-import { createAccountsRepository } from './modules/access/accounts/repository';
 import { createAccountsService } from './modules/access/accounts/service';
 import { createPersonalDataService } from './modules/access/accounts/personal-data';
-import { createPersonalDataRepository } from './modules/access/accounts/personal-data-repository';
 import { createReauth } from './modules/access/accounts/reauth';
-import { createAppealsRepository } from './modules/registration/appeals/repository';
 import { createAppealsService } from './modules/registration/appeals/service';
 import { createLifecycle } from './modules/registration/applications/lifecycle';
 import { numberOnSubmit } from './modules/registration/applications/numbering';
-import { createApplicationsRepository } from './modules/registration/applications/repository';
 import { createApplicationsService } from './modules/registration/applications/service';
 import { createOfficeLock } from './lib/office-lock';
-import { createAttachmentsRepository } from './modules/content/attachments/repository';
 import { createAttachmentsService } from './modules/content/attachments/service';
-import { createAuditRepository } from './modules/platform/audit/repository';
 import { createAuditService } from './modules/platform/audit/service';
-import { createCaptchaRepository } from './modules/access/captcha/repository';
 import { createCaptchaService } from './modules/access/captcha/service';
 import type { ConsoleDeps } from './modules/access/console-deps';
 import { createDocumentsAdminService } from './modules/content/documents/admin-service';
-import { createDocumentsRepository } from './modules/content/documents/repository';
 import { createDocumentsService } from './modules/content/documents/service';
 import { createExamsAdminService } from './modules/content/exams/admin-service';
 import { createExamLookup } from './modules/content/exams/lookup';
 import { createPositionLookup } from './modules/content/positions/lookup';
-import { createExamsRepository } from './modules/content/exams/repository';
 import { createExamsService } from './modules/content/exams/service';
-import { createHealthRepository } from './modules/platform/health/repository';
 import { createNoticesAdminService } from './modules/content/notices/admin-service';
-import { createNoticesRepository } from './modules/content/notices/repository';
 import { createNoticesService } from './modules/content/notices/service';
 import { createPositionsAdminService } from './modules/content/positions/admin-service';
-import { createPositionsRepository } from './modules/content/positions/repository';
 import { createPositionsService } from './modules/content/positions/service';
-import { createReviewRepository } from './modules/registration/review/repository';
 import { createReviewService } from './modules/registration/review/service';
-import { createSessionsRepository } from './modules/access/sessions/repository';
 import { createSessionsService } from './modules/access/sessions/service';
-import { createSecurityRepository } from './modules/access/security/repository';
 import { createSecurityService } from './modules/access/security/service';
 import { createStaffAdminService } from './modules/access/staff/admin-service';
-import { createStaffRepository } from './modules/access/staff/repository';
 import { createStaffService } from './modules/access/staff/service';
-import { createSecondFactorRepository } from './modules/access/totp/repository';
-import { createSecondFactorService, type SecondFactorConfig } from './modules/access/totp/service';
-import { createPasswordPolicy, type StaffPolicyConfig } from './modules/access/staff/password-policy';
+import { createSecondFactorService } from './modules/access/totp/service';
+import { createPasswordPolicy } from './modules/access/staff/password-policy';
 import { createStaffSignInSessions } from './modules/access/staff/sign-in-sessions';
 import { createSystemAdminService } from './modules/platform/system/admin-service';
-import { createSystemRepository } from './modules/platform/system/repository';
 import { createSystemService } from './modules/platform/system/service';
-import { createNotificationsRepository } from './modules/messages/notifications/repository';
 import { createNotificationsService } from './modules/messages/notifications/service';
-import { createRemindersRepository } from './modules/messages/reminders/repository';
 import { createRemindersService } from './modules/messages/reminders/service';
 import { createCalendarService } from './modules/messages/reminders/calendar';
 import { createSmsCodes } from './modules/messages/sms/codes';
-import { createSmsCodesRepository } from './modules/messages/sms/codes-repository';
 import { createProvider } from './modules/messages/sms/providers';
-import { createSmsRepository } from './modules/messages/sms/repository';
 import { createSmsWorker } from './modules/messages/sms/worker';
-import type { Database, SmsConfig } from './config';
-import { deriveKey, type KeyRing } from './lib/crypto-suite';
+import { deriveKey } from './lib/crypto-suite';
 import { createCaptchaVoice } from './modules/access/captcha/audio';
 import { createWorkerStreams } from './lib/worker-stream';
 import { nowIso } from './lib/clock';
 import { createHeavyTasks } from './heavy-tasks';
-import type { ExportJob } from './export-worker';
-import { createArrangementRepository } from './modules/arrangement/arrangement/repository';
-import { createArrangementService } from './modules/arrangement/arrangement/service';
-import { createCloseoutRepository } from './modules/confirmation/closeout/repository';
-import { createTicketsRepository } from './modules/arrangement/tickets/repository';
-import { createTicketsService } from './modules/arrangement/tickets/service';
-import { createScoresRepository } from './modules/scores/scores/repository';
-import { createScoresService } from './modules/scores/scores/service';
-import { createStagesRepository } from './modules/scores/stages/repository';
-import { createStagesService } from './modules/scores/stages/service';
-import { createCloseoutService } from './modules/confirmation/closeout/service';
-import { createPaymentsAdminService } from './modules/confirmation/payments/admin-service';
-import { createPlatformRepository } from './modules/platform/offices/repository';
 import { createPlatformService } from './modules/platform/offices/service';
-import { composeProviders, type PaymentsOptions } from './modules/confirmation/payments/compose';
-import { createPaymentsRepository } from './modules/confirmation/payments/repository';
-import { createSandboxRepository } from './modules/confirmation/payments/sandbox-repository';
-import { createPaymentsService } from './modules/confirmation/payments/service';
-import { createWaiversRepository } from './modules/confirmation/waivers/repository';
-import { createWaiversService } from './modules/confirmation/waivers/service';
-import { createLaterLifecycle } from './modules/scores/stages/lifecycle';
-import { createArchiveService } from './modules/platform/archive/service';
-import { purge } from './modules/platform/retention/purge';
-import { createIdentityProvider, type IdentityConfig, type IdentityProvider } from './modules/access/identity/providers';
-import { createIdentityRepository } from './modules/access/identity/repository';
+import { createIdentityProvider, type IdentityProvider } from './modules/access/identity/providers';
 import { createIdentityService } from './modules/access/identity/service';
 import { ErrorCode, examConfigSchema, photoBackgroundRequiredText } from '@zhikaoyun/shared';
 import { AppError } from './lib/app-error';
 import { storedBackground } from './modules/access/accounts/photo';
 import { matchesBackground } from './modules/access/accounts/photo-rules';
 import { parseJsonColumn } from './lib/json';
-
-export interface CompositionOptions {
-  sms: SmsConfig;
-  payments: PaymentsOptions;
-  production: boolean;
-  /** The one answer every captcha accepts (tests and benches only; see config.ts). */
-  captchaFixed: string | undefined;
-  /** What the exports' worker threads need to read the rows on a connection of their own (src/export-worker.ts). */
-  exports: { script: URL | string; database: Database; keys: KeyRing };
-  /** The heavy worker's script (sheets, arrangement, ranking; decision 014). */
-  heavyWorker: URL | string;
-  /** Wall-clock limit of one heavy task (config HEAVY_TASK_TIMEOUT_SECONDS). */
-  heavyTimeoutMs: number;
-  /** Who must enroll a second factor before anything else (config, from NODE_ENV). */
-  secondFactor: SecondFactorConfig;
-  /** Staff passwords' lifetime and staff sessions' idle limit (config STAFF_PASSWORD_MAX_DAYS, STAFF_IDLE_MINUTES). */
-  staffPolicy: StaffPolicyConfig;
-  /** Reminders before a deadline (config REMINDER_HOURS, decision 038). */
-  reminders: { hoursBefore: number };
-  /** Where exam archives are kept (config ARCHIVE_DIR). */
-  archiveDir: string;
-  /** Dormant accounts are deleted after this many years without a sign-in (config ACCOUNT_INACTIVE_YEARS). */
-  accountInactiveYears: number;
-  /** The real-name and face checks (issue 33); the return address of a provider's face page. */
-  identity: IdentityConfig & { publicUrl: string | null };
-}
+import type { ExportJob } from './export-worker';
+import type { CompositionOptions } from './composition-options';
+import { composeLaterStages } from './composition-later-stages';
+import { createRepositories } from './composition-repositories';
 
 /** An export's worker heap: rows pass through it a batch at a time, so a small heap is plenty and keeps the process's memory flat. */
 const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
@@ -133,45 +65,14 @@ const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSiz
  * one place is changed for every caller.
  *
  * It is built before the plugins that use its parts (tenancy, sessions, captcha); what it needs of
- * what is registered later (the public cache, `app.inject`) it reads only when called.
+ * what is registered later (the public cache, `app.inject`) it reads only when called. *
+ * Beside it: what it is told (composition-options.ts), the repositories (composition-repositories.ts)
+ * and the services after registration (composition-later-stages.ts).
  */
 export function composeServices(app: FastifyInstance, options: CompositionOptions) {
-  const { db, cipher, counters, auditMac } = app;
+  const { db, cipher, counters } = app;
 
-  const repos = {
-    accounts: createAccountsRepository(db),
-    appeals: createAppealsRepository(db),
-    applications: createApplicationsRepository(db),
-    attachments: createAttachmentsRepository(db),
-    audit: createAuditRepository(db, auditMac),
-    captcha: createCaptchaRepository(db),
-    documents: createDocumentsRepository(db),
-    exams: createExamsRepository(db),
-    health: createHealthRepository(db),
-    notices: createNoticesRepository(db),
-    notifications: createNotificationsRepository(db),
-    sms: createSmsRepository(db),
-    smsCodes: createSmsCodesRepository(db),
-    personalData: createPersonalDataRepository(db),
-    positions: createPositionsRepository(db),
-    review: createReviewRepository(db),
-    sessions: createSessionsRepository(db),
-    staff: createStaffRepository(db),
-    security: createSecurityRepository(db),
-    system: createSystemRepository(db),
-    payments: createPaymentsRepository(db),
-    sandbox: createSandboxRepository(db),
-    waivers: createWaiversRepository(db),
-    closeout: createCloseoutRepository(db),
-    arrangement: createArrangementRepository(db),
-    tickets: createTicketsRepository(db),
-    scores: createScoresRepository(db),
-    stages: createStagesRepository(db),
-    platform: createPlatformRepository(db, auditMac),
-    secondFactor: createSecondFactorRepository(db),
-    reminders: createRemindersRepository(db),
-    identity: createIdentityRepository(db),
-  };
+  const repos = createRepositories(app);
 
   const audit = createAuditService(repos.audit);
   // One lookup of an exam for every service: the same row, the same answer when it is missing.
@@ -307,99 +208,23 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     findStaff: (officeId, id) => repos.staff.find(officeId, id),
   });
 
-  // Confirmation: fees, waivers, close-out. Every status step still goes through the lifecycle.
-  const { providers: paymentProviders, provider, sandbox } = composeProviders(app, options.payments, options.production, repos.sandbox);
-  const payments = createPaymentsService({
-    repo: repos.payments,
-    applications: repos.applications,
-    lifecycle,
-    exams,
-    provider,
-    providers: paymentProviders,
-    publicUrl: options.payments.config.publicUrl ?? '',
-    latestWaiver: (officeId, applicationId) => repos.waivers.latest(officeId, applicationId),
-    candidateName: async (officeId, id) => (await repos.accounts.findById(officeId, id))?.name ?? '',
-    log: app.log,
-  });
-  // The machine after confirmation has one writer; 放弃面试 and 递补 (scores) and the stages' results go through it.
-  const later = createLaterLifecycle({ repo: repos.stages, audit });
-  const scores = createScoresService({
-    repo: repos.scores,
+  // Confirmation, arrangement, scores and the later stages, the exam's archive and retention's purge.
+  const later = composeLaterStages(app, options, {
+    repos,
     audit,
-    later,
-    // Read at call time: the stages compute each entrant's state from the scores' interview list.
-    laterStates: (officeId, examId) => stages.states(officeId, examId),
-    exams: examLookup,
-    notifications,
-    importLock,
-    changed,
-    version: (officeId) => app.publicCache.version(officeId),
-    heavy,
-    exportFile: (job, failed) => exportWorkers.open({ kind: 'ranking', ...job, database } satisfies ExportJob, failed),
-  });
-  const stages = createStagesService({
-    repo: repos.stages,
-    scores,
-    audit,
-    later,
-    exams: examLookup,
-    importLock,
-    changed,
-    notifications,
-    heavy,
-  });
-  const tickets = createTicketsService({
-    repo: repos.tickets,
-    cipher,
-    audit,
-    exams: examLookup,
-    notifications,
-    findPhoto: (officeId, id) => repos.accounts.findPhoto(officeId, id),
-    findRoom: (officeId, id) => repos.arrangement.room(officeId, id),
-    identityChecks: (officeId, candidateIds) => identity.checksOf(officeId, candidateIds),
-  });
-  // An exam's archive (issue 36): written by the export worker, its PDFs made as the console makes them.
-  const archive = createArchiveService({
-    db: db.kysely,
-    audit,
-    keys: options.exports.keys,
-    dir: options.archiveDir,
-    writeArchive: (job, failed) => exportWorkers.open({ kind: 'archive', ...job, database } satisfies ExportJob, failed),
-    interviewListPdf: (staff, office, examId, ip) => scores.exportInterviewListPdf(staff, office, examId, ip),
-    roomSheetsPdf: (staff, office, q, ip) => tickets.roomSheets(staff, office, q, ip),
-    log: (err, msg) => app.log.error({ err }, msg),
-  });
-  // Retention's purge (issue 36): the daily job and `npm run purge` call it with a date.
-  const retention = {
-    purge: (o: { asOf: string; dryRun: boolean }) =>
-      purge(
-        {
-          db: db.kysely,
-          cipher,
-          audit,
-          laterStates: (officeId, examId) => stages.states(officeId, examId),
-          deleteCandidate: (officeId, candidateId, record) => repos.personalData.deleteCandidate(officeId, candidateId, record),
-          enqueueSms: (trx, m) => repos.sms.enqueue(trx, m),
-          inactiveYears: options.accountInactiveYears,
-          accountDeleted: (candidateId) => sessions.deleted('candidate', candidateId),
-          queued,
-        },
-        o,
-      ),
-  };
-  const closeout = createCloseoutService({
-    positions: positionLookup,
-    repo: repos.closeout,
-    applications: repos.applications,
+    sessions,
     lifecycle,
     exams,
     examsAdmin,
-    payments,
-    audit,
+    examLookup,
+    positionLookup,
     notifications,
-    commit: (work) => repos.payments.commit(work),
+    identity,
+    importLock,
+    heavy,
+    exportWorkers,
     changed,
-    findCandidate: (officeId, id) => repos.accounts.findById(officeId, id),
+    queued,
   });
 
   return {
@@ -492,26 +317,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     }),
     system: createSystemService(repos.system),
     systemAdmin: createSystemAdminService({ repo: repos.system, attachments, audit, changed }),
-    payments,
-    paymentProviders,
-    sandbox,
-    paymentsAdmin: createPaymentsAdminService({ repo: repos.payments, payments, lifecycle, audit, providers: paymentProviders }),
-    waivers: createWaiversService({
-      repo: repos.waivers,
-      payments: repos.payments,
-      applications: repos.applications,
-      lifecycle,
-      exams,
-      audit,
-      notifications,
-    }),
-    closeout,
-    arrangement: createArrangementService({ repo: repos.arrangement, audit, exams: examLookup, heavy }),
-    scores,
-    stages,
-    tickets,
-    archive,
-    retention,
+    ...later,
     reminders: createRemindersService({
       repo: repos.reminders,
       notificationsRepo: repos.notifications,

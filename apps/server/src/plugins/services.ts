@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { composeServices, type CompositionOptions, type Services } from '../composition';
+import { composeServices, type Services } from '../composition';
+import type { CompositionOptions } from '../composition-options';
 
 declare module 'fastify' {
   interface FastifyInstance {
