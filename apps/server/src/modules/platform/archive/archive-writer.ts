@@ -7,7 +7,8 @@ import { createDataCipher } from '../../../lib/crypto';
 import type { CryptoSuite } from '../../../lib/crypto-suite';
 import { signManifest, type ArchiveFileEntry, type ArchiveManifest } from '../../../lib/archive-mac';
 import { createSheetWriter } from '../../../lib/xlsx-stream';
-import { archiveSheets, type ArchiveSheet } from './archive-sheets';
+import type { ArchiveSheet } from './archive-sheet-kit';
+import { archiveSheets } from './archive-sheets';
 
 /** What the export worker (src/export-worker.ts) is given to write an exam's archive. */
 export interface ArchiveJob {
