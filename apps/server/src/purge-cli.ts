@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { openCommandDatabase } from './command-database';
 import { nowIso } from './lib/clock';
-import type { PurgeReport } from './modules/platform/retention/purge';
+import type { PurgeReport } from './modules/platform/retention/purge-common';
 
 /**
  * `npm run purge`: retention's purge of the database of DATABASE_URL (docs/security.md, 保存期限),
