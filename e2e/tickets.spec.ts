@@ -1,7 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { idnoCheckChar } from '../packages/shared/src/access/idno';
-import { CAPTCHA, STORAGE_PREFIX } from './support';
+import { demoCandidateToken, STORAGE_PREFIX } from './support';
 
 /**
  * The admission ticket on the phone (Pixel 7): a candidate of the demo office's ticketed exam
@@ -9,16 +8,17 @@ import { CAPTCHA, STORAGE_PREFIX } from './support';
  * code on the status page and downloads the PDF. A screenshot goes to test-results/.
  */
 const EXAM = '示范市 2026 年度事业单位招聘（准考证打印阶段）';
-const CHEN = '33010619970412202' + idnoCheckChar('33010619970412202');
+const CHEN_FIRST17 = '33010619970412202';
+
+/** 陈静 signs in, and the phone's tab holds her session. */
+async function signInAsChen(page: Page, request: APIRequestContext) {
+  const token = await demoCandidateToken(request, CHEN_FIRST17);
+  await page.goto('/notice-list');
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
+}
 
 test('a ticketed candidate sees the ticket card and downloads the PDF', async ({ page, request }) => {
-  const code = await (await request.get('/api/getCode')).json();
-  const login = await (
-    await request.post('/api/login', { data: { idno: CHEN, password: 'Demo-pay-2026', captchaId: code.data.captchaId, captcha: CAPTCHA } })
-  ).json();
-  expect(login.success, login.msg).toBe(true);
-  await page.goto('/notice-list');
-  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, login.data.token]);
+  await signInAsChen(page, request);
 
   await page.goto('/current-exam');
   await expect(page.getByRole('heading', { name: EXAM })).toBeVisible();
@@ -49,13 +49,7 @@ test('加入日历 on the ticket: each paper at the time the ticket shows, in Be
   page,
   request,
 }) => {
-  const code = await (await request.get('/api/getCode')).json();
-  const login = await (
-    await request.post('/api/login', { data: { idno: CHEN, password: 'Demo-pay-2026', captchaId: code.data.captchaId, captcha: CAPTCHA } })
-  ).json();
-  expect(login.success, login.msg).toBe(true);
-  await page.goto('/notice-list');
-  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, login.data.token]);
+  await signInAsChen(page, request);
 
   await page.goto('/current-exam');
   const card = page.getByRole('region', { name: '准考证' });

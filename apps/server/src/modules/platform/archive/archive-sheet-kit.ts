@@ -1,5 +1,5 @@
 import { fromHundredths, zonedDateTimeSeconds } from '@zhikaoyun/shared';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { DataCipher } from '../../../lib/crypto';
 import type { SheetColumn, SheetValue } from '../../../lib/xlsx-stream';
@@ -77,7 +77,12 @@ export interface SheetReader {
    * chunk's ids, then each table's rows for them), so no query walks the whole exam at once.
    */
   perApplications: <R>(read: (ids: number[]) => Promise<R[]>) => AsyncGenerator<R[]>;
+  /** Every row of one of the exam's own tables, whole, by id. */
+  examRows: <T extends ExamTable>(table: T) => AsyncGenerator<Selectable<DB[T]>[]>;
 }
+
+/** The tables an archive copies whole: each row carries its office and exam. */
+export type ExamTable = 'payment_order' | 'message' | 'announcement' | 'ticket_check_in' | 'score_review';
 
 export function sheetReader(k: Kysely<DB>, { officeId, examId, timeZone, cipher }: Scope): SheetReader {
   const at = (v: string | null | undefined) => (v ? zonedDateTimeSeconds(v, timeZone) : '');
@@ -103,5 +108,23 @@ export function sheetReader(k: Kysely<DB>, { officeId, examId, timeZone, cipher 
       if (rows.length > 0) yield rows;
     }
   }
-  return { k, officeId, examId, at, points, decrypt, perApplications };
+  function examRows<T extends ExamTable>(table: T): AsyncGenerator<Selectable<DB[T]>[]> {
+    // Kysely cannot follow a table name that is a type parameter through where(); every table of
+    // ExamTable has these three columns, and the rows are given back as that table's.
+    const scoped = k as unknown as Kysely<Record<ExamTable, { id: number; office_id: number; exam_id: number }>>;
+    const name: ExamTable = table;
+    return byId(
+      (after) =>
+        scoped
+          .selectFrom(name)
+          .selectAll()
+          .where('office_id', '=', officeId)
+          .where('exam_id', '=', examId)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(BATCH)
+          .execute() as Promise<(Selectable<DB[T]> & { id: number })[]>,
+    );
+  }
+  return { k, officeId, examId, at, points, decrypt, perApplications, examRows };
 }

@@ -2,7 +2,7 @@ import { APPLICATION_STATUS_LABEL, ORDER_STATUS_LABEL, WAIVER_STATUS_LABEL } fro
 import { BATCH, byId, sheet, type SheetReader, type UnplacedSheet } from './archive-sheet-kit';
 
 /** The applications' sheets: each application, its steps and its review, its fee and its waiver. */
-export function applicationSheets({ k, officeId, examId, at, decrypt, perApplications }: SheetReader): UnplacedSheet[] {
+export function applicationSheets({ k, officeId, examId, at, decrypt, perApplications, examRows }: SheetReader): UnplacedSheet[] {
   return [
     sheet(
       '报名信息',
@@ -110,38 +110,23 @@ export function applicationSheets({ k, officeId, examId, at, decrypt, perApplica
         ['时间', 20, (r) => at(r.at)],
       ],
     ),
-    sheet(
-      '缴费与退费',
-      () =>
-        byId((after) =>
-          k
-            .selectFrom('payment_order')
-            .selectAll()
-            .where('office_id', '=', officeId)
-            .where('exam_id', '=', examId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        ),
-      [
-        ['订单编号', 10, (r) => r.id],
-        ['报名编号', 10, (r) => r.application_id],
-        ['订单号', 24, (r) => r.order_no],
-        ['支付渠道', 10, (r) => r.provider],
-        ['金额（元）', 10, (r) => r.amount / 100],
-        ['状态', 10, (r) => ORDER_STATUS_LABEL[r.status]],
-        ['交易号', 28, (r) => r.trade_no ?? ''],
-        ['下单时间', 20, (r) => at(r.created_at)],
-        ['支付时间', 20, (r) => at(r.paid_at)],
-        ['入账时间', 20, (r) => at(r.recorded_at)],
-        ['关闭时间', 20, (r) => at(r.closed_at)],
-        ['退款单号', 24, (r) => r.refund_no ?? ''],
-        ['退款原因', 24, (r) => r.refund_reason],
-        ['退款时间', 20, (r) => at(r.refunded_at)],
-        ['备注', 24, (r) => r.note],
-      ],
-    ),
+    sheet('缴费与退费', () => examRows('payment_order'), [
+      ['订单编号', 10, (r) => r.id],
+      ['报名编号', 10, (r) => r.application_id],
+      ['订单号', 24, (r) => r.order_no],
+      ['支付渠道', 10, (r) => r.provider],
+      ['金额（元）', 10, (r) => r.amount / 100],
+      ['状态', 10, (r) => ORDER_STATUS_LABEL[r.status]],
+      ['交易号', 28, (r) => r.trade_no ?? ''],
+      ['下单时间', 20, (r) => at(r.created_at)],
+      ['支付时间', 20, (r) => at(r.paid_at)],
+      ['入账时间', 20, (r) => at(r.recorded_at)],
+      ['关闭时间', 20, (r) => at(r.closed_at)],
+      ['退款单号', 24, (r) => r.refund_no ?? ''],
+      ['退款原因', 24, (r) => r.refund_reason],
+      ['退款时间', 20, (r) => at(r.refunded_at)],
+      ['备注', 24, (r) => r.note],
+    ]),
     sheet(
       '减免',
       () =>

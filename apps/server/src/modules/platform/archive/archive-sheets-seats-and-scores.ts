@@ -2,7 +2,7 @@ import { LATER_STATUS_LABEL } from '@zhikaoyun/shared';
 import { BATCH, byId, sheet, type SheetReader, type UnplacedSheet } from './archive-sheet-kit';
 
 /** The exam's sheets: seats, admission tickets and check-ins, then scores, their reviews and the later stages. */
-export function seatAndScoreSheets({ k, officeId, examId, at, points, perApplications }: SheetReader): UnplacedSheet[] {
+export function seatAndScoreSheets({ k, officeId, examId, at, points, perApplications, examRows }: SheetReader): UnplacedSheet[] {
   return [
     sheet(
       '座位编排',
@@ -62,31 +62,16 @@ export function seatAndScoreSheets({ k, officeId, examId, at, points, perApplica
         ['更新时间', 20, (r) => at(r.updated_at)],
       ],
     ),
-    sheet(
-      '入场核验',
-      () =>
-        byId((after) =>
-          k
-            .selectFrom('ticket_check_in')
-            .selectAll()
-            .where('office_id', '=', officeId)
-            .where('exam_id', '=', examId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        ),
-      [
-        ['编号', 10, (r) => r.id],
-        ['报名编号', 10, (r) => r.application_id],
-        ['准考证号', 16, (r) => r.ticket_no],
-        ['科目编号', 10, (r) => r.subject_id],
-        ['首次核验', 20, (r) => at(r.first_at)],
-        ['最后核验', 20, (r) => at(r.last_at)],
-        ['核验人员编号', 12, (r) => r.staff_id],
-        ['次数', 6, (r) => r.count],
-      ],
-    ),
+    sheet('入场核验', () => examRows('ticket_check_in'), [
+      ['编号', 10, (r) => r.id],
+      ['报名编号', 10, (r) => r.application_id],
+      ['准考证号', 16, (r) => r.ticket_no],
+      ['科目编号', 10, (r) => r.subject_id],
+      ['首次核验', 20, (r) => at(r.first_at)],
+      ['最后核验', 20, (r) => at(r.last_at)],
+      ['核验人员编号', 12, (r) => r.staff_id],
+      ['次数', 6, (r) => r.count],
+    ]),
     sheet(
       '成绩',
       () =>
@@ -126,34 +111,19 @@ export function seatAndScoreSheets({ k, officeId, examId, at, points, perApplica
         ['成绩', 8, (r) => points(r.score)],
       ],
     ),
-    sheet(
-      '成绩复核',
-      () =>
-        byId((after) =>
-          k
-            .selectFrom('score_review')
-            .selectAll()
-            .where('office_id', '=', officeId)
-            .where('exam_id', '=', examId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        ),
-      [
-        ['编号', 10, (r) => r.id],
-        ['报名编号', 10, (r) => r.application_id],
-        ['科目编号', 10, (r) => r.subject_id],
-        ['申请理由', 30, (r) => r.reason],
-        ['状态', 10, (r) => r.status],
-        ['原成绩', 8, (r) => points(r.old_score)],
-        ['复核后成绩', 10, (r) => points(r.new_score)],
-        ['答复', 30, (r) => r.answer],
-        ['答复人员编号', 12, (r) => r.answered_by ?? ''],
-        ['答复时间', 20, (r) => at(r.answered_at)],
-        ['申请时间', 20, (r) => at(r.created_at)],
-      ],
-    ),
+    sheet('成绩复核', () => examRows('score_review'), [
+      ['编号', 10, (r) => r.id],
+      ['报名编号', 10, (r) => r.application_id],
+      ['科目编号', 10, (r) => r.subject_id],
+      ['申请理由', 30, (r) => r.reason],
+      ['状态', 10, (r) => r.status],
+      ['原成绩', 8, (r) => points(r.old_score)],
+      ['复核后成绩', 10, (r) => points(r.new_score)],
+      ['答复', 30, (r) => r.answer],
+      ['答复人员编号', 12, (r) => r.answered_by ?? ''],
+      ['答复时间', 20, (r) => at(r.answered_at)],
+      ['申请时间', 20, (r) => at(r.created_at)],
+    ]),
     sheet(
       '后续环节结果',
       () =>
