@@ -129,6 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       script: deps.exportWorker ?? new URL('./export-worker.js', import.meta.url),
       database: config.database,
       keys,
+      timeoutMs: config.exportTaskTimeoutMs,
     },
     heavyWorker: deps.heavyWorker ?? new URL('./heavy-worker.js', import.meta.url),
     heavyTimeoutMs: config.heavyTaskTimeoutMs,

@@ -15,7 +15,6 @@ import { createPaymentsAdminService } from './modules/confirmation/payments/admi
 import { composeProviders } from './modules/confirmation/payments/compose';
 import { createPaymentsService } from './modules/confirmation/payments/service';
 import { createWaiversService } from './modules/confirmation/waivers/service';
-import type { ExamsAdminService } from './modules/content/exams/admin-service';
 import type { ExamLookup } from './modules/content/exams/lookup';
 import type { ExamsService } from './modules/content/exams/service';
 import type { PositionLookup } from './modules/content/positions/lookup';
@@ -35,7 +34,6 @@ export interface LaterStagesBase {
   sessions: SessionsService;
   lifecycle: Lifecycle;
   exams: ExamsService;
-  examsAdmin: ExamsAdminService;
   examLookup: ExamLookup;
   positionLookup: PositionLookup;
   notifications: NotificationsService;
@@ -55,7 +53,7 @@ export interface LaterStagesBase {
  */
 export function composeLaterStages(app: FastifyInstance, options: CompositionOptions, base: LaterStagesBase) {
   const { db, cipher } = app;
-  const { repos, audit, sessions, lifecycle, exams, examsAdmin, examLookup, positionLookup, notifications, identity } = base;
+  const { repos, audit, sessions, lifecycle, exams, examLookup, positionLookup, notifications, identity } = base;
   const { importLock, heavy, exportWorkers, changed, queued } = base;
   const { database } = options.exports;
 
@@ -113,10 +111,12 @@ export function composeLaterStages(app: FastifyInstance, options: CompositionOpt
   // An exam's archive (issue 36): written by the export worker, its PDFs made as the console makes them.
   const archive = createArchiveService({
     db: db.kysely,
+    exams: examLookup,
     audit,
     keys: options.exports.keys,
     dir: options.archiveDir,
-    writeArchive: (job, failed) => exportWorkers.open({ kind: 'archive', ...job, database } satisfies ExportJob, failed),
+    writeArchive: (job, failed, timedOut) =>
+      exportWorkers.open({ kind: 'archive', ...job, database } satisfies ExportJob, failed, timedOut),
     interviewListPdf: (staff, office, examId, ip) => scores.exportInterviewListPdf(staff, office, examId, ip),
     roomSheetsPdf: (staff, office, q, ip) => tickets.roomSheets(staff, office, q, ip),
     log: (err, msg) => app.log.error({ err }, msg),
@@ -145,7 +145,7 @@ export function composeLaterStages(app: FastifyInstance, options: CompositionOpt
     applications: repos.applications,
     lifecycle,
     exams,
-    examsAdmin,
+    examLookup,
     payments,
     audit,
     notifications,

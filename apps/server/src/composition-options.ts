@@ -13,7 +13,13 @@ export interface CompositionOptions {
   /** The one answer every captcha accepts (tests and benches only; see config.ts). */
   captchaFixed: string | undefined;
   /** What the exports' worker threads need to read the rows on a connection of their own (src/export-worker.ts). */
-  exports: { script: URL | string; database: Database; keys: KeyRing };
+  exports: {
+    script: URL | string;
+    database: Database;
+    keys: KeyRing;
+    /** Wall-clock limit of one export's worker (config EXPORT_TASK_TIMEOUT_SECONDS). */
+    timeoutMs: number;
+  };
   /** The heavy worker's script (sheets, arrangement, ranking; decision 014). */
   heavyWorker: URL | string;
   /** Wall-clock limit of one heavy task (config HEAVY_TASK_TIMEOUT_SECONDS). */

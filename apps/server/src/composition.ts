@@ -78,10 +78,12 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   // One lookup of an exam for every service: the same row, the same answer when it is missing.
   const examLookup = createExamLookup(db);
   const positionLookup = createPositionLookup(db);
-  // At most two exports (of either kind) at once, each on its own thread; a third waits its turn.
+  // At most two exports (of any kind) at once, each on its own thread; a third waits its turn.
+  // One that runs past its limit is ended, so a stuck one cannot hold a place for ever.
   const exportWorkers = createWorkerStreams(options.exports.script, {
     resourceLimits: EXPORT_WORKER_LIMITS,
     concurrency: 2,
+    timeoutMs: options.exports.timeoutMs,
     onWorkerError: (err) => app.log.error({ err }, 'export worker failed'),
   });
   const { database } = options.exports;
@@ -108,7 +110,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   };
   const captcha = createCaptchaService(repos.captcha, captchaOptions);
   const console: ConsoleDeps = { db, audit, changed: (officeId) => app.publicCache.invalidate(officeId) };
-  const exams = createExamsService(repos.exams);
+  const exams = createExamsService(repos.exams, examLookup);
   // Delivers the SMS outbox; started by the server entry (tests drain it themselves).
   const smsWorker = createSmsWorker({
     repo: repos.sms,
@@ -131,6 +133,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
   // The one writer of application statuses, shared by the candidate's and the console's calls.
   const lifecycle = createLifecycle({
     repo: repos.applications,
+    exams: examLookup,
     audit,
     // Every step it writes also runs these hooks in its transaction: the candidate's message first.
     // The 报名号 last: its per-exam counter row is then held only for the commit.
@@ -182,7 +185,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     },
   });
   const { changed } = console;
-  const examsAdmin = createExamsAdminService({ repo: repos.exams, audit, changed, notifications });
+  const examsAdmin = createExamsAdminService({ repo: repos.exams, exams: examLookup, audit, changed, notifications });
   const attachments = createAttachmentsService({ repo: repos.attachments, audit });
   // Any Excel import of an office: one at a time (also across processes when Redis is configured).
   const importLock = createOfficeLock('import', '另一个导入正在进行，请稍后再试', app.redis, (err) =>
@@ -215,7 +218,6 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     sessions,
     lifecycle,
     exams,
-    examsAdmin,
     examLookup,
     positionLookup,
     notifications,
@@ -247,13 +249,15 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     }),
     identity,
     identityPublicUrl: options.identity.publicUrl,
+    /** The face check's start page loads this provider script (Aliyun's getMetaInfo); null: no start page. */
+    identityWebSdkUrl: options.identity.provider === 'aliyun' ? (options.identity.aliyun?.webSdkUrl ?? null) : null,
     personalData: createPersonalDataService({ repo: repos.personalData, cipher, reauth, sessions, audit }),
     appeals: createAppealsService({ repo: repos.appeals, cipher, sessions, audit }),
     applications,
     attachments,
     importLock,
     documents: createDocumentsService(repos.documents, examLookup),
-    documentsAdmin: createDocumentsAdminService({ repo: repos.documents, exams: examsAdmin, attachments, audit, changed }),
+    documentsAdmin: createDocumentsAdminService({ repo: repos.documents, exams: examLookup, attachments, audit, changed }),
     exams,
     examsAdmin,
     notices: createNoticesService(repos.notices),
@@ -262,7 +266,7 @@ export function composeServices(app: FastifyInstance, options: CompositionOption
     smsWorker,
     noticesAdmin: createNoticesAdminService({ repo: repos.notices, attachments, audit, changed, exams: examLookup }),
     positions: createPositionsService(repos.positions, exams),
-    positionsAdmin: createPositionsAdminService({ repo: repos.positions, audit, changed, exams: examsAdmin, importLock, heavy }),
+    positionsAdmin: createPositionsAdminService({ repo: repos.positions, audit, changed, exams: examLookup, importLock, heavy }),
     review: createReviewService({
       repo: repos.review,
       findPhoto: (officeId, photoId) => repos.accounts.findPhoto(officeId, photoId),

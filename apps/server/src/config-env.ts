@@ -85,6 +85,11 @@ export const envSchema = z
       .optional(),
     /** A heavy task (reading a sheet, seating, ranking) still running after this long is ended with its worker. */
     HEAVY_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    /**
+     * An export's worker (a workbook download, an exam archive) still running after this long is
+     * ended. Two hours: a 1,000,000-application archive is measured in minutes (docs/capacity.md).
+     */
+    EXPORT_TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(7200),
     // Exam archives and retention (issue 36, decision 037).
     ARCHIVE_DIR: z.string().optional(),
     ACCOUNT_INACTIVE_YEARS: z.coerce.number().int().min(1).max(30).default(3),
@@ -105,6 +110,8 @@ export const envSchema = z
     ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET: z.string().min(1).optional(),
     ALIYUN_CLOUDAUTH_SCENE_ID: z.coerce.number().int().positive().optional(),
     ALIYUN_CLOUDAUTH_ENDPOINT: z.string().min(1).default('cloudauth.aliyuncs.com'),
+    // Aliyun's web SDK (getMetaInfo), loaded only on the face check's start page.
+    ALIYUN_CLOUDAUTH_WEB_SDK_URL: z.url().default('https://o.alicdn.com/yd-cloudauth/cloudauth-cdn/jsvm_all.js'),
     /** How often the confirmation sweeper runs (deadlines, refunds, the sandbox's notify retries); 0: never. */
     PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     ALIPAY_APP_ID: z.string().min(1).optional(),

@@ -50,6 +50,8 @@ export interface Config {
   seedConfirmationDemo: boolean;
   /** Wall-clock limit of one heavy task (sheet, arrangement, ranking) in its worker thread. */
   heavyTaskTimeoutMs: number;
+  /** Wall-clock limit of one export (workbook, exam archive) in its worker thread. */
+  exportTaskTimeoutMs: number;
   /** Staff sign-in's second factor: enforced for admins and the platform operator in production. */
   secondFactor: SecondFactorConfig;
   /** Staff passwords' lifetime and staff sessions' idle limit (decision 030). */
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     seedConfirmationDemo: e.SEED_CONFIRMATION_DEMO === 'on' && e.NODE_ENV !== 'production' && e.SEED_DEMO !== 'off',
     heavyTaskTimeoutMs: e.HEAVY_TASK_TIMEOUT_SECONDS * 1000,
+    exportTaskTimeoutMs: e.EXPORT_TASK_TIMEOUT_SECONDS * 1000,
     secondFactor: { enforced: e.NODE_ENV === 'production' },
     staffPolicy: { passwordMaxDays: e.STAFF_PASSWORD_MAX_DAYS, idleMs: e.STAFF_IDLE_MINUTES * 60_000 },
     archiveDir: archiveDirOf(e.ARCHIVE_DIR, parseDatabaseUrl(e.DATABASE_URL, cwd), cwd),
@@ -220,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
               accessKeySecret: e.ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET,
               sceneId: e.ALIYUN_CLOUDAUTH_SCENE_ID,
               endpoint: e.ALIYUN_CLOUDAUTH_ENDPOINT,
+              webSdkUrl: e.ALIYUN_CLOUDAUTH_WEB_SDK_URL,
             }
           : null,
     },

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { zonedDay } from '@zhikaoyun/shared';
 import { buildApp } from './app';
 import { openCommandDatabase } from './command-database';
 import { nowIso } from './lib/clock';
@@ -21,7 +22,7 @@ function print(r: PurgeReport) {
     if (o.exams.length === 0) console.log('  no exam past its retention');
     for (const e of o.exams)
       console.log(
-        `  exam ${e.examId} 「${e.name}」 ended ${e.endedAt.slice(0, 10)}, retention over ${e.anonymiseAt.slice(0, 10)}: ${would}anonymise ${e.anonymised} candidate(s); keep ${e.hiredKept} hired, ${e.keptForOtherExams} for other exams; ${would}delete ${e.appeals} handled appeal(s) on their ID numbers`,
+        `  exam ${e.examId} 「${e.name}」 ended ${zonedDay(e.endedAt, o.timeZone)}, retention over ${zonedDay(e.anonymiseAt, o.timeZone)}: ${would}anonymise ${e.anonymised} candidate(s); keep ${e.hiredKept} hired, ${e.keptForOtherExams} for other exams; ${would}delete ${e.appeals} handled appeal(s) on their ID numbers`,
       );
     console.log(
       `  dormant accounts: ${would}notify ${o.dormant.notified}, ${would}delete ${o.dormant.deleted} (with ${o.dormant.appeals} handled appeal(s)), kept ${o.dormant.kept} (an application blocks deletion)`,

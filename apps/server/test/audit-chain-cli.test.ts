@@ -1,30 +1,11 @@
 import { auditTarget } from '@zhikaoyun/shared';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../src/lib/clock';
-import { createTestApp, CRYPTO_SUITES_UNDER_TEST, TEST_DATA_KEY, type TestApp } from './helpers/app';
+import { createTestApp, CRYPTO_SUITES_UNDER_TEST, type TestApp } from './helpers/app';
+import { serverCommand } from './helpers/commands';
 import { DATABASES } from './helpers/databases';
 
-const root = path.resolve(__dirname, '../../..');
-
-/** Runs one of the server's commands as an operator would (`npm run <name>`), on the test's database. */
-function command(t: TestApp, script: string, args: string[] = [], env: Record<string, string> = {}) {
-  const db = t.config.database;
-  const run = spawnSync(process.execPath, [`scripts/${script}.mjs`, ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: db.kind === 'sqlite' ? `file:${db.filename}` : db.connectionString,
-      DATA_KEY: TEST_DATA_KEY.toString('hex'),
-      CRYPTO_SUITE: t.config.cryptoSuite,
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
-  });
-  return { status: run.status, out: run.stdout, err: run.stderr };
-}
+const command = serverCommand;
 
 /**
  * `npm run verify-audit` and `npm run purge-audit` as real processes on a real database (a SQLite

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditMac } from '../src/lib/audit-mac';
 import { readHead, walkChain } from '../src/modules/platform/audit/chain-verify';
@@ -40,13 +43,13 @@ for (const kind of DATABASES)
           const t = await createTestApp(kind, { CRYPTO_SUITE: suite });
           try {
             const officeId = (await t.db.kysely.selectFrom('office').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id;
-            // Every writer starts appending at the same moment, once all are up.
-            const startAt = String(Date.now() + 4000);
+            // Every writer starts appending at the same moment, once all are up (they meet in a folder).
+            const barrier = mkdtempSync(join(tmpdir(), 'zk-audit-barrier-'));
             const results = await Promise.all(
               Array.from({ length: WRITERS }, (_, w) =>
-                run([JSON.stringify(t.config.database), suite, String(officeId), String(EACH), `进程${w}`, startAt]),
+                run([JSON.stringify(t.config.database), suite, String(officeId), String(EACH), `进程${w}`, barrier, String(WRITERS)]),
               ),
-            );
+            ).finally(() => rmSync(barrier, { recursive: true, force: true }));
             for (const r of results) expect(r.code, r.err).toBe(0);
             const mac = createAuditMac({ suite, current: TEST_DATA_KEY, previous: [] });
             const k = t.db.kysely;
@@ -55,10 +58,12 @@ for (const kind of DATABASES)
             expect((await walkChain(k, officeChain(officeId), mac, office)).fault).toBeNull();
             const seqs = await k.selectFrom('audit_log').select('seq').where('office_id', '=', officeId).orderBy('seq').execute();
             expect(seqs.map((r) => r.seq)).toEqual(Array.from({ length: WRITERS * EACH }, (_, i) => i + 1));
-            // The writers really overlapped: their records are interleaved in the chain.
+            // The writers really overlapped: one after another they would switch exactly WRITERS - 1
+            // times; any more means some writer's records were cut by another's. (SQLite's busy wait
+            // lets the lock's holder take it again often, so the count may stay small.)
             const order = await k.selectFrom('audit_log').select('staff_name').where('office_id', '=', officeId).orderBy('seq').execute();
             const switches = order.filter((r, i) => i > 0 && r.staff_name !== order[i - 1]!.staff_name).length;
-            expect(switches).toBeGreaterThan(WRITERS);
+            expect(switches).toBeGreaterThan(WRITERS - 1);
             const platform = (await readHead(k, 'platform'))!;
             expect(platform.seq).toBe(WRITERS * Math.ceil(EACH / 5));
             expect((await walkChain(k, platformChain(), mac, platform)).fault).toBeNull();

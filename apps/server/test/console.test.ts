@@ -89,15 +89,16 @@ for (const kind of DATABASES) {
       expect((await get(t, '/api/admin/getAuditLog', bearer(reviewer))).body.errorCode).toBe(ErrorCode.Forbidden);
       expect((await get(t, '/api/admin/getAuditLog', bearer(admin))).body.errorCode).toBe(ErrorCode.Forbidden);
       expect((await get(t, '/api/admin/getAuditLog', bearer(await auditorToken(t)))).body.success).toBe(true);
-      // A reviewer limited to one unit neither sees nor reviews another unit's applications.
+      // A reviewer limited to one unit neither sees nor reviews another unit's applications: to
+      // them those are not there (security review 3, N5).
       const limited = await post(t, '/api/admin/getApplicationList', { examId }, bearer(dataReviewer));
       expect(limited.body.data.total).toBe(0);
       expect((await get(t, `/api/admin/getApplicationDetail?id=${applicationId}`, bearer(dataReviewer))).body.errorCode).toBe(
-        ErrorCode.Forbidden,
+        ErrorCode.NotFound,
       );
       expect(
         (await post(t, '/api/admin/reviewApplication', { applicationId, decision: 'approve' }, bearer(dataReviewer))).body.errorCode,
-      ).toBe(ErrorCode.Forbidden);
+      ).toBe(ErrorCode.NotFound);
       // Another office's staff cannot reach this office's applications through their own office either.
       const foreignList = await post(t, '/api/admin/getApplicationList?officeCode=otheroffice', { examId }, bearer(foreignStaff));
       expect(foreignList.body.data.total).toBe(0);

@@ -47,6 +47,54 @@ for (const { kind, suite } of RUNS)
       it('archives the finished demo exam: every record the console shows, a manifest verify-archive accepts, tampering found', async () => {
         const before = (await get(t, `/api/admin/getArchiveStatus?examId=${examId}`, admin)).body.data;
         expect(before).toMatchObject({ status: 'none', archivable: true });
+
+        // What staff do to the exam's applications is audited per application; what the candidates
+        // are sent by SMS is in the outbox. Both must reach the archive, and nothing of another exam.
+        const mine = await t.db.kysely
+          .selectFrom('application as a')
+          .innerJoin('candidate as c', 'c.id', 'a.candidate_id')
+          .select(['a.id', 'a.candidate_id', 'c.mobile'])
+          .where('a.exam_id', '=', examId)
+          .orderBy('a.id')
+          .execute();
+        const revealed = mine[0]!;
+        expect((await post(t, '/api/admin/revealApplication', { id: revealed.id }, admin)).body.success).toBe(true);
+        const elsewhere = await t.db.kysely
+          .selectFrom('application')
+          .select('id')
+          .where('exam_id', '<>', examId)
+          .where('status', '<>', 'draft')
+          .executeTakeFirstOrThrow();
+        expect((await post(t, '/api/admin/revealApplication', { id: elsewhere.id }, admin)).body.success).toBe(true);
+        const told = await post(
+          t,
+          '/api/admin/sendAnnouncement',
+          { examId, audience: 'all', title: '归档前的通知', content: '请保存好您的成绩单。', sms: true },
+          admin,
+        );
+        expect(told.body.success, told.body.msg).toBe(true);
+        const smsSent = told.body.data.sms as number;
+        expect(smsSent).toBeGreaterThan(0);
+        expect(smsSent).toBe(mine.filter((a) => a.mobile !== '').length);
+        // A verification code to one of them belongs to no exam.
+        await t.db.kysely
+          .insertInto('sms_outbox')
+          .values({
+            office_id: 1,
+            candidate_id: revealed.candidate_id,
+            kind: 'verification_code',
+            mobile: revealed.mobile,
+            params: '{"code":"123456"}',
+            text: '您的验证码为 123456，5 分钟内有效。',
+            idem_key: `archive-test-${suite}`,
+            status: 'sent',
+            next_attempt_at: new Date().toISOString(),
+            created_at: new Date().toISOString(),
+            sent_at: new Date().toISOString(),
+            claimed_by: null,
+            lease_until: null,
+          })
+          .execute();
         // Retention is counted from the exam's end: three years by default.
         expect(new Date(before.anonymiseAt).getUTCFullYear() - new Date(before.endedAt).getUTCFullYear()).toBe(3);
 
@@ -86,8 +134,47 @@ for (const { kind, suite } of RUNS)
         expect(await rowsOf('07-准考证.xlsx')).toBe(SCORE_DEMO_CANDIDATES.length);
         expect(await rowsOf('06-座位编排.xlsx')).toBeGreaterThanOrEqual(SCORE_DEMO_CANDIDATES.length);
         expect(await rowsOf('02-状态记录.xlsx')).toBeGreaterThan(SCORE_DEMO_CANDIDATES.length);
-        const audit = await sheetRows(files.get('16-审计记录.xlsx')!);
-        expect(audit.map((r) => r[4])).toContain('生成考试归档');
+        const audit = await sheetRows(files.get('17-审计记录.xlsx')!);
+        const col = (name: string) => audit[0]!.indexOf(name);
+        expect(audit.map((r) => r[col('操作')])).toContain('生成考试归档');
+        // The per-application lines, with the application they concern; none of another exam.
+        const lines = audit.slice(1);
+        expect(
+          lines.find((r) => r[col('操作')] === '查看完整身份信息' && r[col('对象')] === `application:${revealed.id}`)?.[col('报名编号')],
+        ).toBe(String(revealed.id));
+        expect(lines.map((r) => r[col('对象')])).not.toContain(`application:${elsewhere.id}`);
+        expect(lines.map((r) => r[col('操作')])).toContain('发送考务通知');
+        const auditInDb = await t.db.kysely
+          .selectFrom('audit_log')
+          .select('id')
+          .where('target', 'in', [`exam:${examId}`, ...mine.map((a) => `application:${a.id}`)])
+          .execute();
+        expect(lines.length).toBeGreaterThanOrEqual(auditInDb.length);
+        expect(manifest.files.find((f) => f.name === '17-审计记录.xlsx')!.rows).toBe(lines.length);
+
+        // The SMS sent for the exam: each with its phone masked, never whole; no verification code.
+        const sms = await sheetRows(files.get('15-短信记录.xlsx')!);
+        const smsCol = (name: string) => sms[0]!.indexOf(name);
+        expect(sms.length - 1).toBe(smsSent);
+        expect(new Set(sms.slice(1).map((r) => r[smsCol('类别')]))).toEqual(new Set(['考务通知']));
+        expect(sms.slice(1).map((r) => r[smsCol('短信内容')])).not.toContain('您的验证码为 123456，5 分钟内有效。');
+        expect(sms.slice(1).every((r) => r[smsCol('短信内容')]!.includes('请保存好您的成绩单'))).toBe(true);
+        const sheetText = JSON.stringify(sms);
+        for (const a of mine.filter((x) => x.mobile !== '')) {
+          expect(sheetText).not.toContain(a.mobile);
+          expect(sms.map((r) => r[smsCol('手机号码')])).toContain(`${a.mobile.slice(0, 3)}****${a.mobile.slice(-4)}`);
+        }
+        expect(
+          sms
+            .slice(1)
+            .map((r) => r[smsCol('报名编号')])
+            .sort(),
+        ).toEqual(
+          mine
+            .filter((x) => x.mobile !== '')
+            .map((a) => String(a.id))
+            .sort(),
+        );
 
         // verify-archive, a real process with the key from the environment.
         const good = verifyArchiveCommand(t, zip);

@@ -71,7 +71,9 @@ describe('Tencent FaceID adapter, through the common SDK to a stand-in endpoint'
       name: '王晓红',
       token: 't',
       returnUrl: 'https://bm.example.cn/api/identity/callback?token=t',
+      notifyUrl: 'https://bm.example.cn/api/identity/notify',
       orderNo: 'face-1',
+      metaInfo: null,
     });
     expect(started).toEqual({ url: 'https://h5.faceid.qq.com/api/web/login?token=BIZ-1', ref: 'BIZ-1' });
     expect(JSON.parse(api.seen[0]!.body)).toEqual({
@@ -96,7 +98,16 @@ describe('Tencent FaceID adapter, through the common SDK to a stand-in endpoint'
 describe('Alibaba Cloud cloudauth adapter, through the official SDK to a stand-in endpoint', () => {
   const aliyun = () =>
     aliyunProvider(
-      config({ provider: 'aliyun', aliyun: { accessKeyId: 'LTAI-test', accessKeySecret: 'secret', endpoint: api.base, sceneId: 1000001 } }),
+      config({
+        provider: 'aliyun',
+        aliyun: {
+          accessKeyId: 'LTAI-test',
+          accessKeySecret: 'secret',
+          endpoint: api.base,
+          sceneId: 1000001,
+          webSdkUrl: 'https://o.alicdn.com/yd-cloudauth/cloudauth-cdn/jsvm_all.js',
+        },
+      }),
     );
   const field = (req: StandInRequest, name: string) =>
     new URLSearchParams(req.url.split('?')[1] ?? '').get(name) ?? new URLSearchParams(req.body).get(name);
@@ -121,22 +132,29 @@ describe('Alibaba Cloud cloudauth adapter, through the official SDK to a stand-i
     await expect(p.checkRealName(IDNO, '王晓红')).rejects.toThrow(/401/);
   });
 
-  it('InitFaceVerify gives the page and CertifyId; DescribeFaceVerify says T, F or not yet', async () => {
+  it("InitFaceVerify carries the browser's own MetaInfo and our notify address; DescribeFaceVerify says T, F or not yet", async () => {
     const p = await aliyun();
+    expect(p.webSdkUrl).toMatch(/jsvm_all\.js$/);
+    const input = {
+      idno: IDNO,
+      name: '王晓红',
+      token: 'token-of-this-check-0123456789',
+      returnUrl: 'https://bm.example.cn/back',
+      notifyUrl: 'https://bm.example.cn/api/identity/notify',
+      orderNo: 'face-2',
+    };
+    // No MetaInfo from the browser: refused before any call (Aliyun refuses made-up values).
     api.seen.length = 0;
+    await expect(p.startFace({ ...input, metaInfo: null })).rejects.toThrow(/MetaInfo/);
+    expect(api.seen).toHaveLength(0);
     api.answer = () => ({
       Code: '200',
       Message: 'success',
       RequestId: 'r',
       ResultObject: { CertifyId: 'CID-1', CertifyUrl: 'https://m.alicdn.com/face?c=CID-1' },
     });
-    const started = await p.startFace({
-      idno: IDNO,
-      name: '王晓红',
-      token: 't',
-      returnUrl: 'https://bm.example.cn/back',
-      orderNo: 'face-2',
-    });
+    const metaInfo = JSON.stringify({ bioMetaInfo: '4.1.0:2359296,0', deviceType: 'h5', ua: 'Mozilla/5.0 (iPhone) Mobile/15E148' });
+    const started = await p.startFace({ ...input, metaInfo });
     expect(started).toEqual({ url: 'https://m.alicdn.com/face?c=CID-1', ref: 'CID-1' });
     const req = api.seen[0]!;
     expect(req.headers['x-acs-action']).toBe('InitFaceVerify');
@@ -144,6 +162,9 @@ describe('Alibaba Cloud cloudauth adapter, through the official SDK to a stand-i
     expect(field(req, 'OuterOrderNo')).toBe('face-2');
     expect(field(req, 'CertNo')).toBe(IDNO);
     expect(field(req, 'ReturnUrl')).toBe('https://bm.example.cn/back');
+    expect(field(req, 'MetaInfo')).toBe(metaInfo);
+    expect(field(req, 'CallbackUrl')).toBe('https://bm.example.cn/api/identity/notify');
+    expect(field(req, 'CallbackToken')).toBe('token-of-this-check-0123456789');
     api.seen.length = 0;
     api.answer = () => ({ Code: '200', Message: 'success', RequestId: 'r', ResultObject: { Passed: 'T', SubCode: '200' } });
     expect(await p.queryFace('CID-1')).toBe('passed');

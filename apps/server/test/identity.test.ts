@@ -16,6 +16,7 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { ACCOUNTING_FORM } from './helpers/actors';
 import { bearer, captcha, get, newIdno, post, registration, uploadPhotoAs, withPhoto } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
+import { startStandInApi, type StandInApi, type StandInRequest } from './helpers/stand-in-api';
 
 const photo = (name: string) => readFileSync(path.resolve(__dirname, 'fixtures/photos', name));
 
@@ -37,6 +38,31 @@ beforeAll(async () => {
   standInUrl = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => standIn.close(() => resolve())));
+
+/** A stand-in for Aliyun cloudauth: 二要素 always a match, a face check's result as the test sets it. */
+let aliyun: StandInApi;
+let faceResult: 'T' | 'F' | null = null;
+beforeAll(async () => {
+  aliyun = await startStandInApi();
+  let n = 0;
+  aliyun.answer = (req: StandInRequest) => {
+    const action = req.headers['x-acs-action'];
+    if (action === 'Id2MetaVerify') return { Code: '200', Message: 'success', RequestId: 'r', ResultObject: { BizCode: '1' } };
+    if (action === 'InitFaceVerify') {
+      n += 1;
+      return {
+        Code: '200',
+        Message: 'success',
+        RequestId: 'r',
+        ResultObject: { CertifyId: `CID-${n}`, CertifyUrl: `https://m.alicdn.com/face?c=CID-${n}` },
+      };
+    }
+    return { Code: '200', Message: 'success', RequestId: 'r', ResultObject: faceResult ? { Passed: faceResult, SubCode: '200' } : {} };
+  };
+});
+afterAll(() => aliyun.close());
+const fieldOf = (req: StandInRequest, name: string) =>
+  new URLSearchParams(req.url.split('?')[1] ?? '').get(name) ?? new URLSearchParams(req.body).get(name);
 
 async function register(t: TestApp, idno: string, name: string) {
   return post(t, '/api/register', { ...registration(idno, { name }), ...(await captcha(t)) });
@@ -265,6 +291,153 @@ for (const kind of DATABASES) {
       expect(row.attempts).toBeGreaterThanOrEqual(2);
       expect(row.next_at! > new Date().toISOString()).toBe(true);
       answer = { result: '0', delayMs: 0 };
+    });
+  });
+
+  describe.skipIf(kind.skipped !== null)(`face check results by the provider's notify and the background query, on ${kind.name}`, () => {
+    let t: TestApp;
+    const SDK = 'https://o.alicdn.com/yd-cloudauth/cloudauth-cdn/jsvm_all.js';
+    beforeAll(async () => {
+      t = await createTestApp(kind, {
+        IDENTITY_PROVIDER: 'aliyun',
+        ALIYUN_CLOUDAUTH_ACCESS_KEY_ID: 'LTAI-test',
+        ALIYUN_CLOUDAUTH_ACCESS_KEY_SECRET: 'secret',
+        ALIYUN_CLOUDAUTH_SCENE_ID: '1000001',
+        ALIYUN_CLOUDAUTH_ENDPOINT: aliyun.base,
+      });
+    });
+    afterAll(() => t.close());
+
+    const titles = async (token: string) =>
+      ((await get(t, '/api/getMessageList?page=1&pageSize=20', bearer(token))).body.data.list as { title: string }[]).map((m) => m.title);
+    const metaInfo = JSON.stringify({ bioMetaInfo: '4.1.0:2359296,0', deviceType: 'h5', ua: 'Mozilla/5.0 (iPhone) Mobile/15E148' });
+
+    /** A candidate ready to submit an exam that asks for a face check, and that check begun at the provider. */
+    async function begun(name: string) {
+      const r = await register(t, newIdno(), name);
+      expect(r.body.success, r.body.msg).toBe(true);
+      const token = r.body.data.token as string;
+      const examId = await readyToSubmit(t, token);
+      await setExamConfig(t, examId, { faceVerify: true });
+      const start = await post(t, '/api/startFaceVerify', { examId }, bearer(token));
+      expect(start.body.data.url).toMatch(/^\/api\/identity\/face-start\?token=[\w-]{20,}$/);
+      const url = start.body.data.url as string;
+      const check = new URL(url, 'http://x').searchParams.get('token')!;
+      return { token, examId, url, check };
+    }
+
+    it("Aliyun's start page gets the browser's MetaInfo in a sandbox; a notify is checked with the provider and told in 我的消息", async () => {
+      const c = await begun('钱进');
+      try {
+        // The start page: the provider's script and one nonce'd script, in a sandbox, no personal data.
+        const page = await t.app.inject({ method: 'GET', url: c.url });
+        expect(page.headers['content-type']).toMatch(/text\/html/);
+        const csp = String(page.headers['content-security-policy']);
+        expect(csp).toContain('sandbox allow-scripts');
+        expect(csp).not.toContain('allow-same-origin');
+        expect(csp).toMatch(/script-src 'nonce-[\w+/=]+' https:\/\/o\.alicdn\.com/);
+        expect(page.body).toContain(`src="${SDK}"`);
+        expect(page.body).not.toContain('钱进');
+
+        aliyun.seen.length = 0;
+        const go = await t.app.inject({
+          method: 'GET',
+          url: `/api/identity/face-start/go?token=${c.check}&metaInfo=${encodeURIComponent(metaInfo)}`,
+        });
+        expect(go.statusCode).toBe(303);
+        expect(go.headers.location).toMatch(/^https:\/\/m\.alicdn\.com\/face\?c=CID-\d+$/);
+        const certifyId = new URL(go.headers.location!).searchParams.get('c')!;
+        const init = aliyun.seen.find((r) => r.headers['x-acs-action'] === 'InitFaceVerify')!;
+        expect(fieldOf(init, 'MetaInfo')).toBe(metaInfo);
+        expect(fieldOf(init, 'CallbackUrl')).toMatch(/\/api\/identity\/notify$/);
+        expect(fieldOf(init, 'CallbackToken')).toBe(c.check);
+        // A reload of the link does not start a second check.
+        const again = await t.app.inject({
+          method: 'GET',
+          url: `/api/identity/face-start/go?token=${c.check}&metaInfo=${encodeURIComponent(metaInfo)}`,
+        });
+        expect(again.statusCode).toBe(200);
+        expect(again.body).toContain('该核验链接已使用');
+
+        // A forged notify (not our token) is refused; the right token while the provider has no result changes nothing.
+        const forged = await t.app.inject({
+          method: 'GET',
+          url: `/api/identity/notify?callbackToken=${'x'.repeat(32)}&certifyId=${certifyId}&passed=T`,
+        });
+        expect(forged.json()).toMatchObject({ success: false });
+        faceResult = null;
+        await t.app.inject({ method: 'GET', url: `/api/identity/notify?callbackToken=${c.check}&certifyId=${certifyId}&passed=T` });
+        expect((await get(t, '/api/getIdentityStatus', bearer(c.token))).body.data.face).toBe('pending');
+        // Its `passed` is not believed: only the provider's DescribeFaceVerify counts.
+        faceResult = 'T';
+        const told = await t.app.inject({
+          method: 'GET',
+          url: `/api/identity/notify?callbackToken=${c.check}&certifyId=${certifyId}&passed=T&subcode=200`,
+        });
+        expect(told.json()).toMatchObject({ success: true });
+        expect(await titles(c.token)).toContain('人脸核验通过');
+        expect((await get(t, '/api/getIdentityStatus', bearer(c.token))).body.data.face).toBe('passed');
+        const ok = await post(t, '/api/submitApplication', { examId: c.examId }, bearer(c.token));
+        expect(ok.body.success, ok.body.msg).toBe(true);
+      } finally {
+        await setExamConfig(t, c.examId, {});
+      }
+    });
+
+    it('a check the candidate left without a return or notify is asked about by the sweep; an expired one is not asked again', async () => {
+      const c = await begun('孙悦');
+      try {
+        await t.app.inject({ method: 'GET', url: `/api/identity/face-start/go?token=${c.check}&metaInfo=${encodeURIComponent(metaInfo)}` });
+        const due = () =>
+          t.db.kysely
+            .updateTable('identity_check')
+            .set({ next_at: '2000-01-01T00:00:00.000Z' })
+            .where('status', '=', 'pending')
+            .where('next_at', 'is not', null)
+            .execute();
+        faceResult = null;
+        await due();
+        const first = await sweepConfirmation(t.app);
+        expect(first.identityChecks.postponed).toBeGreaterThanOrEqual(1);
+        faceResult = 'F';
+        await due();
+        const second = await sweepConfirmation(t.app);
+        expect(second.identityChecks.settled).toBeGreaterThanOrEqual(1);
+        expect(await titles(c.token)).toContain('人脸核验未通过');
+        expect((await post(t, '/api/submitApplication', { examId: c.examId }, bearer(c.token))).body.msg).toBe(FACE_REQUIRED_TEXT);
+
+        // A new check, begun and left: after its provider's time runs out nobody asks about it again.
+        const next = (await post(t, '/api/startFaceVerify', { examId: c.examId }, bearer(c.token))).body.data.url as string;
+        const check = new URL(next, 'http://x').searchParams.get('token')!;
+        await t.app.inject({ method: 'GET', url: `/api/identity/face-start/go?token=${check}&metaInfo=${encodeURIComponent(metaInfo)}` });
+        await t.db.kysely
+          .updateTable('identity_check')
+          .set({ created_at: new Date(Date.now() - 3 * 3600_000).toISOString() })
+          .where('status', '=', 'pending')
+          .where('kind', '=', 'face')
+          .execute();
+        await due();
+        aliyun.seen.length = 0;
+        faceResult = 'T';
+        await sweepConfirmation(t.app);
+        expect(aliyun.seen.filter((r) => r.headers['x-acs-action'] === 'DescribeFaceVerify')).toHaveLength(0);
+        const row = await t.db.kysely
+          .selectFrom('identity_check')
+          .select(['status', 'next_at', 'reason'])
+          .where('kind', '=', 'face')
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
+        expect(row).toEqual({ status: 'pending', next_at: null, reason: 'expired' });
+        expect((await get(t, '/api/getIdentityStatus', bearer(c.token))).body.data.face).toBe('pending');
+        // An expired link cannot start a check either.
+        const late = await t.app.inject({
+          method: 'GET',
+          url: `/api/identity/face-start/go?token=${check}&metaInfo=${encodeURIComponent(metaInfo)}`,
+        });
+        expect(late.body).toContain('核验链接无效或已过期');
+      } finally {
+        await setExamConfig(t, c.examId, {});
+      }
     });
   });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
@@ -78,6 +79,9 @@ for (const kind of DATABASES) {
         'zk_nodejs_heap_size_used_bytes',
         'zk_process_resident_memory_bytes',
         'zk_db_pool_waiting',
+        'zk_db_pool_connections',
+        'zk_db_pool_waits_total',
+        'zk_db_pool_wait_seconds_total',
         'zk_db_transaction_retries_total',
         'zk_sms_outbox_depth',
         'zk_sms_outbox_oldest_age_seconds',
@@ -102,6 +106,44 @@ for (const kind of DATABASES) {
       }
       expect(routes.size).toBeLessThan(10);
     }, 60_000);
+
+    it('shows the queries waiting for a connection while every one is held, and keeps their waits', async () => {
+      // Every connection taken by a transaction that waits on a gate: PostgreSQL's pool of 10,
+      // SQLite's one writer (its reads outside a transaction have their own connection).
+      const connections = kind.name === 'postgres' ? 10 : 1;
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let holding = 0;
+      const holders = Array.from({ length: connections }, () =>
+        t.db.kysely.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          holding += 1;
+          await gate;
+        }),
+      );
+      for (let i = 0; holding < connections; i++) {
+        expect(i, 'the holders never got their connections').toBeLessThan(200);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const before = parse(await (await scrape()).text());
+      expect(sum(before, 'zk_db_pool_waiting')).toBe(0);
+      // Three statements now queue (raw SQL goes to SQLite's writer, as every write does).
+      const queued = Array.from({ length: 3 }, () => sql`select 1`.execute(t.db.kysely));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      // The scrape answers although its outbox query cannot get a connection either.
+      const t0 = performance.now();
+      const during = parse(await (await scrape()).text());
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      expect(sum(during, 'zk_db_pool_waiting')).toBeGreaterThanOrEqual(3);
+      expect(sum(during, 'zk_db_pool_connections')).toBe(kind.name === 'postgres' ? 10 : 2);
+      open();
+      await Promise.all([...holders, ...queued]);
+      const after = parse(await (await scrape()).text());
+      expect(sum(after, 'zk_db_pool_waiting')).toBe(0);
+      expect(sum(after, 'zk_db_pool_waits_total') - sum(before, 'zk_db_pool_waits_total')).toBeGreaterThanOrEqual(3);
+      // Each of the three waited at least the 400 ms before the gate opened.
+      expect(sum(after, 'zk_db_pool_wait_seconds_total') - sum(before, 'zk_db_pool_wait_seconds_total')).toBeGreaterThan(3 * 0.35);
+    }, 30_000);
 
     it('counts a payment notify by outcome and shows the SMS outbox', async () => {
       const r = await fetch(`${base}/api/payment/notify/sandbox`, { method: 'POST', body: 'not a signed notify' });

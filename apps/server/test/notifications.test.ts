@@ -1,6 +1,7 @@
 import { NOT_FOUND_TEXT } from '@zhikaoyun/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock, testClock } from '../src/lib/clock';
+import { createExamLookup } from '../src/modules/content/exams/lookup';
 import { createLifecycle } from '../src/modules/registration/applications/lifecycle';
 import type { SmsProvider } from '../src/modules/messages/sms/providers';
 import { createSmsWorker, MAX_ATTEMPTS } from '../src/modules/messages/sms/worker';
@@ -127,6 +128,7 @@ for (const kind of DATABASES) {
       const { repos, audit, notifications } = t.app.services;
       const failing = createLifecycle({
         repo: repos.applications,
+        exams: createExamLookup(t.db),
         audit,
         onTransition: [
           notifications.onTransition,

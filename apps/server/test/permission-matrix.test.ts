@@ -290,12 +290,16 @@ for (const kind of DATABASES) {
     it('object level: a reviewer limited to other units cannot open, list, reveal or decide the application', async () => {
       const full = await get(t, `/api/admin/getApplicationDetail?id=${app.id}`, bearer(tokens.reviewer));
       expect(full.body.success, full.body.msg).toBe(true);
+      // Another unit's record answers exactly as one that does not exist, in every call (security
+      // review 3, N5: a 403 told a reviewer which ids exist).
+      const missingDetail = await get(t, '/api/admin/getApplicationDetail?id=99999999', bearer(tokens.limitedReviewer));
       const detail = await get(t, `/api/admin/getApplicationDetail?id=${app.id}`, bearer(tokens.limitedReviewer));
-      expect(detail.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden, msg: '该报名不属于您负责审核的单位' });
+      expect(detail.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.application });
+      expect(detail.body).toEqual(missingDetail.body);
+      expect(detail.res.statusCode).toBe(missingDetail.res.statusCode);
       const listed = await list(tokens.limitedReviewer);
       expect(listed.data.total).toBe(0);
       expect(JSON.stringify(listed)).not.toContain('甲机构考生');
-      // The reveal answers another unit's record exactly as one that does not exist (security review 3, N5).
       const reveal = await post(t, '/api/admin/revealApplication', { id: app.id }, bearer(tokens.limitedReviewer));
       const missing = await post(t, '/api/admin/revealApplication', { id: 99999999 }, bearer(tokens.limitedReviewer));
       expect(reveal.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.application });
@@ -307,7 +311,14 @@ for (const kind of DATABASES) {
         { applicationId: app.id, decision: 'reject', reason: '越权' },
         bearer(tokens.limitedReviewer),
       );
-      expect(decide.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      const decideMissing = await post(
+        t,
+        '/api/admin/reviewApplication',
+        { applicationId: 99999999, decision: 'reject', reason: '越权' },
+        bearer(tokens.limitedReviewer),
+      );
+      expect(decide.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.application });
+      expect(decide.body).toEqual(decideMissing.body);
       const bulk = await post(t, '/api/admin/bulkApprove', { applicationIds: [app.id, dataApp.id] }, bearer(tokens.limitedReviewer));
       expect(bulk.body.data).toEqual({ approved: 0, skipped: 2 });
       const rows = await t.db.kysely.selectFrom('application').select('status').where('id', 'in', [app.id, dataApp.id]).execute();
@@ -323,7 +334,7 @@ for (const kind of DATABASES) {
       expect((await list(tokens.reviewer, { keyword: dataApp.idno })).data.total).toBe(0);
       expect((await list(tokens.reviewer, { keyword: '数据中心' })).data.total).toBe(0);
       const other = await get(t, `/api/admin/getApplicationDetail?id=${dataApp.id}`, bearer(tokens.reviewer));
-      expect(other.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      expect(other.body).toMatchObject({ success: false, errorCode: ErrorCode.NotFound });
 
       const stats = (await get(t, `/api/admin/getStatistics?examId=${app.examId}`, bearer(tokens.reviewer))).body.data;
       expect(new Set(stats.positions.map((p: { unit: string }) => p.unit))).toEqual(new Set([FINANCE]));
@@ -373,7 +384,7 @@ for (const kind of DATABASES) {
       expect((await list(emptyReviewer, { keyword: candidateA.idno })).data.total).toBe(0);
       for (const id of [app.id, dataApp.id]) {
         const d = await get(t, `/api/admin/getApplicationDetail?id=${id}`, bearer(emptyReviewer));
-        expect(d.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+        expect(d.body).toMatchObject({ success: false, errorCode: ErrorCode.NotFound });
         const r = await post(t, '/api/admin/revealApplication', { id }, bearer(emptyReviewer));
         expect(r.body).toEqual({ success: false, errorCode: ErrorCode.NotFound, msg: NOT_FOUND_TEXT.application });
       }
@@ -386,7 +397,7 @@ for (const kind of DATABASES) {
       });
       expect(await exportedRows(t, emptyReviewer, app.examId)).toHaveLength(1);
       const decide = await post(t, '/api/admin/reviewApplication', { applicationId: app.id, decision: 'approve' }, bearer(emptyReviewer));
-      expect(decide.body).toMatchObject({ success: false, errorCode: ErrorCode.Forbidden });
+      expect(decide.body).toMatchObject({ success: false, errorCode: ErrorCode.NotFound });
       const bulk = await post(t, '/api/admin/bulkApprove', { applicationIds: [app.id, dataApp.id] }, bearer(emptyReviewer));
       expect(bulk.body.data).toEqual({ approved: 0, skipped: 2 });
     });

@@ -74,8 +74,9 @@ for (const kind of DATABASES)
       const job = await t.db.kysely.selectFrom('daily_job').selectAll().where('name', '=', 'retention-purge').executeTakeFirstOrThrow();
       expect(job).toMatchObject({ done_day: day, lease_until: null });
 
-      // The next day: one run again (the exam is not anonymised twice).
-      testClock.set(`${new Date(Date.parse(day) + DAY).toISOString().slice(0, 10)}T01:00:00.000Z`);
+      // The next day, on Beijing's clock (00:30 there, still `day` in UTC): one run again (the exam
+      // is not anonymised twice).
+      testClock.set(`${day}T16:30:00.000Z`);
       await eventually(async () => purgesDone() === 2, 'the next day’s purge', 60_000);
       await new Promise((r) => setTimeout(r, 1000));
       expect(purgesDone()).toBe(2);

@@ -1,35 +1,15 @@
 import { ErrorCode } from '@zhikaoyun/shared';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher } from '../src/lib/crypto';
 import { nowIso, testClock } from '../src/lib/clock';
 import { SCORE_DEMO_CANDIDATES } from '../src/seed/scores';
 import { adminToken } from './helpers/actors';
 import { createTestApp, TEST_DATA_KEY, type TestApp } from './helpers/app';
-import { archiveDir, archiveOf, SCORES_EXAM, verifyArchiveCommand } from './helpers/archive';
+import { archiveDir, archiveOf, purgeCommand, SCORES_EXAM, verifyArchiveCommand } from './helpers/archive';
 import { bearer, captcha, get, newIdno, post, registered } from './helpers/candidates';
 import { DATABASES } from './helpers/databases';
 
-const root = path.resolve(__dirname, '../../..');
 const DAY = 86_400_000;
-
-/** `npm run purge -- ARGS` as an operator runs it, on the test's database. */
-function purgeCommand(t: TestApp, args: string[]) {
-  const db = t.config.database;
-  const run = spawnSync(process.execPath, ['scripts/purge.mjs', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: db.kind === 'sqlite' ? `file:${db.filename}` : db.connectionString,
-      DATA_KEY: TEST_DATA_KEY.toString('hex'),
-      CRYPTO_SUITE: t.config.cryptoSuite,
-      LOG_LEVEL: 'silent',
-    },
-  });
-  return { status: run.status, out: run.stdout, err: run.stderr };
-}
 
 /**
  * Retention (issue 36) on a real database: a dry run (a real `npm run purge -- --as-of` process)

@@ -133,6 +133,23 @@ export function zonedDateTimeSeconds(instant: string | Date, timeZone: string = 
   return w ? `${w.year}-${w.month}-${w.day} ${w.hour}:${w.minute}:${w.second}` : '';
 }
 
+/** A sitting on the office's clock, "2027-03-01 09:00 - 11:00": the end's date only when it differs from the start's. */
+export function zonedSpan(startAt: string, endAt: string, timeZone: string = DEFAULT_TIME_ZONE): string {
+  return `${zonedDateTime(startAt, timeZone)} - ${zonedEnd(startAt, endAt, timeZone)}`;
+}
+
+/** The same without the start's date, "09:00 - 11:00", for a table that has a column of days. */
+export function zonedSpanTime(startAt: string, endAt: string, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const w = wallClock(startAt, timeZone);
+  return w ? `${w.hour}:${w.minute} - ${zonedEnd(startAt, endAt, timeZone)}` : '';
+}
+
+function zonedEnd(startAt: string, endAt: string, timeZone: string): string {
+  const w = wallClock(endAt, timeZone);
+  if (!w) return '';
+  return zonedDay(endAt, timeZone) === zonedDay(startAt, timeZone) ? `${w.hour}:${w.minute}` : zonedDateTime(endAt, timeZone);
+}
+
 /**
  * The instant at which the office's wall clock shows `local` ("2026-12-01T17:00" or with seconds),
  * as ISO UTC text. Found by the zone's offset at that moment, so daylight-saving zones work too.

@@ -105,6 +105,8 @@ export const NOT_FOUND_TEXT = {
   message: '该消息不存在或已删除，请刷新后再试',
   sms: '该短信不存在，请刷新后再试',
   scoreReview: '该成绩复核申请不存在，请刷新后再试',
+  /** A provider's notify about a face check that is not ours (or a forged one). */
+  faceCheck: '该人脸核验不存在或已过期',
   /** The candidate's own things at an exam, with why there may be none. */
   ownApplication: '您尚未报名该考试',
   ownTicket: '您在该考试没有准考证（仅确认报名的考生有准考证）',

@@ -163,6 +163,10 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   reminderKinds: '截止提醒',
   retentionYears: '个人信息保存年限',
   token: '核验链接',
+  // The face check's start page and the provider's notify (decision 034).
+  metaInfo: '浏览器环境信息',
+  callbackToken: '核验凭据',
+  certifyId: '核验编号',
 };
 
 /** One item of a list field, numbered from 1 as the form shows it. */

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIME_ZONE, isTimeZone, zonedDateTime, zonedDateTimeSeconds, zonedDay, zonedDays, zonedToInstant } from '../src/clock';
+import {
+  DEFAULT_TIME_ZONE,
+  isTimeZone,
+  zonedDateTime,
+  zonedDateTimeSeconds,
+  zonedDay,
+  zonedDays,
+  zonedSpan,
+  zonedSpanTime,
+  zonedToInstant,
+} from '../src/clock';
 
 describe('office time', () => {
   it('counts a day on the office wall clock, not in UTC', () => {
@@ -60,6 +70,15 @@ describe('office time', () => {
         }
       }),
     );
+  });
+
+  it('writes a sitting on the office clock, with the end’s date only when it is another day', () => {
+    // 01:00–03:00 UTC is 09:00–11:00 in Beijing; 15:00–17:00 UTC runs over Beijing's midnight.
+    expect(zonedSpan('2027-03-01T01:00:00.000Z', '2027-03-01T03:00:00.000Z')).toBe('2027-03-01 09:00 - 11:00');
+    expect(zonedSpan('2027-03-01T15:00:00.000Z', '2027-03-01T17:00:00.000Z')).toBe('2027-03-01 23:00 - 2027-03-02 01:00');
+    expect(zonedSpan('2027-03-01T15:00:00.000Z', '2027-03-01T17:00:00.000Z', 'Asia/Urumqi')).toBe('2027-03-01 21:00 - 23:00');
+    expect(zonedSpanTime('2027-03-01T01:00:00.000Z', '2027-03-01T03:00:00.000Z')).toBe('09:00 - 11:00');
+    expect(zonedSpanTime('2027-03-01T15:00:00.000Z', '2027-03-01T17:00:00.000Z')).toBe('23:00 - 2027-03-02 01:00');
   });
 
   it('knows which zone names are real', () => {

@@ -23,8 +23,24 @@ export interface Db {
   kysely: Kysely<DB>;
   dialect: Dialect;
   destroy(): Promise<void>;
-  /** PostgreSQL: the connection pool's clients and those waiting for one (metrics). */
-  poolStats?(): { total: number; idle: number; waiting: number };
+  /** The connections and the waits for one (metrics); absent for a SQLite database in memory. */
+  poolStats?(): PoolStats;
+}
+
+/**
+ * For plugins/metrics.ts. `waiting` is the queue at this instant; `waits` and `waitSeconds` only
+ * grow (a wait is added when it ends), so that a burst between two scrapes still shows:
+ * rate(waitSeconds) is the mean number waiting over the interval.
+ */
+interface PoolStats {
+  /** Connections open. */
+  total: number;
+  /** Queries or transactions waiting now for a connection. */
+  waiting: number;
+  /** Connections obtained after a wait, since the start. */
+  waits: number;
+  /** Seconds spent waiting, summed over those waits. */
+  waitSeconds: number;
 }
 
 /**
@@ -66,17 +82,43 @@ export function openDatabase(config: DatabaseConfig, { poolSize = 10 }: { poolSi
             return withStatementCache(reader);
           });
     const kysely = new Kysely<DB>({ dialect });
-    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+    if (!(dialect instanceof SqliteReadsDialect)) return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+    // SQLite's pool is its one writer: reads outside a transaction never wait (the reader), but
+    // a write or a transaction waits for the writer while another transaction holds it.
+    const writer = dialect.writerWaits;
+    return {
+      kysely,
+      dialect: 'sqlite',
+      destroy: () => kysely.destroy(),
+      poolStats: () => ({ total: 2, waiting: Math.max(0, writer.claims - 1), waits: writer.waits, waitSeconds: writer.waitSeconds }),
+    };
   }
   const pg = loadPg();
   const pool = new pg.Pool({ connectionString: config.connectionString, max: poolSize });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const waits = { waits: 0, waitSeconds: 0 };
+  // Kysely asks this for every connection: pg's pool queues the caller when every connection is
+  // out and no more may open (or others queue already); such a wait is timed. Opening a new
+  // connection is not a wait for the pool and is not counted.
+  const counted = {
+    connect: async () => {
+      if (pool.waitingCount === 0 && (pool.idleCount > 0 || pool.totalCount < poolSize)) return pool.connect();
+      const start = performance.now();
+      try {
+        return await pool.connect();
+      } finally {
+        waits.waits += 1;
+        waits.waitSeconds += (performance.now() - start) / 1000;
+      }
+    },
+    end: () => pool.end(),
+  };
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: counted }) });
   return {
     kysely,
     dialect: 'postgres',
     destroy: () => kysely.destroy(),
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({ total: pool.totalCount, waiting: pool.waitingCount, ...waits }),
   };
 }

@@ -30,6 +30,8 @@ type Prepares = Pick<SQLite.Database, 'prepare' | 'close'>;
 export class SqliteReadsDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #reader: () => Prepares;
+  /** Who holds or waits for the writer, for the pool metrics (db/database.ts). */
+  readonly writerWaits: WriterWaits = { claims: 0, waits: 0, waitSeconds: 0 };
 
   constructor(config: SqliteDialectConfig & { database: Prepares }, reader: () => Prepares) {
     super(config);
@@ -38,17 +40,49 @@ export class SqliteReadsDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new ReadsDriver(new SqliteDriver(this.#config), this.#reader);
+    return new ReadsDriver(new SqliteDriver(this.#config), this.#reader, this.writerWaits);
   }
+}
+
+interface WriterWaits {
+  /** Takes of the writer asked for and not yet let go: the holder and those waiting behind it. */
+  claims: number;
+  /** Takes that found the writer held, and the seconds they waited for it. */
+  waits: number;
+  waitSeconds: number;
 }
 
 class ReadsDriver implements Driver {
   #reader: Prepares | null = null;
 
   constructor(
-    readonly writer: SqliteDriver,
+    private readonly writer: SqliteDriver,
     private readonly openReader: () => Prepares,
+    private readonly waits: WriterWaits,
   ) {}
+
+  /** The one writer connection, behind Kysely's mutex; every take of it is counted for the metrics. */
+  async takeWriter(): Promise<DatabaseConnection> {
+    const held = this.waits.claims > 0;
+    this.waits.claims += 1;
+    const start = held ? performance.now() : 0;
+    try {
+      return await this.writer.acquireConnection();
+    } catch (err) {
+      this.waits.claims -= 1;
+      throw err;
+    } finally {
+      if (held) {
+        this.waits.waits += 1;
+        this.waits.waitSeconds += (performance.now() - start) / 1000;
+      }
+    }
+  }
+
+  async giveWriter(): Promise<void> {
+    this.waits.claims -= 1;
+    await this.writer.releaseConnection();
+  }
 
   async init(): Promise<void> {
     await this.writer.init();
@@ -68,12 +102,12 @@ class ReadsDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
     const routed = connection as RoutedConnection;
-    const writer = await this.writer.acquireConnection();
+    const writer = await this.takeWriter();
     try {
       // SQLite has no isolation levels or access modes to set: Kysely's driver ignores them too.
       await this.writer.beginTransaction(writer);
     } catch (err) {
-      await this.writer.releaseConnection();
+      await this.giveWriter();
       throw err;
     }
     routed.writer = writer;
@@ -120,7 +154,7 @@ class ReadsDriver implements Driver {
   async #letGo(routed: RoutedConnection): Promise<void> {
     if (routed.writer === null) return;
     routed.writer = null;
-    await this.writer.releaseConnection();
+    await this.giveWriter();
   }
 }
 
@@ -138,11 +172,11 @@ class RoutedConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.writer !== null) return this.writer.executeQuery<R>(query);
     if (SelectQueryNode.is(query.query)) return this.driver.read(query) as QueryResult<R>;
-    const writer = await this.driver.writer.acquireConnection();
+    const writer = await this.driver.takeWriter();
     try {
       return await writer.executeQuery<R>(query);
     } finally {
-      await this.driver.writer.releaseConnection();
+      await this.driver.giveWriter();
     }
   }
 
@@ -152,11 +186,11 @@ class RoutedConnection implements DatabaseConnection {
       return;
     }
     // A stream outside a transaction holds the writer for as long as it is read, as before.
-    const writer = await this.driver.writer.acquireConnection();
+    const writer = await this.driver.takeWriter();
     try {
       yield* writer.streamQuery<R>(query, chunkSize);
     } finally {
-      await this.driver.writer.releaseConnection();
+      await this.driver.giveWriter();
     }
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { zonedDay } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 
@@ -13,7 +14,8 @@ import type { DB } from '../db/schema';
  */
 export function createDailyLease(db: Kysely<DB>, name: string, leaseMs: number) {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const dayOf = (iso: string) => iso.slice(0, 10);
+  // The platform's day is Beijing's: a run after 00:00 there is the new day's, not yesterday's UTC one.
+  const dayOf = (iso: string) => zonedDay(iso);
 
   return {
     holder,

@@ -20,6 +20,9 @@ export interface MetricsOptions {
   port: number | null;
 }
 
+/** How long a scrape waits for the outbox's query before it shows the last figures read. */
+const OUTBOX_WAIT_MS = 1_000;
+
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export default fp(
@@ -102,16 +105,42 @@ export default fp(
       });
     gauge('zk_heavy_tasks_queued', 'Heavy tasks (sheets, seating, ranking) waiting for a worker', () => opsCounters.heavyTasks.queued);
     gauge('zk_heavy_tasks_running', 'Heavy tasks running on a worker', () => opsCounters.heavyTasks.running);
+    // The pool: SQLite's is its one writer (reads outside a transaction have their own
+    // connection and never wait); a SQLite database in memory has no stats (0 and 1).
     gauge(
       'zk_db_pool_waiting',
-      'Queries waiting for a database connection (PostgreSQL; 0 on SQLite)',
+      'Queries or transactions waiting now for a database connection (SQLite: for its one writer)',
       () => app.db.poolStats?.().waiting ?? 0,
     );
-    gauge('zk_db_pool_connections', 'Open database connections (PostgreSQL; 1 on SQLite)', () => app.db.poolStats?.().total ?? 1);
+    gauge('zk_db_pool_connections', 'Open database connections (SQLite: the writer and the reader)', () => app.db.poolStats?.().total ?? 1);
+    // The gauge is what a scrape happens to see; these two keep every wait between scrapes:
+    // rate(zk_db_pool_wait_seconds_total) is the mean number waiting over the interval.
+    new Counter({
+      name: 'zk_db_pool_waits_total',
+      help: 'Database connections obtained after waiting for one (SQLite: for its one writer)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(app.db.poolStats?.().waits ?? 0);
+      },
+    });
+    new Counter({
+      name: 'zk_db_pool_wait_seconds_total',
+      help: 'Seconds spent waiting for a database connection, summed over the waits',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(app.db.poolStats?.().waitSeconds ?? 0);
+      },
+    });
 
-    // The outbox, read once per scrape (both gauges from one query).
+    // The outbox, read once per scrape (both gauges from one query). Its query needs a
+    // connection: when the pool is exhausted (the moment the figures matter) the scrape does not
+    // wait for one past OUTBOX_WAIT_MS but shows the last figures read, and the query, still
+    // queued, is shared by the scrapes that follow until it answers.
+    let last = { depth: 0, age: 0, at: 0 };
     let outbox: Promise<{ depth: number; age: number }> | null = null;
-    const readOutbox = () =>
+    const queryOutbox = () =>
       (outbox ??= (async () => {
         try {
           const row = await app.db.kysely
@@ -120,9 +149,25 @@ export default fp(
             .where('status', 'in', ['pending', 'sending'])
             .executeTakeFirst();
           const oldest = row?.oldest ? Date.parse(String(row.oldest)) : NaN;
-          return { depth: Number(row?.n ?? 0), age: Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0 };
+          const read = { depth: Number(row?.n ?? 0), age: Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0 };
+          last = { ...read, at: Date.now() };
+          return read;
         } finally {
           setImmediate(() => (outbox = null));
+        }
+      })());
+    let reading: Promise<{ depth: number; age: number }> | null = null;
+    const readOutbox = () =>
+      (reading ??= (async () => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), OUTBOX_WAIT_MS)));
+        try {
+          const read = await Promise.race([queryOutbox(), late]);
+          // The age goes on growing while the figures are old: a stuck outbox still alerts.
+          return read ?? { depth: last.depth, age: last.depth > 0 ? last.age + (Date.now() - last.at) / 1000 : 0 };
+        } finally {
+          clearTimeout(timer);
+          setImmediate(() => (reading = null));
         }
       })());
     gauge('zk_sms_outbox_depth', 'SMS waiting to be delivered (pending or being sent)', async () => (await readOutbox()).depth);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import ZipStream from 'zip-stream';
 import { eventually } from './eventually';
+import { serverCommand } from './commands';
 import { TEST_DATA_KEY, type TestApp } from './app';
 import { get, post } from './candidates';
 
@@ -105,3 +106,6 @@ export function verifyArchiveCommand(t: TestApp, zip: Buffer, env: Record<string
   });
   return { status: run.status, out: run.stdout, err: run.stderr };
 }
+
+/** `npm run purge -- ARGS` as an operator runs it, on the test's database (no ARGS: today's work). */
+export const purgeCommand = (t: TestApp, args: string[] = []) => serverCommand(t, 'purge', args);

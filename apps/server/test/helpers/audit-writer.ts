@@ -1,7 +1,11 @@
 // A process of its own that appends audit records (test/audit-chain-concurrency.test.ts): what
 // several servers, on one machine or two, do to the same chains at once.
-// Arguments: the database config as JSON, the crypto suite, the office id, how many, a tag, and
-// when to start (epoch ms: every writer starts at once, however long its process took to come up).
+// Arguments: the database config as JSON, the crypto suite, the office id, how many, a tag, a
+// barrier folder and how many writers meet there: each writer leaves a file in it once it is up
+// and starts only when every writer has, so all start together however long each took to come up
+// (a start time fixed in advance was passed on a loaded CI machine before the last one was up).
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openDatabase, type DatabaseConfig } from '../../src/db/database';
 import { createAuditMac } from '../../src/lib/audit-mac';
 import type { CryptoSuite } from '../../src/lib/crypto-suite';
@@ -9,13 +13,18 @@ import { appendToChain } from '../../src/modules/platform/audit/chain';
 import { platformChain } from '../../src/modules/platform/audit/platform-chain';
 import { createAuditRepository } from '../../src/modules/platform/audit/repository';
 
-const [config, suite, office, count, tag, startAt] = process.argv.slice(2);
+const [config, suite, office, count, tag, barrier, writers] = process.argv.slice(2);
 const db = openDatabase(JSON.parse(config!) as DatabaseConfig, { poolSize: 2 });
 const mac = createAuditMac({ suite: suite as CryptoSuite, current: Buffer.alloc(32, 7), previous: [] });
 const repo = createAuditRepository(db, mac);
 const at = () => new Date().toISOString();
 await db.kysely.selectFrom('office').select('id').limit(1).execute();
-await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt) - Date.now())));
+writeFileSync(join(barrier!, tag!), '');
+const deadline = Date.now() + 90_000;
+while (readdirSync(barrier!).length < Number(writers)) {
+  if (Date.now() > deadline) throw new Error('the other writers never came up');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
 for (let i = 0; i < Number(count); i++) {
   await repo.insert({
     office_id: Number(office),

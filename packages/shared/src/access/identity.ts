@@ -49,6 +49,9 @@ export const REAL_NAME_FAILED_TEXT =
 /** An exam with faceVerify: a submit before a face check passed in its registration window. */
 export const FACE_REQUIRED_TEXT = '本考试要求人脸核验：请先完成人脸核验（需本人操作），通过后再提交报名';
 
+/** A face check begun and not yet answered by the provider (the candidate left its page, or it is still deciding). */
+export const FACE_PENDING_TEXT = '如您已完成核验，结果确认后会在“我的消息”中通知您，本页也会自动更新；如未完成或等待较久，请重新核验。';
+
 /** On the admission ticket and the door list. */
 export const TICKET_VERIFIED_TEXT = '已实名核验';
 export const TICKET_UNVERIFIED_TEXT = '未完成实名核验：请于开考前 60 分钟到达考点，在入口接受身份核验';
@@ -92,4 +95,17 @@ export function realNameResultMessage(status: Exclude<RealNameStatus, 'pending'>
   return status === 'passed'
     ? { title: '实名核验通过', content: '您注册时填写的姓名与身份证号码已通过实名核验，可以正常报名。' }
     : { title: '实名核验未通过', content: REAL_NAME_FAILED_TEXT };
+}
+
+/**
+ * The inbox message after a face check ended while the candidate was not on our page (the
+ * provider's server notify, or the background query): they learn it without coming back to look.
+ */
+export function faceResultMessage(status: 'passed' | 'failed'): { title: string; content: string } {
+  return status === 'passed'
+    ? { title: '人脸核验通过', content: '您的人脸核验已通过，请回到“确认报考信息”页提交报名。' }
+    : {
+        title: '人脸核验未通过',
+        content: '您的人脸核验未通过。请在报名截止前回到“确认报考信息”页，点击“去人脸核验”，由本人在光线充足处重新核验。',
+      };
 }

@@ -10,7 +10,7 @@ export interface IdentityConfig {
   /** A real-name answer later than this creates the account with its check pending. */
   timeoutMs: number;
   tencent: { secretId: string; secretKey: string; region: string; endpoint: string; ruleId: string } | null;
-  aliyun: { accessKeyId: string; accessKeySecret: string; endpoint: string; sceneId: number } | null;
+  aliyun: { accessKeyId: string; accessKeySecret: string; endpoint: string; sceneId: number; webSdkUrl: string } | null;
 }
 
 export type RealNameAnswer = 'match' | 'mismatch';
@@ -23,6 +23,21 @@ export interface FaceStart {
   ref: string;
 }
 
+/** What a face check's start needs and where its answers go. */
+export interface FaceStartInput {
+  idno: string;
+  name: string;
+  /** Ours: in the return link, and the notify's proof (Aliyun's CallbackToken). */
+  token: string;
+  /** Where the provider's page sends the candidate back. */
+  returnUrl: string;
+  /** Where the provider's server tells ours that a check ended (where it supports one). */
+  notifyUrl: string;
+  orderNo: string;
+  /** The candidate's browser's MetaInfo from the provider's web SDK (Aliyun); null where none is needed. */
+  metaInfo: string | null;
+}
+
 /**
  * One identity provider. `checkRealName` throws when the provider cannot answer (network, quota,
  * its own fault): the caller then keeps the check pending and asks again later.
@@ -30,8 +45,12 @@ export interface FaceStart {
 export interface IdentityProvider {
   readonly name: IdentityConfig['provider'];
   checkRealName(idno: string, name: string): Promise<RealNameAnswer>;
-  /** `token`: ours, in the return link; `returnUrl`: where the provider sends the candidate back. */
-  startFace(p: { idno: string; name: string; token: string; returnUrl: string; orderNo: string }): Promise<FaceStart>;
+  /**
+   * A provider whose face check needs the candidate's browser described by its own web SDK first
+   * (Aliyun's getMetaInfo()): the script's address. Null: the check starts at once.
+   */
+  readonly webSdkUrl: string | null;
+  startFace(p: FaceStartInput): Promise<FaceStart>;
   queryFace(ref: string): Promise<FaceAnswer>;
 }
 
@@ -65,6 +84,7 @@ export function sandboxProvider(recordsPath: string | null): IdentityProvider {
   const records = recordsPath === null ? null : readSandboxRecords(readFileSync(recordsPath, 'utf8'));
   return {
     name: 'sandbox',
+    webSdkUrl: null,
     checkRealName(idno, name) {
       if (records === null) return Promise.resolve('match');
       return Promise.resolve(records.get(normalizeIdno(idno)) === name ? 'match' : 'mismatch');
@@ -112,6 +132,9 @@ export async function tencentProvider(cfg: IdentityConfig): Promise<IdentityProv
   };
   return {
     name: 'tencent',
+    // DetectAuth needs no description of the browser, and has no server notify: its result comes
+    // back with the candidate (RedirectUrl) or by the background query.
+    webSdkUrl: null,
     async checkRealName(idno, name) {
       const res = await call<{ Result?: string; Description?: string }>('IdCardVerification', { IdCard: idno, Name: name });
       // '0' 一致, '-1' 不一致; the others (no record, service busy) are no answer about the person.
@@ -168,6 +191,7 @@ export async function aliyunProvider(cfg: IdentityConfig): Promise<IdentityProvi
   };
   return {
     name: 'aliyun',
+    webSdkUrl: a.webSdkUrl,
     async checkRealName(idno, name) {
       let body;
       try {
@@ -182,7 +206,9 @@ export async function aliyunProvider(cfg: IdentityConfig): Promise<IdentityProvi
       if (code === '2') return 'mismatch';
       throw new IdentityProviderError(`BizCode ${code ?? '?'}`, '查无此身份证号码记录');
     },
-    async startFace({ idno, name, returnUrl, orderNo }) {
+    async startFace({ idno, name, token, returnUrl, notifyUrl, orderNo, metaInfo }) {
+      // Aliyun refuses a made-up MetaInfo ("不要使用硬编码的测试数据"): only the browser's own.
+      if (!metaInfo) throw new IdentityProviderError('MetaInfo', '缺少浏览器环境信息（getMetaInfo）');
       let body;
       try {
         body = (
@@ -195,7 +221,11 @@ export async function aliyunProvider(cfg: IdentityConfig): Promise<IdentityProvi
               certName: name,
               certNo: idno,
               returnUrl,
-              metaInfo: JSON.stringify({ bioMetaInfo: '4.1.0:1150,0', deviceType: 'h5', ua: 'zhikaoyun' }),
+              metaInfo,
+              // Aliyun calls this when the check ends, adding certifyId, passed and this token;
+              // the token proves the call is about our check, and the result is then asked for.
+              callbackUrl: notifyUrl,
+              callbackToken: token,
             }),
           )
         ).body;

@@ -45,12 +45,11 @@ export function createIdentityRepository(db: Db) {
     byToken(tokenHash: string) {
       return k.selectFrom('identity_check').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     },
-    /** Pending real-name checks whose next try is due, oldest first. */
+    /** Pending checks whose next try is due (real-name checks to ask again, face checks to ask about), oldest first. */
     due(now: string, limit: number) {
       return k
         .selectFrom('identity_check')
         .selectAll()
-        .where('kind', '=', 'real_name')
         .where('status', '=', 'pending')
         .where('next_at', '<=', now)
         .orderBy('next_at')
@@ -67,14 +66,25 @@ export function createIdentityRepository(db: Db) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
-    /** A try that got no answer: asked again at `next`. */
-    async postpone(id: number, attempts: number, next: string, reason: string): Promise<void> {
+    /** A try that got no answer: asked again at `next` (null: no more; the check stays pending). */
+    async postpone(id: number, attempts: number, next: string | null, reason: string): Promise<void> {
       await k
         .updateTable('identity_check')
         .set({ attempts, next_at: next, reason })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .execute();
+    },
+    /** A face check that began at the provider once the browser had described itself: its reference. */
+    async started(id: number, ref: string, next: string): Promise<boolean> {
+      const r = await k
+        .updateTable('identity_check')
+        .set({ provider_ref: ref, next_at: next })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('provider_ref', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
     /** The statuses of many candidates at once (review lists, door lists): latest of each kind. */
     async statuses(officeId: number, candidateIds: readonly number[]): Promise<IdentityCheckRow[]> {

@@ -3,6 +3,7 @@ import {
   auditTarget,
   ErrorCode,
   FACE_REQUIRED_TEXT,
+  faceResultMessage,
   IDENTITY_MISMATCH_TEXT,
   REAL_NAME_FAILED_TEXT,
   realNameResultMessage,
@@ -19,7 +20,7 @@ import { AppError } from '../../../lib/app-error';
 import { nowIso } from '../../../lib/clock';
 import type { DataCipher } from '../../../lib/crypto';
 import type { AuditService } from '../../platform/audit/service';
-import type { IdentityProvider, RealNameAnswer } from './providers';
+import type { FaceAnswer, IdentityProvider, RealNameAnswer } from './providers';
 import type { IdentityCheckRow, IdentityRepository } from './repository';
 
 /** The candidate's identity checks as staff see them beside an application. */
@@ -43,10 +44,23 @@ export interface IdentityDeps {
   log: FastifyBaseLogger;
 }
 
+/** 1, 2, 4 … minutes after the `attempts`th try, at most `capMs`. */
+const backoffMs = (attempts: number, capMs: number) => Math.min(60_000 * 2 ** Math.max(0, attempts - 1), capMs);
+
 /** Background retries of a pending real-name check: 1, 2, 4 … minutes, at most 6 hours apart. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 3600_000);
-}
+export const retryDelayMs = (attempts: number) => backoffMs(attempts, 6 * 3600_000);
+
+/**
+ * How long a face check may still end after it began: Tencent's BizToken lives 2 hours, Aliyun's
+ * CertifyUrl 30 minutes. After it, nobody asks the provider about it again; it stays pending and
+ * the candidate starts a new one.
+ */
+export const FACE_OPEN_MS = 2 * 3600_000;
+
+/** Background queries of an open face check: 1, 2, 4 … minutes, at most 10 minutes apart. */
+const faceQueryDelayMs = (attempts: number) => backoffMs(attempts, 10 * 60_000);
+
+const faceOpen = (row: IdentityCheckRow, now = Date.now()) => now - Date.parse(row.created_at) < FACE_OPEN_MS;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -64,6 +78,13 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(
 
 /** Where the candidate lands after a face check: the page the submit is on. */
 export const FACE_RETURN_PATH = '/confirm-info';
+/** Our page that lets a provider's web SDK describe the browser before the check starts (Aliyun). */
+export const FACE_START_PATH = '/api/identity/face-start';
+/** Where a provider's server tells ours that a check ended (Aliyun's CallbackUrl). */
+export const FACE_NOTIFY_PATH = '/api/identity/notify';
+const FACE_UNAVAILABLE = '人脸核验服务暂时不可用，请稍后再试';
+const USED_LINK = '该核验链接已使用，请返回报名系统查看核验结果，或重新发起人脸核验';
+const INVALID_LINK = '核验链接无效或已过期，请返回报名系统重新发起人脸核验';
 
 /**
  * The real-name check (二要素) at registration and in the background, the face check an exam asks
@@ -93,22 +114,82 @@ export function createIdentityService(deps: IdentityDeps) {
     });
   }
 
-  async function faceOf(officeId: number, candidateId: number): Promise<IdentityCheckRow | undefined> {
-    const row = await repo.latest(officeId, candidateId, 'face');
-    if (!row || row.status !== 'pending' || row.provider_ref === null) return row;
-    // The candidate came back without the provider's redirect (closed the page, another device):
-    // ask the provider now.
-    const answer = await deps
+  /**
+   * A face check's end, written once. `tell`: the candidate is not on our page (the provider's
+   * notify, the background query) and learns it in 我的消息.
+   */
+  async function settleFace(row: IdentityCheckRow, answer: 'passed' | 'failed', tell: boolean): Promise<IdentityCheckRow> {
+    const at = nowIso();
+    await repo.commit(async (trx) => {
+      if (!(await repo.settle(row.id, answer, answer === 'failed' ? 'face' : '', at, trx))) return;
+      if (tell) await deps.message(trx, { officeId: row.office_id, candidateId: row.candidate_id, ...faceResultMessage(answer), at });
+    });
+    return { ...row, status: answer, checked_at: at };
+  }
+
+  /** The provider's word on an open face check; 'pending' when it has none yet or cannot be asked. */
+  async function queryFace(row: IdentityCheckRow): Promise<FaceAnswer> {
+    if (row.provider_ref === null || !faceOpen(row)) return 'pending';
+    return deps
       .provider()
-      .then((p) => (p.name === row.provider ? within(p.queryFace(row.provider_ref!), deps.timeoutMs) : 'pending'))
+      .then((p) => (p.name === row.provider ? within(p.queryFace(row.provider_ref!), deps.timeoutMs) : ('pending' as const)))
       .catch((err: unknown) => {
         log.warn({ identity: { reason: reasonOf(err) } }, 'face check query failed');
         return 'pending' as const;
       });
-    if (answer === 'pending') return row;
-    const at = nowIso();
-    await repo.settle(row.id, answer, answer === 'failed' ? 'face' : '', at);
-    return { ...row, status: answer, checked_at: at };
+  }
+
+  async function faceOf(officeId: number, candidateId: number): Promise<IdentityCheckRow | undefined> {
+    const row = await repo.latest(officeId, candidateId, 'face');
+    if (row?.status !== 'pending') return row;
+    // The candidate came back without the provider's redirect (closed the page, another device):
+    // ask the provider now.
+    const answer = await queryFace(row);
+    return answer === 'pending' ? row : settleFace(row, answer, false);
+  }
+
+  /** The sweep's part for a face check: asked about until it ends or its time runs out. */
+  async function sweepFace(row: IdentityCheckRow): Promise<'settled' | 'postponed'> {
+    const answer = await queryFace(row);
+    if (answer !== 'pending') {
+      await settleFace(row, answer, true);
+      return 'settled';
+    }
+    const attempts = row.attempts + 1;
+    const next = Date.now() + faceQueryDelayMs(attempts);
+    const open = faceOpen(row, next);
+    await repo.postpone(row.id, attempts, open ? new Date(next).toISOString() : null, open ? 'no answer yet' : 'expired');
+    return 'postponed';
+  }
+
+  /** The first background query of a face check that began at the provider. */
+  const firstQueryAt = (provider: string) =>
+    // The sandbox's result arrives only through its page: nothing to ask it.
+    provider === 'sandbox' ? null : new Date(Date.now() + faceQueryDelayMs(1)).toISOString();
+
+  /** The check begins at the provider; its failure is the candidate's plain "try later". */
+  async function begin(
+    provider: IdentityProvider,
+    token: string,
+    c: { idno_enc: string; name: string },
+    origin: string,
+    orderNo: string,
+    metaInfo: string | null,
+  ) {
+    try {
+      return await provider.startFace({
+        idno: deps.cipher.decrypt(c.idno_enc),
+        name: c.name,
+        token,
+        returnUrl: `${origin}/api/identity/callback?token=${encodeURIComponent(token)}`,
+        notifyUrl: `${origin}${FACE_NOTIFY_PATH}`,
+        orderNo,
+        metaInfo,
+      });
+    } catch (err) {
+      log.warn({ identity: { reason: reasonOf(err) } }, 'face check could not start');
+      throw new AppError(ErrorCode.Internal, FACE_UNAVAILABLE);
+    }
   }
 
   return {
@@ -145,11 +226,19 @@ export function createIdentityService(deps: IdentityDeps) {
       });
     },
 
-    /** The sweeper's part: pending real-name checks asked again; each answer told to its candidate. */
+    /**
+     * The sweeper's part: pending real-name checks asked again, open face checks asked about; each
+     * answer told to its candidate.
+     */
     async retryPending(limit = 50): Promise<{ settled: number; postponed: number }> {
       let settled = 0;
       let postponed = 0;
       for (const row of await repo.due(nowIso(), limit)) {
+        if (row.kind === 'face') {
+          if ((await sweepFace(row)) === 'settled') settled += 1;
+          else postponed += 1;
+          continue;
+        }
         const c = await deps.findCandidate(row.office_id, row.candidate_id);
         if (!c) continue;
         const idno = deps.cipher.decrypt(c.idno_enc);
@@ -239,7 +328,10 @@ export function createIdentityService(deps: IdentityDeps) {
       return this.status(officeId, candidateId);
     },
 
-    /** `startFaceVerify`: a face check begins at the provider; the candidate opens its page. */
+    /**
+     * `startFaceVerify`: a face check begins at the provider and the candidate opens its page; or,
+     * for a provider whose web SDK must describe the browser first, our start page that does so.
+     */
     async startFace(officeId: number, candidateId: number, examId: number, origin: string): Promise<{ url: string }> {
       const exam = await deps.findExam(officeId, examId);
       if (!exam.config.faceVerify) throw new AppError(ErrorCode.Validation, '本考试无需人脸核验');
@@ -247,34 +339,52 @@ export function createIdentityService(deps: IdentityDeps) {
       if (!c) throw new AppError(ErrorCode.Unauthorized);
       const provider = await deps.provider();
       const token = randomBytes(24).toString('base64url');
-      const orderNo = `face-${officeId}-${candidateId}-${Date.now()}`;
-      let started;
-      try {
-        started = await provider.startFace({
-          idno: deps.cipher.decrypt(c.idno_enc),
-          name: c.name,
-          token,
-          returnUrl: `${origin}/api/identity/callback?token=${encodeURIComponent(token)}`,
-          orderNo,
-        });
-      } catch (err) {
-        log.warn({ identity: { reason: reasonOf(err) } }, 'face check could not start');
-        throw new AppError(ErrorCode.Internal, '人脸核验服务暂时不可用，请稍后再试');
-      }
-      await repo.insert({
+      const row = {
         office_id: officeId,
         candidate_id: candidateId,
-        kind: 'face',
-        status: 'pending',
+        kind: 'face' as const,
+        status: 'pending' as const,
         exam_id: examId,
         provider: provider.name,
-        provider_ref: started.ref,
         token_hash: hashToken(token),
-        next_at: null,
         created_at: nowIso(),
         checked_at: null,
-      });
+      };
+      if (provider.webSdkUrl !== null) {
+        await repo.insert({ ...row, provider_ref: null, next_at: null });
+        return { url: `${FACE_START_PATH}?token=${encodeURIComponent(token)}` };
+      }
+      const started = await begin(provider, token, c, origin, `face-${officeId}-${candidateId}-${Date.now()}`, null);
+      await repo.insert({ ...row, provider_ref: started.ref, next_at: firstQueryAt(provider.name) });
       return { url: started.url };
+    },
+
+    /** The start page's second step: the browser described itself (`metaInfo`); the check begins at the provider. */
+    async launchFace(token: string, metaInfo: string, origin: string): Promise<string> {
+      const row = await repo.byToken(hashToken(token));
+      if (row?.kind !== 'face' || row.status !== 'pending' || !faceOpen(row)) throw new AppError(ErrorCode.Validation, INVALID_LINK);
+      if (row.provider_ref !== null) throw new AppError(ErrorCode.Validation, USED_LINK);
+      const c = await deps.findCandidate(row.office_id, row.candidate_id);
+      if (!c) throw new AppError(ErrorCode.Validation, INVALID_LINK);
+      const provider = await deps.provider();
+      const started = await begin(provider, token, c, origin, `face-${row.office_id}-${row.candidate_id}-${row.id}`, metaInfo);
+      // A second start of one link (a reload) loses to the first: its check is the one asked about.
+      if (!(await repo.started(row.id, started.ref, firstQueryAt(provider.name) ?? nowIso())))
+        throw new AppError(ErrorCode.Validation, USED_LINK);
+      return started.url;
+    },
+
+    /**
+     * The provider's server says a check ended (Aliyun's CallbackUrl with our CallbackToken). Its
+     * word is not taken: the provider is asked, as for a return. False: no such open check.
+     */
+    async notify(token: string, ref: string | null): Promise<boolean> {
+      const row = await repo.byToken(hashToken(token));
+      if (row?.kind !== 'face' || (ref !== null && row.provider_ref !== ref)) return false;
+      if (row.status !== 'pending') return true;
+      const answer = await queryFace(row);
+      if (answer !== 'pending') await settleFace(row, answer, true);
+      return true;
     },
 
     /** The face check a return link's token names (the sandbox's page, the provider's redirect). */

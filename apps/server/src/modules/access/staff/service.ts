@@ -1,11 +1,4 @@
-import {
-  DEFAULT_TIME_ZONE,
-  ErrorCode,
-  officeSettingsSchema,
-  STAFF_ROLES,
-  type StaffAuthResult,
-  type StaffProfile,
-} from '@zhikaoyun/shared';
+import { ErrorCode, STAFF_ROLES, type StaffAuthResult, type StaffProfile } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { AppError } from '../../../lib/app-error';
 import { nowIso } from '../../../lib/clock';
@@ -21,6 +14,7 @@ import type { PasswordPolicy } from './password-policy';
 import { staffLoginGuard } from './login-guard';
 import { normalizeUsername, type StaffRepository } from './repository';
 import type { StaffSignInSessions } from './sign-in-sessions';
+import { officeTimeZoneOf } from '../../../lib/office-time-zone';
 
 export interface StaffDeps {
   repo: StaffRepository;
@@ -51,8 +45,7 @@ export function createStaffService({ repo, captcha, sessions, counters, audit, s
       role,
       units: parseJsonColumn(z.array(z.string()), row.units, []),
       officeName: row.officeName,
-      timeZone: parseJsonColumn(officeSettingsSchema.pick({ timeZone: true }), row.officeSettings, { timeZone: DEFAULT_TIME_ZONE })
-        .timeZone,
+      timeZone: officeTimeZoneOf(row.officeSettings),
     };
   }
 

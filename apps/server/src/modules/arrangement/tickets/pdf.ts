@@ -1,4 +1,4 @@
-import { zonedDateTime } from '@zhikaoyun/shared';
+import { zonedDay, zonedSpanTime } from '@zhikaoyun/shared';
 import { type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { A4, createCjkDocument, embedPhoto, INK, LINE, MARGIN, MUTED, SHADE, wrap } from './pdf-fonts';
@@ -161,11 +161,14 @@ export async function renderTicketPdf(input: TicketPdfInput): Promise<Uint8Array
   );
   y -= 26;
   for (const s of input.subjects) {
-    const start = zonedDateTime(s.startAt, input.timeZone);
-    const end = zonedDateTime(s.endAt, input.timeZone);
-    const sameDay = start.slice(0, 10) === end.slice(0, 10);
     row(
-      [s.name, start.slice(0, 10), `${start.slice(11)} - ${sameDay ? end.slice(11) : end}`, s.room, String(s.seat).padStart(2, '0')],
+      [
+        s.name,
+        zonedDay(s.startAt, input.timeZone),
+        zonedSpanTime(s.startAt, s.endAt, input.timeZone),
+        s.room,
+        String(s.seat).padStart(2, '0'),
+      ],
       y,
       regular,
     );

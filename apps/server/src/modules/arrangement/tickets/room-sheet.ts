@@ -1,4 +1,4 @@
-import { zonedDateTime } from '@zhikaoyun/shared';
+import { zonedSpan } from '@zhikaoyun/shared';
 import type { PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import { A4, createCjkDocument, embedPhoto, LINE, MARGIN, MUTED, SHADE, textTools } from './pdf-fonts';
 
@@ -37,9 +37,7 @@ const ROW_H = 58;
 const HEAD_ROW_H = 26;
 
 function when(s: { startAt: string; endAt: string }, timeZone: string): string {
-  const start = zonedDateTime(s.startAt, timeZone);
-  const end = zonedDateTime(s.endAt, timeZone);
-  return `${start} - ${start.slice(0, 10) === end.slice(0, 10) ? end.slice(11) : end}`;
+  return zonedSpan(s.startAt, s.endAt, timeZone);
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ApplicationsRepository } from '../../registration/applications/rep
 import { eligibilityProfile } from '../../registration/applications/service';
 import type { AuditService } from '../../platform/audit/service';
 import type { PositionLookup } from '../../content/positions/lookup';
-import type { ExamsAdminService } from '../../content/exams/admin-service';
+import type { ExamLookup } from '../../content/exams/lookup';
 import type { ExamsService } from '../../content/exams/service';
 import type { NotificationsService } from '../../messages/notifications/service';
 import type { PaymentsService } from '../payments/service';
@@ -31,7 +31,8 @@ export interface CloseoutDeps {
   applications: ApplicationsRepository;
   lifecycle: Lifecycle;
   exams: ExamsService;
-  examsAdmin: ExamsAdminService;
+  /** An exam of the office, drafts too (the exams' one lookup). */
+  examLookup: Pick<ExamLookup, 'require'>;
   payments: PaymentsService;
   audit: AuditService;
   positions: PositionLookup;
@@ -49,7 +50,7 @@ export interface CloseoutDeps {
  * refund; whoever does neither is refunded when the window closes.
  */
 export function createCloseoutService(deps: CloseoutDeps) {
-  const { repo, applications, lifecycle, exams, examsAdmin, payments, audit, positions } = deps;
+  const { repo, applications, lifecycle, exams, examLookup, payments, audit, positions } = deps;
 
   async function switchState(officeId: number, candidateId: number, examId: number) {
     const exam = await exams.get(officeId, examId);
@@ -64,7 +65,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
   return {
     async check(staff: StaffPrincipal, examId: number) {
       officeAdminScope(staff);
-      const exam = await examsAdmin.find(staff.officeId, examId);
+      const exam = await examLookup.require(staff.officeId, examId);
       const rows = await repo.positionsWithConfirmed(staff.officeId, examId);
       const positions: OpeningCheckItem[] = rows.map((r) => {
         const confirmed = Number(r.confirmed ?? 0);
@@ -83,7 +84,7 @@ export function createCloseoutService(deps: CloseoutDeps) {
       ip: string,
     ): Promise<{ kept: number; reduced: number; cancelled: number }> {
       officeAdminScope(staff);
-      const exam = await examsAdmin.find(staff.officeId, input.examId);
+      const exam = await examLookup.require(staff.officeId, input.examId);
       const now = clock.nowIso();
       if (now <= exam.confirmation_end) throw new AppError(ErrorCode.Validation, '报名确认截止后才能核定开考岗位');
       const cancels = input.decisions.some((d) => d.action === 'cancel');

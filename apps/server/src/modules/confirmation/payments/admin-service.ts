@@ -24,6 +24,7 @@ import type { PaymentProvider } from './providers/types';
 import type { PaymentsRepository } from './repository';
 import type { PaymentsService } from './service';
 import { parseStatement, StatementError } from './statements';
+import { requireApplication } from '../../registration/applications/lookup';
 
 export interface PaymentsAdminDeps {
   repo: PaymentsRepository;
@@ -124,8 +125,7 @@ export function createPaymentsAdminService({ repo, payments, lifecycle, audit, p
       }
       if (order.status !== 'paid') throw new AppError(ErrorCode.Validation, '只有已支付的订单可以退费');
       const actor = { kind: 'staff' as const, id: staff.id, officeId: staff.officeId, name: staff.name, role: staff.role, ip };
-      const application = await repo.commit((trx) => repo.applicationIn(trx, order.application_id));
-      if (!application) throw notFound('application');
+      const application = requireApplication(await repo.commit((trx) => repo.applicationIn(trx, order.application_id)));
       const decide = async (trx: Parameters<Parameters<PaymentsRepository['commit']>[0]>[0]) => {
         const id = await payments.refundIn(trx, order.application_id, reason);
         if (id === null) throw new AppError(ErrorCode.Validation, '该订单已在退费中，请刷新后再试');

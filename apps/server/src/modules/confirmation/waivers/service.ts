@@ -19,6 +19,7 @@ import type { PaymentsRepository } from '../payments/repository';
 import { applicationScope, inScope } from '../../access/scope';
 import { readProof } from './proof';
 import type { WaiversRepository } from './repository';
+import { requireApplication } from '../../registration/applications/lookup';
 
 export interface WaiversDeps {
   repo: WaiversRepository;
@@ -125,9 +126,8 @@ export function createWaiversService({ repo, payments, applications, lifecycle, 
             });
             return 'done';
           }
-          const application = await payments.applicationIn(trx, w.application_id);
-          const deadline = await payments.deadlineOf(w.exam_id, trx);
-          if (!application || !deadline) throw notFound('application');
+          const application = requireApplication(await payments.applicationIn(trx, w.application_id));
+          const deadline = requireApplication(await payments.deadlineOf(w.exam_id, trx));
           const step = await lifecycle.fireIn(trx, {
             officeId: staff.officeId,
             application,

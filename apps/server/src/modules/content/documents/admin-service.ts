@@ -5,7 +5,7 @@ import { nowIso } from '../../../lib/clock';
 import type { AttachmentsService } from '../attachments/service';
 import type { ConsoleDeps } from '../../access/console-deps';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
-import type { ExamsAdminService } from '../exams/admin-service';
+import type { ExamLookup } from '../exams/lookup';
 import type { DocumentsRepository } from './repository';
 import { toDocument } from './service';
 
@@ -13,7 +13,7 @@ const SORT = { notice: 1, guide: 2, pledge: 3 } as const;
 
 export interface DocumentsAdminDeps {
   repo: DocumentsRepository;
-  exams: Pick<ExamsAdminService, 'find'>;
+  exams: Pick<ExamLookup, 'require'>;
   attachments: Pick<AttachmentsService, 'link'>;
   audit: AuditService;
   changed: ConsoleDeps['changed'];
@@ -26,7 +26,7 @@ export interface DocumentsAdminDeps {
 export function createDocumentsAdminService({ repo, exams, attachments, audit, changed }: DocumentsAdminDeps) {
   return {
     async list(officeId: number, examId: number): Promise<ExamDocument[]> {
-      await exams.find(officeId, examId);
+      await exams.require(officeId, examId);
       const rows = await repo.listByExam(officeId, examId, undefined);
       return rows.map(toDocument);
     },
@@ -36,7 +36,7 @@ export function createDocumentsAdminService({ repo, exams, attachments, audit, c
       input: { examId: number; type: keyof typeof SORT; title: string; content: string },
       ip: string,
     ): Promise<void> {
-      await exams.find(actor.officeId, input.examId);
+      await exams.require(actor.officeId, input.examId);
       const content = sanitizeRichText(input.content);
       if (!content.trim()) throw new AppError(ErrorCode.Validation, '正文不能为空');
       const now = nowIso();

@@ -14,11 +14,12 @@ import {
   type ScheduleWindows,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
-import { AppError, notFound } from '../../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
 import { nowIso } from '../../../lib/clock';
 import type { ConsoleDeps } from '../../access/console-deps';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
 import type { NotificationsService } from '../../messages/notifications/service';
+import type { ExamLookup, ExamRow } from './lookup';
 import type { ExamsRepository } from './repository';
 import { reminderKindsOf } from '../../messages/reminders/service';
 import { toExam } from './service';
@@ -42,6 +43,7 @@ export interface ExamValues extends ExamWindows {
 
 export interface ExamsAdminDeps {
   repo: ExamsRepository;
+  exams: ExamLookup;
   audit: AuditService;
   changed: ConsoleDeps['changed'];
   /** A changed window is told to the exam's applicants in the transaction of the change. */
@@ -55,7 +57,7 @@ export interface ExamsAdminDeps {
 const TOLD_OF_CHANGES = UNFINISHED_STATUSES;
 
 type ScheduleRow = Pick<
-  NonNullable<Awaited<ReturnType<ExamsRepository['find']>>>,
+  ExamRow,
   | 'registration_start'
   | 'registration_end'
   | 'review_start'
@@ -77,12 +79,8 @@ const scheduleOf = (r: ScheduleRow): ScheduleWindows => ({
 });
 
 /** Exams as the console manages them: drafts too, with their windows and form configuration. */
-export function createExamsAdminService({ repo, audit, changed, notifications }: ExamsAdminDeps) {
-  async function find(officeId: number, examId: number) {
-    const row = await repo.find(officeId, examId);
-    if (!row) throw notFound('exam');
-    return row;
-  }
+export function createExamsAdminService({ repo, exams, audit, changed, notifications }: ExamsAdminDeps) {
+  const find = (officeId: number, examId: number) => exams.require(officeId, examId);
 
   return {
     async list(officeId: number): Promise<AdminExam[]> {
@@ -209,9 +207,6 @@ export function createExamsAdminService({ repo, audit, changed, notifications }:
       await audit.record(actor, published ? '发布考试' : '撤回考试', `exam:${examId}`, exam.name, ip);
       await changed(actor.officeId);
     },
-
-    /** The exam must be the office's: every console write about an exam checks it first. */
-    find,
   };
 }
 const yearOf = (iso: string) => Number(zonedDateTime(iso, DEFAULT_TIME_ZONE).slice(0, 4));
@@ -238,5 +233,3 @@ export function freeExamCode(
   }
   return given ?? '01';
 }
-
-export type ExamsAdminService = ReturnType<typeof createExamsAdminService>;

@@ -55,25 +55,6 @@ export function createExamsRepository(db: Db) {
         .orderBy('registration_start', 'desc')
         .execute();
     },
-    findPublished(officeId: number, examId: number) {
-      return db.kysely
-        .selectFrom('exam')
-        .select(COLUMNS)
-        .where('office_id', '=', officeId)
-        .where('id', '=', examId)
-        .where('published', '=', 1)
-        .executeTakeFirst();
-    },
-
-    /** Any exam of the office, published or not (the console's view). */
-    find(officeId: number, examId: number) {
-      return db.kysely
-        .selectFrom('exam')
-        .select([...COLUMNS, 'published', 'exam_code', 'ticket_template', 'tickets_published_at'])
-        .where('office_id', '=', officeId)
-        .where('id', '=', examId)
-        .executeTakeFirst();
-    },
     /** Every exam of the office, drafts too, with its positions and non-draft applications counted. */
     listWithCounts(officeId: number) {
       return db.kysely
@@ -140,4 +121,5 @@ export function createExamsRepository(db: Db) {
   };
 }
 export type ExamsRepository = ReturnType<typeof createExamsRepository>;
-export type ExamRow = NonNullable<Awaited<ReturnType<ExamsRepository['findPublished']>>>;
+/** An exam as candidates see it (one found by the exams' lookup has these columns and more). */
+export type ExamRow = Awaited<ReturnType<ExamsRepository['listPublished']>>[number];

@@ -1,8 +1,8 @@
 import { examConfigSchema, examPhase, WAIVER_CATEGORIES, type Exam } from '@zhikaoyun/shared';
 import { z } from 'zod';
-import { notFound } from '../../../lib/app-error';
 import { parseJsonColumn } from '../../../lib/json';
 import { nowIso } from '../../../lib/clock';
+import type { ExamLookup } from './lookup';
 import type { ExamRow, ExamsRepository } from './repository';
 
 const waiverCategoriesSchema = z.array(z.enum(WAIVER_CATEGORIES));
@@ -32,7 +32,7 @@ export function toExam(row: ExamRow, now: string = nowIso()): Exam {
 
 const PHASE_ORDER = { registering: 0, upcoming: 1, reviewing: 2, confirming: 3, closed: 4 } as const;
 
-export function createExamsService(repo: ExamsRepository) {
+export function createExamsService(repo: ExamsRepository, exams: ExamLookup) {
   return {
     /** Published exams, the ones open for registration first. */
     async list(officeId: number): Promise<Exam[]> {
@@ -45,9 +45,7 @@ export function createExamsService(repo: ExamsRepository) {
       return (await this.list(officeId))[0] ?? null;
     },
     async get(officeId: number, examId: number): Promise<Exam> {
-      const row = await repo.findPublished(officeId, examId);
-      if (!row) throw notFound('publishedExam');
-      return toExam(row);
+      return toExam(await exams.requirePublished(officeId, examId));
     },
   };
 }

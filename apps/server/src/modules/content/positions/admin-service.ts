@@ -5,7 +5,7 @@ import { nowIso } from '../../../lib/clock';
 import type { OfficeLock } from '../../../lib/office-lock';
 import type { ConsoleDeps } from '../../access/console-deps';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
-import type { ExamsAdminService } from '../exams/admin-service';
+import type { ExamLookup } from '../exams/lookup';
 import type { PositionColumns, PositionsRepository } from './repository';
 import { toPosition } from './service';
 import { writePositionSheet, type PositionValues, type readPositionSheet } from './sheet';
@@ -14,7 +14,7 @@ export interface PositionsAdminDeps {
   repo: PositionsRepository;
   audit: AuditService;
   changed: ConsoleDeps['changed'];
-  exams: Pick<ExamsAdminService, 'find'>;
+  exams: Pick<ExamLookup, 'require'>;
   /** One import at a time per office (and per deployment when Redis is configured). */
   importLock: OfficeLock;
   /** The sheet read off the event loop (a worker thread, decision 014). */
@@ -46,7 +46,7 @@ export function createPositionsAdminService({ repo, audit, exams, changed, impor
     },
 
     async list(officeId: number, examId: number): Promise<Position[]> {
-      await exams.find(officeId, examId);
+      await exams.require(officeId, examId);
       const [rows, links] = await Promise.all([repo.list(officeId, examId, {}), repo.subjectLinks(officeId, examId)]);
       const subjects = new Map<number, number[]>();
       for (const l of links) subjects.set(l.position_id, [...(subjects.get(l.position_id) ?? []), l.subject_id]);
@@ -54,7 +54,7 @@ export function createPositionsAdminService({ repo, audit, exams, changed, impor
     },
 
     async save(actor: AuditActor, input: PositionValues, ip: string): Promise<{ id: number }> {
-      await exams.find(actor.officeId, input.examId);
+      await exams.require(actor.officeId, input.examId);
       // The subjects are the exam's own; checked before anything is written.
       const subjectIds = [...new Set(input.subjectIds ?? [])];
       if (subjectIds.length > 0) {
@@ -103,7 +103,7 @@ export function createPositionsAdminService({ repo, audit, exams, changed, impor
      * so the office fixes the sheet and imports it again. A row whose code exists updates it.
      */
     async importSheet(actor: AuditActor, examId: number, file: Buffer, ip: string): Promise<PositionImportResult> {
-      await exams.find(actor.officeId, examId);
+      await exams.require(actor.officeId, examId);
       return importLock.run(actor.officeId, async () => {
         const { rows, errors, defaulted } = await heavy.readPositions(examId, file);
         if (errors.length > 0) return { created: 0, updated: 0, errors };
@@ -116,7 +116,7 @@ export function createPositionsAdminService({ repo, audit, exams, changed, impor
 
     /** A workbook to fill for the exam (it may have no position yet): what the import reads, with an example. */
     async templateSheet(officeId: number, examId: number): Promise<Buffer> {
-      const exam = await exams.find(officeId, examId);
+      const exam = await exams.require(officeId, examId);
       return writePositionSheet([], { title: `${exam.name} 岗位表` });
     },
 

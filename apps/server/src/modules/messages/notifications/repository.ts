@@ -82,15 +82,13 @@ export function createNotificationsRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** An exam's name with its office's message settings and wall clock, read in the step's transaction. */
-    examContext(trx: Kysely<DB>, officeId: number, examId: number) {
+    /** An office's message settings and wall clock, read in the step's transaction. */
+    officeContext(trx: Kysely<DB>, officeId: number) {
       return trx
-        .selectFrom('exam as e')
-        .innerJoin('office as o', 'o.id', 'e.office_id')
-        .leftJoin('notification_setting as s', 's.office_id', 'e.office_id')
-        .select(['e.name as exam_name', 's.settings', 'o.settings as office_settings'])
-        .where('e.id', '=', examId)
-        .where('e.office_id', '=', officeId)
+        .selectFrom('office as o')
+        .leftJoin('notification_setting as s', 's.office_id', 'o.id')
+        .select(['s.settings', 'o.settings as office_settings'])
+        .where('o.id', '=', officeId)
         .executeTakeFirst();
     },
 

@@ -2,13 +2,11 @@ import {
   AUDIENCE_RULES,
   clause,
   DEFAULT_NOTIFICATION_SETTINGS,
-  DEFAULT_TIME_ZONE,
   ErrorCode,
   EVENT_NOTIFICATIONS,
   MESSAGE_TEMPLATES,
   maskMobile,
   notificationSettingsSchema,
-  officeSettingsSchema,
   SMS_KINDS,
   SMS_KIND_LABEL,
   SMS_STATUSES,
@@ -29,7 +27,6 @@ import { z } from 'zod';
 import type { DB } from '../../../db/schema';
 import { AppError, notFound } from '../../../lib/app-error';
 import { nowIso } from '../../../lib/clock';
-import { parseJsonColumn } from '../../../lib/json';
 import type { StaffPrincipal } from '../../../plugins/auth';
 import type { TransitionHook } from '../../registration/applications/lifecycle';
 import type { AuditActor, AuditService } from '../../platform/audit/service';
@@ -37,6 +34,7 @@ import type { ExamLookup } from '../../content/exams/lookup';
 import { officeAdminScope } from '../../access/scope';
 import type { SmsRepository } from '../sms/repository';
 import type { AudienceFilter, NotificationsRepository } from './repository';
+import { officeTimeZoneOf as timeZoneOf } from '../../../lib/office-time-zone';
 
 /** Settings as stored: kinds added since are filled in from the defaults. */
 const storedSettingsSchema = z.object({
@@ -67,9 +65,6 @@ export function parseSettings(text: string | null | undefined): NotificationSett
 const smsParamsOf = (p: MessageParams): MessageParams => (p.detail === undefined ? p : { ...p, detail: clause(p.detail) });
 
 const isSmsKind = (kind: NotificationKind): kind is SmsKind => (SMS_KINDS as readonly string[]).includes(kind);
-
-const officeClockSchema = officeSettingsSchema.pick({ timeZone: true });
-const timeZoneOf = (officeSettings: string) => parseJsonColumn(officeClockSchema, officeSettings, { timeZone: DEFAULT_TIME_ZONE }).timeZone;
 
 /**
  * A message of a step that is not a status change of its own (a waiver refused, a position
@@ -226,11 +221,12 @@ export function createNotificationsService({ repo, sms, audit, queued, exams }: 
       trx: Kysely<DB>,
       m: StepMessage & { examId: number; audience: Omit<AudienceFilter, 'officeId' | 'examId'> },
     ): Promise<{ recipients: number; sms: number }> {
-      const ctx = await repo.examContext(trx, m.officeId, m.examId);
-      if (!ctx) throw notFound('exam');
+      const exam = await exams.require(m.officeId, m.examId, trx);
+      const ctx = await repo.officeContext(trx, m.officeId);
+      if (!ctx) throw notFound('office');
       const until = untilText(m.until, timeZoneOf(ctx.office_settings));
       const params: MessageParams = {
-        exam: ctx.exam_name,
+        exam: exam.name,
         ...(m.detail ? { detail: m.detail } : {}),
         ...(m.note ? { note: m.note } : {}),
         ...(until ? { until } : {}),

@@ -8,6 +8,7 @@ import type { DB } from '../../../db/schema';
 export interface DueExam {
   id: number;
   office_id: number;
+  name: string;
   reminder_kinds: string;
   office_settings: string;
   registration_end: string;
@@ -59,6 +60,7 @@ export function createRemindersRepository(db: Db) {
       .select([
         'e.id',
         'e.office_id',
+        'e.name',
         'e.reminder_kinds',
         'o.settings as office_settings',
         'e.registration_end',

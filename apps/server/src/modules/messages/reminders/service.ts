@@ -1,17 +1,11 @@
-import {
-  DEFAULT_TIME_ZONE,
-  officeSettingsSchema,
-  REMINDER_KINDS,
-  reminderHourOpen,
-  zonedDateTime,
-  type ReminderKind,
-} from '@zhikaoyun/shared';
+import { REMINDER_KINDS, reminderHourOpen, zonedDateTime, type ReminderKind } from '@zhikaoyun/shared';
 import { z } from 'zod';
 import { clock } from '../../../lib/clock';
 import { parseJsonColumn } from '../../../lib/json';
 import type { NotificationsRepository } from '../notifications/repository';
 import { parseSettings, type NotificationsService } from '../notifications/service';
 import type { DueExam, RemindersRepository } from './repository';
+import { officeTimeZoneOf as timeZoneOf } from '../../../lib/office-time-zone';
 
 /** At most this many reminders per exam and kind in one transaction, and so many batches per sweep: the rest wait 30 s. */
 const BATCH = 200;
@@ -20,9 +14,6 @@ const BATCHES_PER_SWEEP = 10;
 const kindsSchema = z.array(z.enum(REMINDER_KINDS));
 /** The kinds staff turned on for an exam (JSON in `exam.reminder_kinds`); unreadable: every kind. */
 export const reminderKindsOf = (text: string): ReminderKind[] => parseJsonColumn(kindsSchema, text, [...REMINDER_KINDS]);
-
-const officeClockSchema = officeSettingsSchema.pick({ timeZone: true });
-const timeZoneOf = (officeSettings: string) => parseJsonColumn(officeClockSchema, officeSettings, { timeZone: DEFAULT_TIME_ZONE }).timeZone;
 
 /** The deadline each kind reminds of, for one exam. */
 function deadlineOf(exam: DueExam, kind: ReminderKind): string | null {
@@ -69,7 +60,7 @@ export function createRemindersService({ repo, notificationsRepo, notifications,
           ),
         );
         if (claimed.size === 0) return 0;
-        const ctx = await notificationsRepo.examContext(trx, exam.office_id, exam.id);
+        const ctx = await notificationsRepo.officeContext(trx, exam.office_id);
         if (!ctx) return 0;
         const smsWanted = parseSettings(ctx.settings).sms[kind];
         const until = zonedDateTime(deadline, timeZone);
@@ -81,7 +72,7 @@ export function createRemindersService({ repo, notificationsRepo, notifications,
             kind,
             applicationId: a.id,
             examId: exam.id,
-            params: { exam: ctx.exam_name, until },
+            params: { exam: exam.name, until },
             mobile: a.mobile,
             smsWanted,
             at: now,

@@ -7,13 +7,14 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
-import { AppError, notFound } from '../../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
 import { archiveKey } from '../../../lib/archive-mac';
 import { clock, nowIso } from '../../../lib/clock';
 import type { KeyRing } from '../../../lib/crypto-suite';
 import type { StaffPrincipal } from '../../../plugins/auth';
 import type { Office } from '../../../plugins/tenancy';
 import { officeAdminScope } from '../../access/scope';
+import type { ExamLookup } from '../../content/exams/lookup';
 import type { AuditService } from '../audit/service';
 import type { ArchiveJob } from './archive-writer';
 import { examEnds, examOver, type ExamEnd } from './exam-end';
@@ -21,15 +22,23 @@ import { examEnds, examOver, type ExamEnd } from './exam-end';
 /** A running archive whose row has not moved for this long died with its process (a restart): it reads as failed. */
 const STALE_MS = 10 * 60_000;
 const FAILED_TEXT = '归档生成失败，请稍后重试';
+/** An archive past EXPORT_TASK_TIMEOUT_SECONDS: stopped, the previous archive (if any) kept. */
+const timedOutText = (limit: string) =>
+  `归档生成用时超过 ${limit}，已停止（原有归档不受影响），请稍后重试；数据特别多时请联系系统管理员调整时限`;
 
 export interface ArchiveDeps {
   db: Kysely<DB>;
+  /** The exams' one lookup: an exam that is not the office's is answered by it. */
+  exams: Pick<ExamLookup, 'require'>;
   audit: AuditService;
   keys: KeyRing;
   /** ARCHIVE_DIR: where the zips are kept. */
   dir: string;
-  /** The archive written by the export worker (lib/worker-stream.ts): a stream of the zip. */
-  writeArchive: (job: Omit<ArchiveJob, 'kind'>, failed: string) => Promise<Readable>;
+  /**
+   * The archive written by the export worker (lib/worker-stream.ts): a stream of the zip;
+   * `timedOut`: the words when it runs past the exports' limit (given the limit).
+   */
+  writeArchive: (job: Omit<ArchiveJob, 'kind'>, failed: string, timedOut: (limit: string) => string) => Promise<Readable>;
   /** The posted PDFs as the console makes them (each audited as its download is). */
   interviewListPdf: (staff: StaffPrincipal, office: Office, examId: number, ip: string) => Promise<Uint8Array>;
   roomSheetsPdf: (staff: StaffPrincipal, office: Office, q: { examId: number; siteId: number }, ip: string) => Promise<Uint8Array>;
@@ -46,9 +55,10 @@ export function createArchiveService(deps: ArchiveDeps) {
   const running = new Map<number, Promise<void>>();
 
   async function end(officeId: number, examId: number): Promise<ExamEnd> {
+    await deps.exams.require(officeId, examId);
+    // The exam is there (and examEnds reads every exam with its office): its end is too.
     const [e] = await examEnds(db, { officeId, examId });
-    if (!e) throw notFound('exam');
-    return e;
+    return e!;
   }
 
   const row = (examId: number) => db.selectFrom('exam_archive').selectAll().where('exam_id', '=', examId).executeTakeFirst();
@@ -102,7 +112,7 @@ export function createArchiveService(deps: ArchiveDeps) {
         keyId: key.keyId,
         pdfs: await pdfs(staff, office, examId, ip, work),
       };
-      const zip = await deps.writeArchive(job, FAILED_TEXT);
+      const zip = await deps.writeArchive(job, FAILED_TEXT, timedOutText);
       const hash = createHash('sha256');
       let size = 0;
       const file = `exam-${examId}-${Date.now()}.zip`;

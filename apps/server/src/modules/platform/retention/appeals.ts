@@ -1,3 +1,4 @@
+import { zonedDay } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
 import { SYSTEM, type PurgeDeps } from './purge-common';
@@ -34,7 +35,7 @@ export async function expiredAppeals(
   deps: PurgeDeps,
   officeId: number,
   before: string,
-  { asOf, dryRun }: { asOf: string; dryRun: boolean },
+  { asOf, dryRun, timeZone }: { asOf: string; dryRun: boolean; timeZone: string },
 ): Promise<number> {
   if (dryRun) {
     const r = await handledAppeals(deps.db, officeId)
@@ -56,7 +57,7 @@ export async function expiredAppeals(
         SYSTEM(officeId),
         '删除过期身份申诉',
         `office:${officeId}`,
-        `保存期限届满：删除 ${asOf.slice(0, 10)} 前已处理满期限的申诉 ${n} 条`,
+        `保存期限届满：删除 ${zonedDay(asOf, timeZone)} 前已处理满期限的申诉 ${n} 条`,
         '',
         trx,
       );

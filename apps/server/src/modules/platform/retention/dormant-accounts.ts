@@ -1,10 +1,10 @@
-import { DEFAULT_TIME_ZONE, DORMANT_NOTICE_DAYS, MESSAGE_TEMPLATES, officeSettingsSchema, zonedDay } from '@zhikaoyun/shared';
-import { parseJsonColumn } from '../../../lib/json';
+import { DORMANT_NOTICE_DAYS, MESSAGE_TEMPLATES, zonedDay } from '@zhikaoyun/shared';
 import { breathe } from '../../../lib/row-source';
 import { DeletionBlocked } from '../../access/accounts/personal-data-repository';
 import { addYears, type ExamEnd } from '../archive/exam-end';
 import { countAppeals } from './appeals';
 import { applicationsOf, BATCH, SYSTEM, type OfficePurge, type PurgeDeps } from './purge-common';
+import { officeTimeZoneOf } from '../../../lib/office-time-zone';
 
 const DAY_MS = 86_400_000;
 
@@ -16,9 +16,7 @@ export async function dormantAccounts(
   { asOf, dryRun, hiredIn }: { asOf: string; dryRun: boolean; hiredIn: (examId: number) => Promise<ReadonlySet<number>> },
 ): Promise<OfficePurge['dormant']> {
   const { db } = deps;
-  const timeZone = parseJsonColumn(officeSettingsSchema.pick({ timeZone: true }), office.settings, {
-    timeZone: DEFAULT_TIME_ZONE,
-  }).timeZone;
+  const timeZone = officeTimeZoneOf(office.settings);
   const counts = { notified: 0, deleted: 0, kept: 0, appeals: 0 };
   const noticeMs = DORMANT_NOTICE_DAYS * DAY_MS;
   const asOfMs = Date.parse(asOf);

@@ -29,6 +29,8 @@ export interface OfficePurge {
   code: string;
   name: string;
   retentionYears: number;
+  /** The office's time zone: the days in the report are its days. */
+  timeZone: string;
   exams: ExamPurge[];
   /** Dormant accounts told of their deletion, deleted, and kept (an application that blocks deletion). */
   dormant: { notified: number; deleted: number; kept: number; appeals: number };

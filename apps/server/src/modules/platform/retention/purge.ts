@@ -1,4 +1,5 @@
 import { LATER_TRANSITIONS } from '@zhikaoyun/shared';
+import { officeTimeZoneOf } from '../../../lib/office-time-zone';
 import { addYears, examEnds, examOver, retentionYearsOf } from '../archive/exam-end';
 import { expiredAppeals } from './appeals';
 import { dormantAccounts } from './dormant-accounts';
@@ -49,6 +50,7 @@ export async function purge(deps: PurgeDeps, { asOf, dryRun }: { asOf: string; d
       code: office.code,
       name: office.name,
       retentionYears: retentionYearsOf(office.settings),
+      timeZone: officeTimeZoneOf(office.settings),
       exams: [],
       dormant: { notified: 0, deleted: 0, kept: 0, appeals: 0 },
       expiredAppeals: 0,
@@ -59,7 +61,11 @@ export async function purge(deps: PurgeDeps, { asOf, dryRun }: { asOf: string; d
       out.exams.push(await purgeExam(deps, e, { asOf, dryRun, hiredIn, releasable, counted }));
     }
     out.dormant = await dormantAccounts(deps, office, expired, { asOf, dryRun, hiredIn });
-    out.expiredAppeals = await expiredAppeals(deps, office.id, addYears(asOf, -out.retentionYears), { asOf, dryRun });
+    out.expiredAppeals = await expiredAppeals(deps, office.id, addYears(asOf, -out.retentionYears), {
+      asOf,
+      dryRun,
+      timeZone: out.timeZone,
+    });
     report.offices.push(out);
   }
   return report;

@@ -18,8 +18,10 @@ import {
 } from '@zhikaoyun/shared';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
-import { AppError, notFound } from '../../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
+import { requireApplication } from './lookup';
 import { nowIso } from '../../../lib/clock';
+import type { ExamLookup } from '../../content/exams/lookup';
 import type { AuditService } from '../../platform/audit/service';
 import type { ApplicationsRepository } from './repository';
 
@@ -111,6 +113,8 @@ function lifecycleActor(actor: Actor): LifecycleActor {
  */
 export interface LifecycleDeps {
   repo: ApplicationsRepository;
+  /** The exam's windows, which decide the phase a step is judged in (the exams' one lookup). */
+  exams: Pick<ExamLookup, 'windows'>;
   audit: AuditService;
   /** Called in order for every step that changed something (the candidate's messages, for one). */
   onTransition?: readonly TransitionHook[];
@@ -118,13 +122,12 @@ export interface LifecycleDeps {
   onApplicantsChanged?: (officeId: number) => void;
 }
 
-export function createLifecycle({ repo, audit, onTransition = [], onApplicantsChanged }: LifecycleDeps) {
+export function createLifecycle({ repo, exams, audit, onTransition = [], onApplicantsChanged }: LifecycleDeps) {
   const countsChange = (from: ApplicationStatus, to: ApplicationStatus) =>
     APPLICATION_STATES[from].applies !== APPLICATION_STATES[to].applies;
 
   async function phaseOf(officeId: number, examId: number): Promise<ExamPhase> {
-    const w = await repo.examWindows(officeId, examId);
-    if (!w) throw notFound('exam');
+    const w = await exams.windows(officeId, examId);
     return examPhase(
       {
         registrationStart: w.registration_start,
@@ -224,8 +227,7 @@ export function createLifecycle({ repo, audit, onTransition = [], onApplicantsCh
           return { status: verdict.to, changed: true };
         }
         // Another request moved it first: judge the step again against the status it has now.
-        const current = await repo.findById(officeId, id);
-        if (!current) throw notFound('application');
+        const current = requireApplication(await repo.findById(officeId, id));
         if (input.version && current.status === from && current.version !== input.version.expected) {
           throw new AppError(ErrorCode.Conflict, input.version.conflict);
         }

@@ -91,13 +91,6 @@ export function createApplicationsRepository(db: Db) {
       .where('application_id', '=', p.applicationId)
       .orderBy('id'),
   );
-  const examWindowsOf = prepare(db, { officeId: param<number>(), examId: param<number>() }, (p) =>
-    k
-      .selectFrom('exam')
-      .select(['registration_start', 'registration_end', 'review_start', 'review_end', 'confirmation_start', 'confirmation_end'])
-      .where('office_id', '=', p.officeId)
-      .where('id', '=', p.examId),
-  );
   const addHistory = prepare(
     db,
     {
@@ -216,9 +209,6 @@ export function createApplicationsRepository(db: Db) {
     },
     history(applicationId: number) {
       return historyOf.all({ applicationId });
-    },
-    examWindows(officeId: number, examId: number) {
-      return examWindowsOf.first({ officeId, examId });
     },
     /**
      * The form as saved, or undefined when the application is no longer the candidate's to change

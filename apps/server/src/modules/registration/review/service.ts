@@ -6,8 +6,6 @@ import {
   DEFAULT_REJECTION_REASONS,
   rejectionReasonsSchema,
   type RejectionReasons,
-  ErrorCode,
-  isStaffVisible,
   isValidIdno,
   maskIdno,
   maskMobile,
@@ -20,7 +18,6 @@ import {
   type QueueEdgeInput,
 } from '@zhikaoyun/shared';
 import type { Readable } from 'node:stream';
-import { AppError, notFound } from '../../../lib/app-error';
 import { nowIso } from '../../../lib/clock';
 import { parseJsonColumn } from '../../../lib/json';
 import type { DataCipher } from '../../../lib/crypto';
@@ -33,7 +30,8 @@ import { parseForm } from '../applications/service';
 import type { AuditService } from '../../platform/audit/service';
 import type { ApplicationsExportJob } from './export-sheet';
 import type { ReviewFilter, ReviewRecord, ReviewRepository } from './repository';
-import { applicationScope, inScope, type ApplicationScope } from '../../access/scope';
+import { applicationScope, type ApplicationScope } from '../../access/scope';
+import { requireForStaff } from '../applications/lookup';
 
 export interface ReviewQuery {
   examId: number;
@@ -59,8 +57,6 @@ export interface ReviewDeps {
   /** Issue 33: the candidates' identity checks, shown beside each application. */
   identityChecks?: (officeId: number, candidateIds: readonly number[]) => Promise<Map<number, IdentityStatus>>;
 }
-
-const NOT_IN_SCOPE = '该报名不属于您负责审核的单位';
 
 /** The console's side of applications: every read and decision within the staff member's scope. */
 export function createReviewService({
@@ -102,10 +98,7 @@ export function createReviewService({
 
   /** A record staff may read: their office and units, and never a draft the candidate has not submitted. */
   async function readable(scope: ApplicationScope, id: number): Promise<ReviewRecord> {
-    const row = await repo.record(scope.officeId, id);
-    if (!row || !isStaffVisible(row.status)) throw notFound('application');
-    if (!inScope(scope, row.unit)) throw new AppError(ErrorCode.Forbidden, NOT_IN_SCOPE);
-    return row;
+    return requireForStaff(scope, await repo.record(scope.officeId, id), { hideDrafts: true });
   }
 
   const actorOf = (staff: StaffPrincipal, ip: string): Extract<Actor, { kind: 'staff' }> => ({
@@ -152,10 +145,7 @@ export function createReviewService({
     /** The whole ID number and phone of one record: asked for one at a time, each time audited. */
     async reveal(staff: StaffPrincipal, id: number, ip: string): Promise<RevealedIdentity> {
       const scope = applicationScope(staff);
-      const row = await repo.record(scope.officeId, id);
-      // Another unit's record answers as a missing one (security review 3, N5): a 403 here told a
-      // reviewer which ids exist. The same as a fee waiver's proof.
-      if (!row || !isStaffVisible(row.status) || !inScope(scope, row.unit)) throw notFound('application');
+      const row = requireForStaff(scope, await repo.record(scope.officeId, id), { hideDrafts: true });
       await audit.record(staff, '查看完整身份信息', `application:${row.id}`, '', ip);
       return { idno: cipher.decrypt(row.idno_enc), mobile: row.mobile };
     },
@@ -170,9 +160,7 @@ export function createReviewService({
       final = false,
     ): Promise<void> {
       const scope = applicationScope(staff);
-      const row = await repo.decisionRow(scope.officeId, id);
-      if (!row) throw notFound('application');
-      if (!inScope(scope, row.unit)) throw new AppError(ErrorCode.Forbidden, NOT_IN_SCOPE);
+      const row = requireForStaff(scope, await repo.decisionRow(scope.officeId, id), { hideDrafts: false });
       // A draft is refused by the lifecycle like any status that is not under review: the
       // reviewer hears that it was withdrawn, not that it vanished.
       const event = decision === 'reject' && final ? 'rejectFinal' : decision;

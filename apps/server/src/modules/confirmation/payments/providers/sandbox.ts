@@ -1,5 +1,5 @@
 import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { ErrorCode, fenToYuan, zonedDateTimeSeconds } from '@zhikaoyun/shared';
+import { ErrorCode, fenToYuan, zonedDateTimeSeconds, zonedDay } from '@zhikaoyun/shared';
 import { AppError, notFound } from '../../../../lib/app-error';
 import { clock } from '../../../../lib/clock';
 import type { SandboxRepository, SandboxTrade } from '../sandbox-repository';
@@ -136,7 +136,7 @@ export function createSandbox({ repo, keys, deliver }: { repo: SandboxRepository
       const rows = await repo.paid(officeId);
       const lines = ['商户订单号,交易号,金额（元）,支付时间'];
       for (const r of rows) {
-        if (!r.paid_at || zonedDateTimeSeconds(r.paid_at).slice(0, 10) !== day) continue;
+        if (!r.paid_at || zonedDay(r.paid_at) !== day) continue;
         lines.push([r.order_no, r.trade_no, fenToYuan(r.amount), zonedDateTimeSeconds(r.paid_at)].join(','));
       }
       return `${lines.join('\n')}\n`;
