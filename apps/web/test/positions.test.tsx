@@ -43,7 +43,7 @@ describe('position list (public, plain filters)', () => {
     expect(onFilter).toHaveBeenLastCalledWith({ keyword: '语文' });
     await userEvent.type(search, '教师{Enter}');
     expect(onFilter).toHaveBeenLastCalledWith({ keyword: '语文 教师' });
-    await userEvent.click(screen.getByRole('button', { name: 'close-circle' }));
+    await userEvent.click(screen.getByRole('button', { name: '清空关键词' }));
     expect(onFilter).toHaveBeenLastCalledWith({ keyword: '' });
     expect((search as HTMLInputElement).value).toBe('');
 

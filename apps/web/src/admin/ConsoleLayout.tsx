@@ -31,24 +31,24 @@ import { useStaffSession } from '../lib/staff-session';
 import { CONSOLE_BRAND, CONSOLE_LOGIN, CONSOLE_MENU, consoleMenu, consoleView, viewTitle, type ConsoleSection } from './route-table';
 
 const ICONS: Record<ConsoleSection, ReactNode> = {
-  review: <FileSearchOutlined />,
-  statistics: <BarChartOutlined />,
-  payments: <AccountBookOutlined />,
-  waivers: <GiftOutlined />,
-  closeout: <CheckSquareOutlined />,
-  arrangement: <ScheduleOutlined />,
-  doorCheck: <ScanOutlined />,
-  scores: <TrophyOutlined />,
-  stages: <OrderedListOutlined />,
-  exams: <CalendarOutlined />,
-  positions: <SolutionOutlined />,
-  notices: <NotificationOutlined />,
-  messages: <MessageOutlined />,
-  settings: <SettingOutlined />,
-  staff: <TeamOutlined />,
-  security: <LockOutlined />,
-  appeals: <SafetyOutlined />,
-  audit: <AuditOutlined />,
+  review: <FileSearchOutlined aria-hidden />,
+  statistics: <BarChartOutlined aria-hidden />,
+  payments: <AccountBookOutlined aria-hidden />,
+  waivers: <GiftOutlined aria-hidden />,
+  closeout: <CheckSquareOutlined aria-hidden />,
+  arrangement: <ScheduleOutlined aria-hidden />,
+  doorCheck: <ScanOutlined aria-hidden />,
+  scores: <TrophyOutlined aria-hidden />,
+  stages: <OrderedListOutlined aria-hidden />,
+  exams: <CalendarOutlined aria-hidden />,
+  positions: <SolutionOutlined aria-hidden />,
+  notices: <NotificationOutlined aria-hidden />,
+  messages: <MessageOutlined aria-hidden />,
+  settings: <SettingOutlined aria-hidden />,
+  staff: <TeamOutlined aria-hidden />,
+  security: <LockOutlined aria-hidden />,
+  appeals: <SafetyOutlined aria-hidden />,
+  audit: <AuditOutlined aria-hidden />,
 };
 
 /**
@@ -107,7 +107,7 @@ export function ConsoleLayout() {
         </span>
         <OwnPasswordButton />
         <TotpButton />
-        <Button icon={<LogoutOutlined />} loading={logout.isPending} onClick={() => logout.mutate()}>
+        <Button icon={<LogoutOutlined aria-hidden />} loading={logout.isPending} onClick={() => logout.mutate()}>
           退出
         </Button>
       </Layout.Header>

@@ -22,7 +22,7 @@ export function AddToCalendarButton({ exam, block = true }: { exam: { id: number
     }
   };
   return (
-    <Button size="large" block={block} icon={<CalendarOutlined />} loading={busy} onClick={() => void save()}>
+    <Button size="large" block={block} icon={<CalendarOutlined aria-hidden />} loading={busy} onClick={() => void save()}>
       加入日历
     </Button>
   );

@@ -1,8 +1,8 @@
 import { ClockCircleOutlined, DownloadOutlined, IdcardOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { identityVerified, ticketIdentityText, type Exam } from '@zhikaoyun/shared';
+import { identityVerified, ticketIdentityText, zonedSpan, type Exam } from '@zhikaoyun/shared';
 import { App, Button, QRCode, Skeleton } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from './format';
+import { officeTimeZone } from '../lib/office-time-zone';
 import { InfoRows } from './InfoRows';
 import { AddToCalendarButton } from './AddToCalendarButton';
 import { downloadTicketPdf, useAdmissionTicket } from '../lib/api/tickets';
@@ -12,9 +12,7 @@ const fileNameOf = (examName: string, ticketNo: string) => `准考证-${ticketNo
 
 /** "2027-03-01 09:00 - 11:00" (the office's time); the end's date only when it differs. */
 function sittingTime(startAt: string, endAt: string): string {
-  const start = formatDateTime(startAt);
-  const end = formatDateTime(endAt);
-  return `${start} - ${end.slice(0, 10) === start.slice(0, 10) ? end.slice(11) : end}`;
+  return zonedSpan(startAt, endAt, officeTimeZone());
 }
 
 /**
@@ -91,7 +89,14 @@ export function AdmissionTicketCard({ exam }: { exam: Exam }) {
         <QRCode value={t.qr} size={168} bordered={false} aria-label="入场核验二维码" />
         <p>入场时请出示此二维码或打印的准考证，并携带身份证原件</p>
       </div>
-      <Button type="primary" size="large" block icon={<DownloadOutlined />} loading={downloading} onClick={() => void download()}>
+      <Button
+        type="primary"
+        size="large"
+        block
+        icon={<DownloadOutlined aria-hidden />}
+        loading={downloading}
+        onClick={() => void download()}
+      >
         下载准考证 (PDF)
       </Button>
       <div className="ticket-card__calendar">

@@ -39,7 +39,7 @@ function ExamDeadline({ exam }: { exam: Exam }) {
   return exam.phase === 'upcoming' || exam.phase === 'registering' ? (
     // The countdown's line as it will be (its icon sets the height), unseen.
     <p className="deadline deadline--pending" aria-hidden="true">
-      <ClockCircleOutlined /> &nbsp;
+      <ClockCircleOutlined aria-hidden /> &nbsp;
     </p>
   ) : null;
 }

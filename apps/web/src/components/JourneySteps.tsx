@@ -18,14 +18,18 @@ export function JourneySteps({
   const titles = journeyStepTitles(exam);
   return (
     <nav className="journey-steps" aria-label={`报名进度：第 ${current + 1} 步，共 ${titles.length} 步，${titles[current] ?? ''}`}>
-      <Steps
-        size="small"
-        responsive={false}
-        titlePlacement="vertical"
-        current={current}
-        status={status}
-        items={titles.map((title) => ({ title }))}
-      />
+      {/* The nav's label says it all to a screen reader (step, count, name); the bar itself is
+          pictures of it, whose icons antd names in English ("check"). */}
+      <div aria-hidden="true">
+        <Steps
+          size="small"
+          responsive={false}
+          titlePlacement="vertical"
+          current={current}
+          status={status}
+          items={titles.map((title) => ({ title }))}
+        />
+      </div>
     </nav>
   );
 }

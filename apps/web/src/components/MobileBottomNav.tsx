@@ -8,12 +8,12 @@ import { isLoggedIn, useSysStore } from '../lib/store';
 const UnreadBadge = lazy(() => import('./UnreadBadge'));
 
 const ICONS: Record<MenuItem['icon'], ReactNode> = {
-  home: <HomeOutlined />,
-  positions: <SolutionOutlined />,
-  notices: <NotificationOutlined />,
-  me: <UserOutlined />,
-  exam: <FileTextOutlined />,
-  status: <AuditOutlined />,
+  home: <HomeOutlined aria-hidden />,
+  positions: <SolutionOutlined aria-hidden />,
+  notices: <NotificationOutlined aria-hidden />,
+  me: <UserOutlined aria-hidden />,
+  exam: <FileTextOutlined aria-hidden />,
+  status: <AuditOutlined aria-hidden />,
 };
 
 /** A guest would only be sent back by the guard; send them to the page meant for guests. */

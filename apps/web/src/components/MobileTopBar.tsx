@@ -30,7 +30,7 @@ export function MobileTopBar({ title, back = true }: MobileTopBarProps) {
           // A page opened from a link has no history to go back to; home is the sensible step.
           onClick={() => void (canGoBack() ? navigate(-1) : navigate('/'))}
         >
-          <LeftOutlined />
+          <LeftOutlined aria-hidden />
         </button>
       )}
       <h1 className="mobile-top-bar__title">{title}</h1>

@@ -1,4 +1,5 @@
 import Pagination, { type PaginationProps } from 'antd/es/pagination';
+import { cloneElement, isValidElement, type ReactElement } from 'react';
 import { AntdTheme } from '../lib/antd-theme';
 
 /**
@@ -8,7 +9,15 @@ import { AntdTheme } from '../lib/antd-theme';
 export default function Pager(props: PaginationProps) {
   return (
     <AntdTheme>
-      <Pagination {...props} />
+      <Pagination
+        {...props}
+        // antd's arrow buttons are named by their icons ("left", "right"): a screen reader needs words.
+        itemRender={(_page, type, element) =>
+          (type === 'prev' || type === 'next') && isValidElement(element)
+            ? cloneElement(element as ReactElement<{ 'aria-label'?: string }>, { 'aria-label': type === 'prev' ? '上一页' : '下一页' })
+            : element
+        }
+      />
     </AntdTheme>
   );
 }

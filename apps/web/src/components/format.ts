@@ -1,4 +1,4 @@
-import { zonedDateTime } from '@zhikaoyun/shared';
+import { zonedDateTime, zonedDay } from '@zhikaoyun/shared';
 import { officeTimeZone } from '../lib/office-time-zone';
 
 /** 2026-11-22T06:00:00.000Z → 2026-11-22 14:00 (the office's time, as candidates and staff read it). */
@@ -7,5 +7,5 @@ export function formatDateTime(iso: string): string {
 }
 
 export function formatDate(iso: string): string {
-  return formatDateTime(iso).slice(0, 10);
+  return zonedDay(iso, officeTimeZone());
 }

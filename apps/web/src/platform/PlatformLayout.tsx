@@ -4,13 +4,13 @@ import { Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { NotFoundResult } from '../components/NotFoundResult';
 import { ButtonLink } from '../components/console/ButtonLink';
-import { usePlatformLogout } from '../features/platform/offices/api';
-import { PlatformForcedPasswordChange, PlatformPasswordButton } from '../features/platform/offices/PlatformPassword';
-import { PlatformForcedTotpEnrollment, PlatformTotpButton } from '../features/platform/offices/PlatformTwoFactor';
+import { usePlatformLogout } from '../features/platform/offices/console/api';
+import { PlatformForcedPasswordChange, PlatformPasswordButton } from '../features/platform/offices/console/PlatformPassword';
+import { PlatformForcedTotpEnrollment, PlatformTotpButton } from '../features/platform/offices/console/PlatformTwoFactor';
 import { usePlatformSession } from '../lib/platform-session';
 import { PLATFORM_BRAND, PLATFORM_HOME, PLATFORM_LOGIN, PLATFORM_PAGES, platformTitle, type PlatformPageKey } from './routes';
 
-const ICONS: Record<PlatformPageKey, ReactNode> = { offices: <BankOutlined />, audit: <AuditOutlined /> };
+const ICONS: Record<PlatformPageKey, ReactNode> = { offices: <BankOutlined aria-hidden />, audit: <AuditOutlined aria-hidden /> };
 
 /**
  * The platform console's frame, the office console's look: header, menu, content. Signed out: to
@@ -38,7 +38,7 @@ export function PlatformLayout() {
         <span className="admin-header__user">平台管理员</span>
         <PlatformPasswordButton />
         <PlatformTotpButton />
-        <Button icon={<LogoutOutlined />} loading={logout.isPending} onClick={() => logout.mutate()}>
+        <Button icon={<LogoutOutlined aria-hidden />} loading={logout.isPending} onClick={() => logout.mutate()}>
           退出
         </Button>
       </Layout.Header>

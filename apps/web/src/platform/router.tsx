@@ -4,9 +4,9 @@ import { usePlatformSession } from '../lib/platform-session';
 import { PlatformLayout } from './PlatformLayout';
 import { PLATFORM_HOME, PLATFORM_LOGIN, platformTitle } from './routes';
 
-const PlatformLoginPage = lazy(() => import('../features/platform/offices/PlatformLoginPage'));
-const OfficesPage = lazy(() => import('../features/platform/offices/OfficesPage'));
-const PlatformAuditPage = lazy(() => import('../features/platform/offices/PlatformAuditPage'));
+const PlatformLoginPage = lazy(() => import('../features/platform/offices/console/PlatformLoginPage'));
+const OfficesPage = lazy(() => import('../features/platform/offices/console/OfficesPage'));
+const PlatformAuditPage = lazy(() => import('../features/platform/offices/console/PlatformAuditPage'));
 
 /** /platform/login: the sign-in form; once signed in, on to the page a signed-out visit asked for, or the offices. */
 function PlatformLogin() {

@@ -92,14 +92,14 @@ export function RichTextEditor({ value = '', onChange, label, id }: Props) {
         >
           标题
         </Button>
-        {tool('加粗', <BoldOutlined />, state.bold, () => editor.chain().focus().toggleBold().run())}
-        {tool('斜体', <ItalicOutlined />, state.italic, () => editor.chain().focus().toggleItalic().run())}
-        {tool('下划线', <UnderlineOutlined />, state.underline, () => editor.chain().focus().toggleUnderline().run())}
-        {tool('无序列表', <UnorderedListOutlined />, state.bullet, () => editor.chain().focus().toggleBulletList().run())}
-        {tool('有序列表', <OrderedListOutlined />, state.ordered, () => editor.chain().focus().toggleOrderedList().run())}
-        {tool(state.link ? '取消链接' : '插入链接', <LinkOutlined />, state.link, link)}
-        {tool('撤销', <UndoOutlined />, false, () => editor.chain().focus().undo().run(), !state.undo)}
-        {tool('重做', <RedoOutlined />, false, () => editor.chain().focus().redo().run(), !state.redo)}
+        {tool('加粗', <BoldOutlined aria-hidden />, state.bold, () => editor.chain().focus().toggleBold().run())}
+        {tool('斜体', <ItalicOutlined aria-hidden />, state.italic, () => editor.chain().focus().toggleItalic().run())}
+        {tool('下划线', <UnderlineOutlined aria-hidden />, state.underline, () => editor.chain().focus().toggleUnderline().run())}
+        {tool('无序列表', <UnorderedListOutlined aria-hidden />, state.bullet, () => editor.chain().focus().toggleBulletList().run())}
+        {tool('有序列表', <OrderedListOutlined aria-hidden />, state.ordered, () => editor.chain().focus().toggleOrderedList().run())}
+        {tool(state.link ? '取消链接' : '插入链接', <LinkOutlined aria-hidden />, state.link, link)}
+        {tool('撤销', <UndoOutlined aria-hidden />, false, () => editor.chain().focus().undo().run(), !state.undo)}
+        {tool('重做', <RedoOutlined aria-hidden />, false, () => editor.chain().focus().redo().run(), !state.redo)}
       </Space>
       <EditorContent editor={editor} />
     </div>

@@ -50,7 +50,7 @@ export function TotpButton(props: TotpButtonProps) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button icon={<SafetyCertificateOutlined />} onClick={() => setOpen(true)}>
+      <Button icon={<SafetyCertificateOutlined aria-hidden />} onClick={() => setOpen(true)}>
         两步验证
       </Button>
       <Modal open={open} title="两步验证" footer={null} width={560} maskClosable={false} onCancel={() => setOpen(false)} destroyOnHidden>

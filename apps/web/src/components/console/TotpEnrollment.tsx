@@ -136,7 +136,7 @@ function RecoveryCodesShown({ codes, done, fileName }: { codes: string[]; done: 
       </ol>
       <Space className="recovery-codes__actions">
         <Button
-          icon={<CopyOutlined />}
+          icon={<CopyOutlined aria-hidden />}
           onClick={() =>
             void navigator.clipboard.writeText(text).then(
               () => message.success('恢复码已复制'),
@@ -146,7 +146,7 @@ function RecoveryCodesShown({ codes, done, fileName }: { codes: string[]; done: 
         >
           复制全部
         </Button>
-        <Button icon={<DownloadOutlined />} onClick={download}>
+        <Button icon={<DownloadOutlined aria-hidden />} onClick={download}>
           下载为文本文件
         </Button>
       </Space>

@@ -82,7 +82,7 @@ export function PasswordInput({ invalid, ...input }: { invalid: boolean } & Omit
             }
           }}
         >
-          {shown ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+          {shown ? <EyeOutlined aria-hidden /> : <EyeInvisibleOutlined aria-hidden />}
         </span>
       </span>
     </span>

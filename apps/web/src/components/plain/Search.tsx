@@ -22,12 +22,14 @@ export function Search({ placeholder, label, onSearch }: { placeholder: string; 
           <button
             type="button"
             className={`zk-search__clear${value ? '' : ' zk-search__clear--hidden'}`}
+            // Named for what it does: the icon's own name ("close-circle") is what a screen reader would say.
+            aria-label="清空关键词"
             onClick={() => {
               setValue('');
               onSearch('');
             }}
           >
-            <CloseCircleFilled />
+            <CloseCircleFilled aria-hidden />
           </button>
         </span>
       </span>

@@ -38,6 +38,9 @@ export function useIdentityStatus() {
     queryKey: [...accountKeys.userInfo(), 'identity'],
     queryFn: () => getData<IdentityStatus>('/api/getIdentityStatus'),
     staleTime: 0,
+    // A face check the provider has not answered yet: asked again while the page is open (the
+    // server asks the provider on each read), so a result that arrives later shows by itself.
+    refetchInterval: (query) => (query.state.data?.face === 'pending' ? 15_000 : false),
   });
 }
 

@@ -1,8 +1,9 @@
-import type { MyData } from '@zhikaoyun/shared';
+import { zonedDay, type MyData } from '@zhikaoyun/shared';
+import { officeTimeZone } from '../../../../lib/office-time-zone';
 
 /** The candidate's data as a JSON file the browser saves (no server-side file: nothing lingers). */
 export function saveMyDataFile(data: MyData): string {
-  const name = `我的个人信息-${data.exportedAt.slice(0, 10)}.json`;
+  const name = `我的个人信息-${zonedDay(data.exportedAt, officeTimeZone())}.json`;
   const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

@@ -205,17 +205,23 @@ export default function PersonalCenterPage() {
         <IdPhotoField photo={info?.photo ?? ''} locked={photoLockOf(mine.data ?? [])} pending={info === null} />
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
-        <ActionRow icon={<BellOutlined />} label="我的消息" badge={unread} to="/messages" />
-        <ActionRow icon={<IdcardOutlined />} label="准考证打印" badge={ticketBadge} badgeLabel="准考证可打印" onClick={openTicket} />
-        <ActionRow icon={<TrophyOutlined />} label="成绩查询" to="/scores" />
-        <ActionRow icon={<EditOutlined />} label="修改联系方式与密保" onClick={() => info && open('edit')} />
-        <ActionRow icon={<LockOutlined />} label="修改密码" onClick={() => open('password')} />
-        <ActionRow icon={<LogoutOutlined />} label="退出登录" onClick={confirmLogout} danger />
+        <ActionRow icon={<BellOutlined aria-hidden />} label="我的消息" badge={unread} to="/messages" />
+        <ActionRow
+          icon={<IdcardOutlined aria-hidden />}
+          label="准考证打印"
+          badge={ticketBadge}
+          badgeLabel="准考证可打印"
+          onClick={openTicket}
+        />
+        <ActionRow icon={<TrophyOutlined aria-hidden />} label="成绩查询" to="/scores" />
+        <ActionRow icon={<EditOutlined aria-hidden />} label="修改联系方式与密保" onClick={() => info && open('edit')} />
+        <ActionRow icon={<LockOutlined aria-hidden />} label="修改密码" onClick={() => open('password')} />
+        <ActionRow icon={<LogoutOutlined aria-hidden />} label="退出登录" onClick={confirmLogout} danger />
       </MobileContainerCard>
       <MobileContainerCard className="action-list">
         <p className="personal-center__hint">个人信息权利：您可以下载我们保存的关于您的全部信息，或注销账号并删除个人信息。</p>
-        <ActionRow icon={<DownloadOutlined />} label="下载我的个人信息" onClick={() => void downloadMyData()} />
-        <ActionRow icon={<DeleteOutlined />} label="注销账号" onClick={() => open('delete')} danger />
+        <ActionRow icon={<DownloadOutlined aria-hidden />} label="下载我的个人信息" onClick={() => void downloadMyData()} />
+        <ActionRow icon={<DeleteOutlined aria-hidden />} label="注销账号" onClick={() => open('delete')} danger />
       </MobileContainerCard>
       <Suspense fallback={null}>
         {info && opened.has('edit') && <EditProfileDrawer open={editing} onClose={() => setEditing(false)} userInfo={info} />}

@@ -58,7 +58,7 @@ export function OwnPasswordButton() {
   const { passwordChanged, staff } = useStaffSession();
   return (
     <>
-      <Button icon={<KeyOutlined />} onClick={() => setOpen(true)}>
+      <Button icon={<KeyOutlined aria-hidden />} onClick={() => setOpen(true)}>
         修改密码
       </Button>
       <Modal open={open} title="修改密码" footer={null} onCancel={() => setOpen(false)} destroyOnHidden>

@@ -79,7 +79,7 @@ export default function StaffManagementPage() {
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">人员管理</h2>
-        <ButtonLink type="primary" icon={<PlusOutlined />} to={`${LIST}/new`} state={OPENED_FROM_LIST}>
+        <ButtonLink type="primary" icon={<PlusOutlined aria-hidden />} to={`${LIST}/new`} state={OPENED_FROM_LIST}>
           添加人员
         </ButtonLink>
       </div>

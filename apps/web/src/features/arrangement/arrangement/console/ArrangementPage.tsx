@@ -27,11 +27,11 @@ export default function ArrangementPage() {
       <div className="console-toolbar">
         <h2 className="console-title">考场编排</h2>
         <ConsoleExamPicker exams={exams.data} loading={exams.isLoading} value={examId} onChange={chooseExam} />
-        <ButtonLink icon={<ScanOutlined />} to={`/admin/door-check${examId !== undefined ? `?examId=${examId}` : ''}`}>
+        <ButtonLink icon={<ScanOutlined aria-hidden />} to={`/admin/door-check${examId !== undefined ? `?examId=${examId}` : ''}`}>
           验证准考证
         </ButtonLink>
         <Button
-          icon={<DownloadOutlined />}
+          icon={<DownloadOutlined aria-hidden />}
           disabled={examId === undefined || !o || o.seated === 0}
           loading={exporting.isPending}
           onClick={() => examId !== undefined && exporting.mutate({ examId, examName: exam?.name ?? String(examId) })}

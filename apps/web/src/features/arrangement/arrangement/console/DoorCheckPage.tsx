@@ -17,7 +17,7 @@ const canUseCamera = () => typeof navigator !== 'undefined' && typeof navigator.
 /** 09:02 today, 2026-12-20 09:02 another day (the office's clock). */
 function when(iso: string): string {
   const at = formatDateTime(iso);
-  return formatDate(new Date().toISOString()) === at.slice(0, 10) ? at.slice(11) : at;
+  return formatDate(new Date().toISOString()) === formatDate(iso) ? at.slice(11) : at;
 }
 
 /** The paper at this door: 公共基础知识 09:00–11:00 (now, or next today). */
@@ -162,12 +162,12 @@ export default function DoorCheckPage() {
             <Space direction="vertical" style={{ width: '100%' }}>
               <video ref={video} className="door-check__video" muted playsInline aria-label="摄像头画面" />
               <p className="console-hint door-check__aim">将准考证上的二维码对准画面中央</p>
-              <Button block size="large" icon={<StopOutlined />} onClick={stop}>
+              <Button block size="large" icon={<StopOutlined aria-hidden />} onClick={stop}>
                 停止扫码
               </Button>
             </Space>
           ) : (
-            <Button block size="large" type="primary" icon={<CameraOutlined />} onClick={() => void start()}>
+            <Button block size="large" type="primary" icon={<CameraOutlined aria-hidden />} onClick={() => void start()}>
               用摄像头扫码
             </Button>
           )}
@@ -203,11 +203,11 @@ export default function DoorCheckPage() {
           <div className="door-check__status">
             {t.repeat ? (
               <>
-                <WarningFilled /> 重复入场：已于 {when(t.checkedInAt)} 签到
+                <WarningFilled aria-hidden /> 重复入场：已于 {when(t.checkedInAt)} 签到
               </>
             ) : (
               <>
-                <CheckCircleFilled /> 准考证有效
+                <CheckCircleFilled aria-hidden /> 准考证有效
               </>
             )}
           </div>
@@ -249,7 +249,7 @@ export default function DoorCheckPage() {
       {outcome?.ok === false && (
         <Card className="door-check__result door-check__result--refused" size="small" role="alert">
           <div className="door-check__status">
-            <CloseCircleFilled /> 未通过核验
+            <CloseCircleFilled aria-hidden /> 未通过核验
           </div>
           <p className="door-check__reason">{outcome.msg}</p>
         </Card>

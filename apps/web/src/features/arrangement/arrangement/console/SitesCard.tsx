@@ -88,7 +88,7 @@ export function SitesCard({
         style={{ marginBottom: 16 }}
         extra={
           <Space>
-            <Button icon={<PlusOutlined />} disabled={examId === undefined || published} onClick={() => setSiteEditor('new')}>
+            <Button icon={<PlusOutlined aria-hidden />} disabled={examId === undefined || published} onClick={() => setSiteEditor('new')}>
               新增考点
             </Button>
             <Upload
@@ -100,12 +100,12 @@ export function SitesCard({
                 return false;
               }}
             >
-              <Button icon={<UploadOutlined />} loading={importSheet.isPending} disabled={examId === undefined || published}>
+              <Button icon={<UploadOutlined aria-hidden />} loading={importSheet.isPending} disabled={examId === undefined || published}>
                 导入 Excel
               </Button>
             </Upload>
             <Button
-              icon={<DownloadOutlined />}
+              icon={<DownloadOutlined aria-hidden />}
               disabled={examId === undefined}
               loading={template.isPending}
               onClick={() => examId !== undefined && template.mutate({ examId, examName })}

@@ -16,7 +16,7 @@ export function SubjectsCard({ examId, published }: { examId: number | undefined
         title="考试科目"
         style={{ marginBottom: 16 }}
         extra={
-          <Button icon={<PlusOutlined />} disabled={examId === undefined || published} onClick={() => setSubjectEditor('new')}>
+          <Button icon={<PlusOutlined aria-hidden />} disabled={examId === undefined || published} onClick={() => setSubjectEditor('new')}>
             新增科目
           </Button>
         }

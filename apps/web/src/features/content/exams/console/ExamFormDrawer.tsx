@@ -23,7 +23,7 @@ import {
   type ReminderKind,
   type WaiverCategory,
 } from '@zhikaoyun/shared';
-import { App, Checkbox, DatePicker, Form, Input, InputNumber, Select, Space, Switch, Table } from 'antd';
+import { App, Checkbox, DatePicker, Form, Input, InputNumber, Select, Space, Switch, Table, Typography } from 'antd';
 import { EditorDrawer } from '../../../../components/console/EditorDrawer';
 import { fromOfficePickerValue, officeNowPickerValue, toOfficePickerValue } from '../../../../components/console/office-time';
 import type { Dayjs } from 'dayjs';
@@ -324,7 +324,9 @@ export function ExamFormDrawer({ exam, open, onClose }: { exam: AdminExam | null
             {REMINDER_KINDS.map((k) => (
               <Checkbox key={k} value={k}>
                 {REMINDER_KIND_LABEL[k]}
-                <span style={{ color: 'rgba(0,0,0,0.45)', marginLeft: 8 }}>{REMINDER_KIND_HINT[k]}</span>
+                <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+                  {REMINDER_KIND_HINT[k]}
+                </Typography.Text>
               </Checkbox>
             ))}
           </Checkbox.Group>

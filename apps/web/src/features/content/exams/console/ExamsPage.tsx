@@ -84,7 +84,7 @@ export default function ExamsPage() {
       <div className="console-toolbar">
         <h2 className="console-title">考试管理</h2>
         {canEdit && (
-          <ButtonLink type="primary" icon={<PlusOutlined />} to="/admin/exams/new" state={OPENED_FROM_LIST}>
+          <ButtonLink type="primary" icon={<PlusOutlined aria-hidden />} to="/admin/exams/new" state={OPENED_FROM_LIST}>
             新建考试
           </ButtonLink>
         )}

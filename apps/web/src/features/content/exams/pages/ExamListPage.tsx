@@ -128,7 +128,7 @@ function ExamCard({ exam, mine }: { exam: Exam; mine: MyApplication | null | und
         ) : (
           // The countdown's line as it will be (its icon sets the height), unseen until the page runs.
           <p className="deadline deadline--pending" aria-hidden="true">
-            <ClockCircleOutlined /> &nbsp;
+            <ClockCircleOutlined aria-hidden /> &nbsp;
           </p>
         ))}
       <dl className="exam-card__windows">

@@ -17,12 +17,12 @@ import { useSiteName } from '../../../../components/site-name';
 import { useSysStore } from '../../../../lib/store';
 
 const STEPS = [
-  { icon: <IdcardOutlined />, title: '注册账号', text: '本人身份证号注册' },
-  { icon: <FileSearchOutlined />, title: '阅读须知', text: '签署诚信承诺' },
-  { icon: <EditOutlined />, title: '填写信息', text: '草稿自动保存' },
-  { icon: <SolutionOutlined />, title: '选择岗位', text: '查看报考条件' },
-  { icon: <FormOutlined />, title: '确认提交', text: '核对后提交' },
-  { icon: <AuditOutlined />, title: '查看审核', text: '随时查询状态' },
+  { icon: <IdcardOutlined aria-hidden />, title: '注册账号', text: '本人身份证号注册' },
+  { icon: <FileSearchOutlined aria-hidden />, title: '阅读须知', text: '签署诚信承诺' },
+  { icon: <EditOutlined aria-hidden />, title: '填写信息', text: '草稿自动保存' },
+  { icon: <SolutionOutlined aria-hidden />, title: '选择岗位', text: '查看报考条件' },
+  { icon: <FormOutlined aria-hidden />, title: '确认提交', text: '核对后提交' },
+  { icon: <AuditOutlined aria-hidden />, title: '查看审核', text: '随时查询状态' },
 ];
 
 /** 引导页: what the site is, where to start, and whom to ask. */

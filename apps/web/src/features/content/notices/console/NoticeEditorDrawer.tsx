@@ -105,7 +105,7 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
                   </Button>,
                 ]}
               >
-                <PaperClipOutlined /> {a.name}
+                <PaperClipOutlined aria-hidden /> {a.name}
               </List.Item>
             )}
           />
@@ -118,7 +118,7 @@ export function NoticeEditorDrawer({ notice, open, onClose }: { notice: AdminNot
               return false;
             }}
           >
-            <Button icon={<UploadOutlined />} loading={upload.isPending} disabled={attachments.length >= 10}>
+            <Button icon={<UploadOutlined aria-hidden />} loading={upload.isPending} disabled={attachments.length >= 10}>
               上传附件
             </Button>
           </Upload>

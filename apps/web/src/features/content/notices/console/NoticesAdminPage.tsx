@@ -46,7 +46,7 @@ export default function NoticesAdminPage() {
       <div className="console-toolbar">
         <h2 className="console-title">公告管理</h2>
         {canEdit && (
-          <ButtonLink type="primary" icon={<PlusOutlined />} to={`${LIST}/new${location.search}`} state={OPENED_FROM_LIST}>
+          <ButtonLink type="primary" icon={<PlusOutlined aria-hidden />} to={`${LIST}/new${location.search}`} state={OPENED_FROM_LIST}>
             新建公告
           </ButtonLink>
         )}

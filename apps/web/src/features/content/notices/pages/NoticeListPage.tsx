@@ -102,7 +102,7 @@ export default function NoticeListPage() {
                   <span className="notice-item__title">
                     {n.pinned && (
                       <Tag red>
-                        <PushpinOutlined />
+                        <PushpinOutlined aria-hidden />
                         <span>置顶</span>
                       </Tag>
                     )}

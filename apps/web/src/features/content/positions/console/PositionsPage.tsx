@@ -87,7 +87,7 @@ export default function PositionsPage() {
           <>
             <ButtonLink
               type="primary"
-              icon={<PlusOutlined />}
+              icon={<PlusOutlined aria-hidden />}
               disabled={examId === undefined}
               to={`${LIST}/new${search}`}
               state={OPENED_FROM_LIST}
@@ -103,12 +103,12 @@ export default function PositionsPage() {
                 return false;
               }}
             >
-              <Button icon={<UploadOutlined />} loading={importSheet.isPending} disabled={examId === undefined}>
+              <Button icon={<UploadOutlined aria-hidden />} loading={importSheet.isPending} disabled={examId === undefined}>
                 导入 Excel
               </Button>
             </Upload>
             <Button
-              icon={<FileExcelOutlined />}
+              icon={<FileExcelOutlined aria-hidden />}
               disabled={examId === undefined}
               loading={template.isPending}
               onClick={() => examId !== undefined && template.mutate({ examId, examName })}
@@ -118,7 +118,7 @@ export default function PositionsPage() {
           </>
         )}
         <Button
-          icon={<DownloadOutlined />}
+          icon={<DownloadOutlined aria-hidden />}
           disabled={examId === undefined}
           loading={exporting.isPending}
           onClick={() => examId !== undefined && exporting.mutate({ examId, examName })}

@@ -28,7 +28,7 @@ export default function AuditPage() {
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">审计日志</h2>
-        <Button icon={<DownloadOutlined />} loading={exporting} onClick={download}>
+        <Button icon={<DownloadOutlined aria-hidden />} loading={exporting} onClick={download}>
           导出 Excel
         </Button>
       </div>

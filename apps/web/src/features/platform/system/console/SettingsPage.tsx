@@ -176,14 +176,18 @@ export default function SettingsPage() {
                               <Input />
                             </Form.Item>
                             {canEdit && (
-                              <Button aria-label={`删除第 ${i + 1} 项`} icon={<DeleteOutlined />} onClick={() => remove(item.name)} />
+                              <Button
+                                aria-label={`删除第 ${i + 1} 项`}
+                                icon={<DeleteOutlined aria-hidden />}
+                                onClick={() => remove(item.name)}
+                              />
                             )}
                           </Space>
                         ))}
                         {canEdit && items.length < 5 && (
                           <Form.Item>
                             <Button
-                              icon={<PlusOutlined />}
+                              icon={<PlusOutlined aria-hidden />}
                               onClick={() => add({ key: `item-${Date.now().toString(36)}`, title: '', path: '/exam-list', icon: 'home' })}
                             >
                               添加菜单项

@@ -79,6 +79,7 @@ export default function AppealsPage() {
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <Segmented<AppealStatus | 'all'>
+        aria-label="申诉状态"
         value={status}
         onChange={(v) => update({ status: v === 'pending' ? null : v, page: null })}
         options={[...APPEAL_STATUSES.map((s) => ({ value: s, label: APPEAL_STATUS_LABEL[s] })), { value: 'all' as const, label: '全部' }]}

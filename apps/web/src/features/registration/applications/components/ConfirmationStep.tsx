@@ -72,7 +72,7 @@ function WaiverForm({ exam, onDone }: { exam: Exam; onDone: () => void }) {
           }}
           onRemove={() => setFile(null)}
         >
-          <Button icon={<UploadOutlined />}>{file ? '重新选择' : '选择文件'}</Button>
+          <Button icon={<UploadOutlined aria-hidden />}>{file ? '重新选择' : '选择文件'}</Button>
         </Upload>
       </div>
       <Button

@@ -1,7 +1,14 @@
 import { Alert, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { DIALOG_WIDTH, FACE_REQUIRED_TEXT, REAL_NAME_FAILED_TEXT, type Exam, type IdentityStatus } from '@zhikaoyun/shared';
+import {
+  DIALOG_WIDTH,
+  FACE_PENDING_TEXT,
+  FACE_REQUIRED_TEXT,
+  REAL_NAME_FAILED_TEXT,
+  type Exam,
+  type IdentityStatus,
+} from '@zhikaoyun/shared';
 import { accountKeys } from '../../../../lib/api/keys';
 import { correctIdentityName, startFaceVerify, useUserInfo } from '../../../../lib/api/accounts';
 import { formatDateTime } from '../../../../components/format';
@@ -94,11 +101,13 @@ export function IdentityCheck({ exam, status }: { exam: Exam; status: IdentitySt
             className="review-opinion"
             type="warning"
             showIcon
-            title={status.face === 'failed' ? '人脸核验未通过，请重新核验' : '需要人脸核验'}
-            description={FACE_REQUIRED_TEXT}
+            title={
+              status.face === 'failed' ? '人脸核验未通过，请重新核验' : status.face === 'pending' ? '人脸核验结果确认中' : '需要人脸核验'
+            }
+            description={status.face === 'pending' ? FACE_PENDING_TEXT : FACE_REQUIRED_TEXT}
             action={
               <Button type="primary" size="small" loading={starting} onClick={face}>
-                去人脸核验
+                {status.face === 'none' ? '去人脸核验' : '重新核验'}
               </Button>
             }
           />

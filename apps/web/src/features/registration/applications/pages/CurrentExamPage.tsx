@@ -45,33 +45,33 @@ import { ScoreLinkCard } from '../../../../components/ScoreLinkCard';
 
 /** What 报考状态 says of each status; its colour is the status's tone (components/status-look.ts). */
 const LOOK: Record<ApplicationStatus, { icon: ReactNode; words: string }> = {
-  draft: { icon: <EditFilled />, words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },
+  draft: { icon: <EditFilled aria-hidden />, words: '报名信息尚未提交。请完成填写、选择岗位并确认提交。' },
   submitted: {
-    icon: <ClockCircleFilled />,
+    icon: <ClockCircleFilled aria-hidden />,
     words: '已提交，等待资格审查。审核结果会显示在这里，一般在 2 个工作日内完成；审核前如需修改，可先撤回。',
   },
   approved: {
-    icon: <CheckCircleFilled />,
+    icon: <CheckCircleFilled aria-hidden />,
     words: '资格审查已通过，报名信息已锁定。请在确认截止前完成报名确认（缴费或申请减免），逾期未确认的报名无效。',
   },
   confirmed: {
-    icon: <CheckCircleFilled />,
+    icon: <CheckCircleFilled aria-hidden />,
     words: '报名已确认。请关注通知公告，按时打印准考证并参加考试。',
   },
   expired: {
-    icon: <CloseCircleFilled />,
+    icon: <CloseCircleFilled aria-hidden />,
     words: '未在确认截止前完成报名确认，本次报名无效。',
   },
   cancelled: {
-    icon: <CloseCircleFilled />,
+    icon: <CloseCircleFilled aria-hidden />,
     words: '报名已取消。已缴纳的报名费将原路退回。',
   },
   rejected: {
-    icon: <CloseCircleFilled />,
+    icon: <CloseCircleFilled aria-hidden />,
     words: '资格审查未通过。请按下方审核意见修改报考信息后重新提交（须在报名截止前）。',
   },
   rejectedFinal: {
-    icon: <CloseCircleFilled />,
+    icon: <CloseCircleFilled aria-hidden />,
     words: '资格审查不通过，且不得再报：本次考试不能修改、撤回或重新提交报名。',
   },
 };
@@ -129,7 +129,7 @@ function Status({ exam, mine }: { exam: Exam; mine: MyApplication | null }) {
     APPLICATION_STATES[s.status].sits && (position.data ? position.data.cancelled === true : mine?.positionCancelled === true);
   const journey = mine ? journeyOf(exam, { ...mine, positionCancelled }, hasPhoto) : null;
   const look = positionCancelled
-    ? { ...LOOK.confirmed, icon: <ExclamationCircleFilled />, tone: 'rejected', words: POSITION_CANCELLED_WORDS }
+    ? { ...LOOK.confirmed, icon: <ExclamationCircleFilled aria-hidden />, tone: 'rejected', words: POSITION_CANCELLED_WORDS }
     : { ...LOOK[s.status], tone: STATUS_LOOK[s.status].tone };
   // During the print window the ticket is what the candidate comes for: it leads the page.
   const printing =

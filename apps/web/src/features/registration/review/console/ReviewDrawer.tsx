@@ -183,7 +183,7 @@ function Detail({ detail: d, position }: { detail: ReviewDetail; position: Posit
                 type="link"
                 size="small"
                 className="review-reveal"
-                icon={<EyeOutlined />}
+                icon={<EyeOutlined aria-hidden />}
                 loading={reveal.isPending}
                 onClick={() => reveal.mutate(d.id)}
               >

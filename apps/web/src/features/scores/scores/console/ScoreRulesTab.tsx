@@ -139,7 +139,7 @@ export function ScoreRulesTab({ examId, rules }: { examId: number; rules: ScoreR
                   </Form.Item>
                   <Button
                     type="text"
-                    icon={<DeleteOutlined />}
+                    icon={<DeleteOutlined aria-hidden />}
                     aria-label="删除此档"
                     onClick={() => remove(f.name)}
                     disabled={fields.length === 1}
@@ -147,7 +147,7 @@ export function ScoreRulesTab({ examId, rules }: { examId: number; rules: ScoreR
                 </Space>
               ))}
               <p className="console-hint">人数上限留空的一档适用于其余岗位（须有且仅放在最后）。</p>
-              <Button icon={<PlusOutlined />} onClick={() => add({ maxHeadcount: null, ratio: 2 })}>
+              <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ maxHeadcount: null, ratio: 2 })}>
                 添加一档
               </Button>
             </div>

@@ -70,12 +70,16 @@ export default function ScoresPage() {
             return false;
           }}
         >
-          <Button icon={<UploadOutlined />} loading={importScores.isPending && preview === null} disabled={examId === undefined}>
+          <Button
+            icon={<UploadOutlined aria-hidden />}
+            loading={importScores.isPending && preview === null}
+            disabled={examId === undefined}
+          >
             导入成绩
           </Button>
         </Upload>
         <Button
-          icon={<DownloadOutlined />}
+          icon={<DownloadOutlined aria-hidden />}
           disabled={examId === undefined}
           loading={template.isPending}
           onClick={() => examId !== undefined && template.mutate({ examId, examName })}
@@ -83,7 +87,7 @@ export default function ScoresPage() {
           下载模板
         </Button>
         <Button
-          icon={<SendOutlined />}
+          icon={<SendOutlined aria-hidden />}
           type="primary"
           disabled={examId === undefined || !status || status.imported === 0}
           loading={publishDialog.publish.isPending}
@@ -92,7 +96,7 @@ export default function ScoresPage() {
           {status?.publishedAt ? '修改查询时间' : '发布成绩'}
         </Button>
         <Button
-          icon={<DownloadOutlined />}
+          icon={<DownloadOutlined aria-hidden />}
           disabled={examId === undefined || !status || status.imported === 0}
           loading={exporting.isPending}
           onClick={() => examId !== undefined && exporting.mutate({ examId, examName })}
@@ -100,7 +104,7 @@ export default function ScoresPage() {
           导出排名
         </Button>
         <Button
-          icon={<FilePdfOutlined />}
+          icon={<FilePdfOutlined aria-hidden />}
           disabled={examId === undefined || !status || status.imported === 0}
           loading={exportingPdf.isPending}
           onClick={() => examId !== undefined && exportingPdf.mutate({ examId, examName })}

@@ -81,6 +81,7 @@ export default function InterviewListPage() {
   const switcher =
     stageLists.length === 0 ? null : (
       <Segmented
+        aria-label="名单"
         className="interview-list__switch"
         value={shown?.stage ?? 'interviewList'}
         options={[
@@ -139,6 +140,8 @@ export default function InterviewListPage() {
           allowClear
           placeholder="输入准考证号或岗位查找"
           aria-label="查找准考证号或岗位"
+          // A worded button: antd's icon-only one is read "search" by a screen reader.
+          enterButton="查找"
           onChange={(e) => setKeyword(e.target.value)}
         />
       </MobileContainerCard>

@@ -204,11 +204,11 @@ function StagesBoard({ examId, examName }: { examId: number; examName: string })
             return false;
           }}
         >
-          <Button icon={<UploadOutlined />} loading={importing.isPending && preview === null}>
+          <Button icon={<UploadOutlined aria-hidden />} loading={importing.isPending && preview === null}>
             导入面试成绩
           </Button>
         </Upload>
-        <Button icon={<DownloadOutlined />} loading={template.isPending} onClick={() => template.mutate({ examId, examName })}>
+        <Button icon={<DownloadOutlined aria-hidden />} loading={template.isPending} onClick={() => template.mutate({ examId, examName })}>
           下载模板
         </Button>
       </div>
@@ -221,7 +221,7 @@ function StagesBoard({ examId, examName }: { examId: number; examName: string })
         {LATER_STAGES.map((stage) => (
           <Button
             key={stage}
-            icon={<SendOutlined />}
+            icon={<SendOutlined aria-hidden />}
             loading={publish.isPending && publish.variables.stage === stage}
             onClick={() => confirmPublish(stage)}
           >

@@ -1,9 +1,9 @@
 import { Alert, Button, Card, Form, Input } from 'antd';
 import { useRef } from 'react';
-import { CaptchaInput, type CaptchaHandle } from '../../../components/CaptchaInput';
-import { useSecondFactor, type SecondFactorValues } from '../../../components/console/SecondFactorFields';
-import { usePlatformSession } from '../../../lib/platform-session';
-import { SIGNED_OUT_TEXT } from '../../../lib/session-expiry';
+import { CaptchaInput, type CaptchaHandle } from '../../../../components/CaptchaInput';
+import { useSecondFactor, type SecondFactorValues } from '../../../../components/console/SecondFactorFields';
+import { usePlatformSession } from '../../../../lib/platform-session';
+import { SIGNED_OUT_TEXT } from '../../../../lib/session-expiry';
 import { fetchPlatformCaptcha, usePlatformLogin } from './api';
 
 interface Values extends SecondFactorValues {

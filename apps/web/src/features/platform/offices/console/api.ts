@@ -17,9 +17,9 @@ import type {
   TotpSetup,
   TotpStatus,
 } from '@zhikaoyun/shared';
-import { createHttpClient } from '../../../lib/http';
-import { followSession } from '../../../lib/session-expiry';
-import { usePlatformSession } from '../../../lib/platform-session';
+import { createHttpClient } from '../../../../lib/http';
+import { followSession } from '../../../../lib/session-expiry';
+import { usePlatformSession } from '../../../../lib/platform-session';
 
 /**
  * The platform console's client: the same envelope, error texts and toasts as the office console,
@@ -62,8 +62,15 @@ export const fetchPlatformAuditChain = () => getData<AuditChainState>('/api/plat
 export const fetchPlatformAudit = (page: number) =>
   getData<{ list: PlatformAuditEntry[]; total: number }>('/api/platform/getAuditLog', { page, pageSize: PLATFORM_AUDIT_PAGE_SIZE });
 
-const OFFICES_KEY = ['platform', 'offices'] as const;
-const TOTP_STATUS_KEY = ['platform', 'totp-status'] as const;
+// The platform console's query keys, one factory (every key begins with 'platform').
+const platformKeys = {
+  offices: () => ['platform', 'offices'] as const,
+  totpStatus: () => ['platform', 'totp-status'] as const,
+  audit: (page: number) => ['platform', 'audit', page] as const,
+  auditChain: () => ['platform', 'audit', 'chain'] as const,
+};
+const OFFICES_KEY = platformKeys.offices();
+const TOTP_STATUS_KEY = platformKeys.totpStatus();
 
 export function usePlatformTotpStatus() {
   return useQuery({ queryKey: TOTP_STATUS_KEY, queryFn: fetchPlatformTotpStatus });
@@ -117,7 +124,7 @@ export function useCreateOfficeAdmin() {
 
 export function usePlatformAudit(page: number) {
   return useQuery({
-    queryKey: ['platform', 'audit', page],
+    queryKey: platformKeys.audit(page),
     queryFn: () => fetchPlatformAudit(page),
     placeholderData: (p) => p,
     staleTime: 0,
@@ -126,5 +133,5 @@ export function usePlatformAudit(page: number) {
 
 /** Whether the platform's own audit chain is whole. */
 export function usePlatformAuditChain() {
-  return useQuery({ queryKey: ['platform', 'audit', 'chain'], queryFn: fetchPlatformAuditChain, staleTime: 0 });
+  return useQuery({ queryKey: platformKeys.auditChain(), queryFn: fetchPlatformAuditChain, staleTime: 0 });
 }

@@ -1,5 +1,5 @@
-import { ForcedTotpEnrollment, TotpButton } from '../../../components/console/TotpDialogs';
-import { usePlatformSession } from '../../../lib/platform-session';
+import { ForcedTotpEnrollment, TotpButton } from '../../../../components/console/TotpDialogs';
+import { usePlatformSession } from '../../../../lib/platform-session';
 import { confirmPlatformTotp, platformTotpStatusKey, startPlatformTotp, usePlatformLogout, usePlatformTotpStatus } from './api';
 
 const FILE_NAME = '两步验证恢复码-平台管理员.txt';

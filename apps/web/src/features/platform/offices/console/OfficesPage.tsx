@@ -2,8 +2,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import { officeHostSchema, saveOfficeSchema, type OfficeAdminResult, type PlatformOffice } from '@zhikaoyun/shared';
 import { Alert, App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { FormModal } from '../../../components/console/FormModal';
-import { zodMessage, zodRule } from '../../../lib/form-rules';
+import { FormModal } from '../../../../components/console/FormModal';
+import { zodMessage, zodRule } from '../../../../lib/form-rules';
 import { useCreateOfficeAdmin, useOffices, useSaveOffice } from './api';
 
 interface OfficeValues {
@@ -175,7 +175,7 @@ export default function OfficesPage() {
     <div>
       <div className="console-toolbar">
         <h2 className="console-title">考试机构</h2>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => setEditing('new')}>
           新建考试机构
         </Button>
       </div>

@@ -1,8 +1,8 @@
 import type { PlatformAuditEntry } from '@zhikaoyun/shared';
 import { Table } from 'antd';
-import { AuditChainAlert } from '../../../components/console/AuditChainAlert';
-import { pageParam, useUrlParams } from '../../../components/console/url-state';
-import { formatDateTime } from '../../../components/format';
+import { AuditChainAlert } from '../../../../components/console/AuditChainAlert';
+import { pageParam, useUrlParams } from '../../../../components/console/url-state';
+import { formatDateTime } from '../../../../components/format';
 import { PLATFORM_AUDIT_PAGE_SIZE, usePlatformAudit, usePlatformAuditChain } from './api';
 
 /** 操作日志: every platform action (sign-ins, offices created, edited, paused, admins created), newest first. */

@@ -2,8 +2,8 @@ import { KeyOutlined } from '@ant-design/icons';
 import { PLATFORM_OPERATOR_USERNAME, type PasswordChangeDue } from '@zhikaoyun/shared';
 import { Alert, App, Button, Card, Modal } from 'antd';
 import { useState } from 'react';
-import { PasswordChangeForm } from '../../../components/console/PasswordChangeForm';
-import { usePlatformSession } from '../../../lib/platform-session';
+import { PasswordChangeForm } from '../../../../components/console/PasswordChangeForm';
+import { usePlatformSession } from '../../../../lib/platform-session';
 import { changePlatformPassword, usePlatformLogout } from './api';
 
 const FORCED: Readonly<Record<PasswordChangeDue, { title: string; notice: string }>> = {
@@ -47,7 +47,7 @@ export function PlatformPasswordButton() {
   const passwordChanged = usePlatformSession((s) => s.passwordChanged);
   return (
     <>
-      <Button icon={<KeyOutlined />} onClick={() => setOpen(true)}>
+      <Button icon={<KeyOutlined aria-hidden />} onClick={() => setOpen(true)}>
         修改密码
       </Button>
       <Modal open={open} title="修改密码" footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
