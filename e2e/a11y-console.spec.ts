@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openExamId } from './journey-support';
 import { axeViolations, settle } from './a11y-support';
-import { CAPTCHA, newIdno, withStaffSession } from './support';
+import { fileAppeal, withStaffSession } from './support';
 import { adminAccount, staffAccount } from './staff-accounts';
 
 // Issue 34: axe (WCAG 2.1 AA) on every page of the office console, as a clerk sees it (1440×900,
@@ -88,20 +88,7 @@ test('the settings, staff and duty pages of the console have no WCAG 2.1 AA viol
   const [username, password] = await adminAccount();
   await withStaffSession(page, request, username, password);
   // An appeal to turn down (驳回申诉 is a page of its own, a dialog over the list), filed as a candidate files one.
-  const code = await (await request.get('/api/getCode')).json();
-  // A name of this run's own (names are Chinese characters only), to find the appeal by.
-  const appellant = `申诉人${Array.from({ length: 4 }, () => '甲乙丙丁戊己庚辛壬癸'[Math.floor(Math.random() * 10)]).join('')}`;
-  const filed = await request.post('/api/submitAppeal', {
-    data: {
-      name: appellant,
-      idno: newIdno(),
-      mobile: '13900003333',
-      description: '身份证号被他人注册',
-      captchaId: code.data.captchaId,
-      captcha: CAPTCHA,
-    },
-  });
-  expect((await filed.json()).success).toBe(true);
+  const appellant = await fileAppeal(request);
   const found = await audit(page, [
     '/admin/messages',
     '/admin/settings',

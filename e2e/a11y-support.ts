@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { STORAGE_PREFIX } from './support';
 
 /** The rules of WCAG 2.1 level AA (GB/T 37668-2019 takes its web requirements from WCAG 2.0 AA). */
@@ -30,8 +30,81 @@ export async function elderMode(page: Page): Promise<void> {
  * in, and axe would measure its colours half-way (the text over a half-transparent mask).
  */
 export async function settle(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { intervals: [100] })
-    .toBe(0);
+  const still = () =>
+    expect
+      .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { intervals: [100] })
+      .toBe(0);
+  await still();
+  // Twice, a moment apart: a transition that begins only after the first is over (a dialog's
+  // button taking the focus once the dialog has opened) was measured half-way on a loaded machine
+  // (退出登录's OK button, text #e7f1fe on #1273f7).
+  await page.waitForTimeout(250);
+  await still();
   await page.waitForTimeout(100);
 }
+
+/** axe finds nothing on the page as it stands, once it has loaded and nothing on it moves. */
+export async function expectNoViolations(page: Page, what: string = page.url()): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await settle(page);
+  expect(await axeViolations(page), what).toEqual([]);
+}
+
+// The consoles' dialogs, drawers and popovers, opened as staff open them and closed unconfirmed.
+
+/** What axe found with each dialog, drawer or popover open, by its name. */
+export type Found = Record<string, string[]>;
+
+/**
+ * Waits until what was opened (the dialog, drawer or popover around `shown`) has stopped moving,
+ * and nothing else on the page moves but what never stops: a spinner left on a button of the page
+ * (antd's 查找 keeps its spinning icon when the search answers within a frame) would otherwise
+ * keep the page from ever settling (`settle` above waits for every animation).
+ */
+export async function quiet(page: Page, shown?: Locator): Promise<void> {
+  const opened = shown ? await shown.elementHandle() : null;
+  const moving = () =>
+    page.evaluate((el) => {
+      const around = el?.closest('[role=dialog], [role=tooltip], .ant-modal-wrap, .ant-drawer') ?? null;
+      return document.getAnimations().filter((a) => {
+        if (a.playState !== 'running') return false;
+        const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+        const inside = around !== null && target !== null && around.contains(target);
+        return inside || a.effect?.getComputedTiming().iterations !== Infinity;
+      }).length;
+    }, opened);
+  await expect.poll(moving, { intervals: [100] }).toBe(0);
+  await page.waitForTimeout(100);
+}
+
+/** Opens a dialog, drawer or popover with `open`, expects it shown, lets it settle, and adds what axe finds under `name`. */
+export async function checkOpen(page: Page, found: Found, name: string, open: () => Promise<unknown>, shown: Locator): Promise<void> {
+  await open();
+  await expect(shown).toBeVisible();
+  await quiet(page, shown);
+  const v = await axeViolations(page);
+  if (v.length) found[name] = v;
+}
+
+/** Closes it (Escape by default, as every antd dialog and drawer closes) and waits until it is gone. */
+export async function close(page: Page, shown: Locator, how: () => Promise<unknown> = () => page.keyboard.press('Escape')): Promise<void> {
+  await how();
+  await expect(shown).toBeHidden();
+  await quiet(page);
+}
+
+/** A Popconfirm's popover, found by its cancel button (the way it is closed here). */
+export function popover(page: Page, cancel: string): Locator {
+  return page.getByRole('tooltip').filter({ has: page.getByRole('button', { name: cancel, exact: true }) });
+}
+
+/** Opens an office console page and waits until it has loaded. */
+export async function openConsolePage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page).toHaveTitle(/考务管理后台/);
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+}
+
+/** A table row by a text in it. */
+export const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });

@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
-import path from 'node:path';
+import { expectNoViolations } from './a11y-support';
 import { draftViaApi, openExamId, portraitJpeg } from './journey-support';
 import { apiLogin, demoCandidateToken, registerCandidate, STORAGE_PREFIX } from './support';
 import { adminAccount } from './staff-accounts';
+import { cancelPosition, candidateId, writeApplication } from './stage-fixtures';
 
 /**
  * The candidate site on a phone (Pixel 7): a cancelled post heads the exam card and 报考状态 until
@@ -18,7 +18,8 @@ import { adminAccount } from './staff-accounts';
 const DAY = 86_400_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 const shots = (name: string) => test.info().outputPath(name);
-const db = () => new Database(path.join(process.env.E2E_DB_DIR!, 'e2e.db'), { fileMustExist: true, timeout: 10_000 });
+/** The form of the applications written here (the exams ask for the school and a contact phone). */
+const FORM = { pledge: true, school: '浙江大学', contactPhone: '13700001111' };
 
 interface Made {
   examId: number;
@@ -73,48 +74,9 @@ async function makeExam(
   return { examId, positionId: position.data.id as number, name };
 }
 
-/** The candidate's application of `exam`, written as the lifecycle would have left it. */
-function writeApplication(candidateId: number, exam: Made, status: 'approved' | 'confirmed', applicationNo: string): void {
-  const conn = db();
-  try {
-    const office = conn.prepare('select office_id from exam where id = ?').get(exam.examId) as { office_id: number };
-    const now = new Date().toISOString();
-    const id = conn
-      .prepare(
-        `insert into application (office_id, exam_id, candidate_id, position_id, status, form, version, reason, submitted_at, reviewed_at, created_at, updated_at, application_no)
-         values (?, ?, ?, ?, ?, ?, 1, '', ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        office.office_id,
-        exam.examId,
-        candidateId,
-        exam.positionId,
-        status,
-        JSON.stringify({ pledge: true, school: '浙江大学', contactPhone: '13700001111' }),
-        at(-9 * DAY),
-        at(-7 * DAY),
-        at(-10 * DAY),
-        now,
-        applicationNo,
-      ).lastInsertRowid;
-    const steps = status === 'confirmed' ? ['draft', 'submitted', 'approved', 'confirmed'] : ['draft', 'submitted', 'approved'];
-    steps.forEach((s, i) =>
-      conn
-        .prepare(`insert into application_history (application_id, status, reason, actor, actor_id, at) values (?, ?, '', ?, null, ?)`)
-        .run(id, s, s === 'approved' ? 'staff' : 'candidate', at(-(10 - i) * DAY)),
-    );
-  } finally {
-    conn.close();
-  }
-}
-
 async function signIn(page: Page, token: string) {
   await page.goto('/notice-list');
   await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
-}
-
-async function candidateId(request: APIRequestContext, token: string): Promise<number> {
-  return (await (await request.get('/api/getUserInfo', { headers: { authorization: `Bearer ${token}` } })).json()).data.id as number;
 }
 
 test.describe('the candidate site on a phone', () => {
@@ -143,11 +105,12 @@ test.describe('the candidate site on a phone', () => {
     });
     made.push(exam.examId);
     const { token } = await registerCandidate(request);
-    writeApplication(await candidateId(request, token), exam, 'confirmed', '2699000042');
+    writeApplication(exam.examId, exam.positionId, await candidateId(request, token), 'confirmed', {
+      applicationNo: '2699000042',
+      form: FORM,
+    });
     // Close-out cancelled the only post.
-    const conn = db();
-    conn.prepare('update position set cancelled_at = ? where id = ?').run(new Date().toISOString(), exam.positionId);
-    conn.close();
+    cancelPosition(exam.positionId);
 
     await signIn(page, token);
     await page.goto('/exam-list');
@@ -178,6 +141,14 @@ test.describe('the candidate site on a phone', () => {
     await page.screenshot({ path: shots('cancelled-status.png'), fullPage: true });
     // The step bar goes on past 审核 and 缴费 (done: a switch keeps it), and 核对 is not 确认.
     await expect(page.locator('.journey-steps').first()).toHaveAttribute('aria-label', /共 8 步，准考证/);
+    // Issue 34: axe (WCAG 2.1 AA) on this state of 报考状态, and with the give-up confirmation open.
+    await expectNoViolations(page, '报考状态, post cancelled');
+    await page.getByRole('button', { name: /^放弃/ }).click();
+    const giveUp = page.getByRole('dialog');
+    await expect(giveUp).toContainText(/放弃/);
+    await expectNoViolations(page, '放弃报考 dialog');
+    await page.keyboard.press('Escape');
+    await expect(giveUp).toBeHidden();
   });
 
   test('the waiver proof is a Chinese upload with what each category needs', async ({ page, request }) => {
@@ -193,7 +164,10 @@ test.describe('the candidate site on a phone', () => {
     });
     made.push(exam.examId);
     const { token } = await registerCandidate(request);
-    writeApplication(await candidateId(request, token), exam, 'approved', '2699000043');
+    writeApplication(exam.examId, exam.positionId, await candidateId(request, token), 'approved', {
+      applicationNo: '2699000043',
+      form: FORM,
+    });
     await signIn(page, token);
     await page.goto('/exam-list');
     const card = page.locator('.exam-card', { hasText: name });

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { portraitJpeg, uploadIdPhoto } from './journey-support';
 import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
 import { changePassword, createOffice, createOfficeAdmin, signIn } from './platform-support';
-import { CAPTCHA, chooseOption, confirmDialog, newIdno } from './support';
+import { CAPTCHA, chooseOption, confirmDialog, newIdno, submitRegistration } from './support';
 
 /**
  * Issue 31's "done when", end to end: a server of its own started on an empty database with
@@ -125,18 +125,7 @@ async function registerAndApply(browser: Browser, office: OfficePlan, other: Off
 
   await phone.goto(at(office.host, '/register'));
   await expect(phone.locator('form#register')).toHaveAttribute('aria-disabled', 'false');
-  const text = (name: string) => phone.getByRole('textbox', { name, exact: true });
-  await text('身份证号码').fill(idno);
-  await text('姓名').fill(office.candidate.name);
-  await phone.getByLabel('密码', { exact: true }).fill(password);
-  await phone.getByLabel('确认密码').fill(password);
-  await text('手机号码').fill('13912345678');
-  await chooseOption(phone, phone.getByRole('combobox', { name: '密保问题' }), '我的小学校名？');
-  await text('提示答案').fill('城关小学');
-  await text('验证码').fill(CAPTCHA);
-  await phone.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
-  await phone.getByRole('checkbox', { name: /我单独同意/ }).check();
-  await phone.getByRole('button', { name: '注册并登录' }).click();
+  await submitRegistration(phone, { idno, name: office.candidate.name, password });
   await expect(phone).toHaveURL(/\/exam-list$/);
 
   const card = phone.locator('.exam-card').filter({ hasText: office.exam });

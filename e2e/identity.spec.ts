@@ -1,10 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IDENTITY_MISMATCH_TEXT, PHOTO_RULE_TEXT } from '@zhikaoyun/shared';
-import { portraitJpeg, uploadIdPhoto } from './journey-support';
+import { draftViaApi, portraitJpeg, uploadIdPhoto } from './journey-support';
 import { attachServerLog, startOwnServer, type OwnServer } from './own-server';
+import { adminLogin, ADMIN_ASSISTANT_FORM, setOpenExamConfig, signInCandidate, type IdentityServer } from './identity-support';
 import { CAPTCHA, chooseOption, newIdno, STORAGE_PREFIX } from './support';
 
 /**
@@ -52,62 +53,7 @@ test.afterEach(async () => {
   await attachServerLog(server, 'identity');
 });
 
-async function adminLogin(request: APIRequestContext): Promise<{ token: string; staff: unknown }> {
-  const code = await (await request.get(at('/api/getCode'))).json();
-  const res = await request.post(at('/api/admin/login'), {
-    data: { username: 'admin', password: ADMIN_PASSWORD, captchaId: code.data.captchaId, captcha: CAPTCHA },
-  });
-  return (await res.json()).data as { token: string; staff: unknown };
-}
-const adminToken = async (request: APIRequestContext) => (await adminLogin(request)).token;
-
-/** The open demo exam, saved again with `config` extended (the console's own call). */
-async function setOpenExamConfig(request: APIRequestContext, extra: Record<string, unknown>): Promise<number> {
-  const token = await adminToken(request);
-  const headers = { authorization: `Bearer ${token}` };
-  const exams = (await (await request.get(at('/api/admin/getExamList'), { headers })).json()).data as Record<string, any>[];
-  const exam = exams.find((e) => e.phase === 'registering')!;
-  const {
-    id,
-    name,
-    registrationStart,
-    registrationEnd,
-    reviewStart,
-    reviewEnd,
-    confirmationStart,
-    confirmationEnd,
-    published,
-    fee,
-    openingRatio,
-    waiverCategories,
-    switchStart,
-    switchEnd,
-  } = exam;
-  const saved = await (
-    await request.post(at('/api/admin/saveExam'), {
-      headers,
-      data: {
-        id,
-        name,
-        registrationStart,
-        registrationEnd,
-        reviewStart,
-        reviewEnd,
-        confirmationStart,
-        confirmationEnd,
-        published,
-        fee,
-        openingRatio,
-        waiverCategories,
-        switchStart,
-        switchEnd,
-        config: { ...exam.config, ...extra },
-      },
-    })
-  ).json();
-  expect(saved.success, saved.msg).toBe(true);
-  return id as number;
-}
+const srv: IdentityServer = { at, adminPassword: ADMIN_PASSWORD };
 
 test("registration: a name that is not the ID number's is refused with the reason; the right one registers", async ({ page }) => {
   await page.goto(at('/register'));
@@ -153,39 +99,11 @@ test('photo: the rules are shown before choosing a file; a blurred photo is refu
   await uploadIdPhoto(page, { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() });
 });
 
-async function signIn(page: Page) {
-  const code = await (await page.request.get(at('/api/getCode'))).json();
-  const res = await page.request.post(at('/api/login'), {
-    data: { idno: PERSON.idno, password: PASSWORD, captchaId: code.data.captchaId, captcha: CAPTCHA },
-  });
-  const token = (await res.json()).data.token as string;
-  await page.goto(at('/notice-list'));
-  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, JSON.stringify(value)), [`${STORAGE_PREFIX}token`, token]);
-  return token;
-}
+const signIn = (page: Page) => signInCandidate(srv, page, PERSON.idno, PASSWORD);
 
 test('an exam with faceVerify: submitted only after the sandbox face page said 通过', async ({ page, request }) => {
-  const examId = await setOpenExamConfig(request, { faceVerify: true });
-  const token = await signIn(page);
-  const headers = { authorization: `Bearer ${token}` };
-  const positions = await (await request.get(at(`/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent('行政辅助')}`))).json();
-  const draft = await request.post(at('/api/saveApplication'), {
-    headers,
-    data: {
-      examId,
-      positionId: positions.data.list[0].id,
-      form: {
-        education: '本科',
-        degree: '学士',
-        school: '浙江大学',
-        major: '汉语言文学',
-        graduationDate: '2019-07',
-        contactPhone: '13800001234',
-        pledge: true,
-      },
-    },
-  });
-  expect((await draft.json()).success).toBe(true);
+  const examId = await setOpenExamConfig(srv, request, { faceVerify: true });
+  await draftViaApi(request, await signIn(page), examId, '行政辅助', ADMIN_ASSISTANT_FORM, at);
   await page.goto(at('/confirm-info'));
   const alert = page.getByRole('alert').filter({ hasText: '需要人脸核验' });
   await expect(alert).toBeVisible();
@@ -200,13 +118,13 @@ test('an exam with faceVerify: submitted only after the sandbox face page said �
   await page.getByRole('button', { name: '确认并提交报名' }).click();
   await page.getByRole('dialog').getByRole('button', { name: '确认提交' }).click();
   await expect(page).toHaveURL(/\/current-exam$/);
-  await setOpenExamConfig(request, { faceVerify: false });
+  await setOpenExamConfig(srv, request, { faceVerify: false });
 });
 
 test.describe('console', () => {
   test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
   test("review shows each application's identity checks", async ({ page, request }) => {
-    const session = await adminLogin(request);
+    const session = await adminLogin(srv, request);
     await page.goto(at('/admin/login'));
     await page.evaluate(
       ([prefix, s]) => {

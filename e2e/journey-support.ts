@@ -31,15 +31,17 @@ export async function draftViaApi(
   examId: number,
   keyword: string,
   form: Record<string, unknown>,
+  /** Maps a path to a spec's own server (the suite's by default). */
+  url = (pathname: string) => pathname,
 ): Promise<number> {
   const headers = { authorization: `Bearer ${token}` };
-  const positions = await (await request.get(`/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent(keyword)}`)).json();
+  const positions = await (await request.get(url(`/api/getPositionList?examId=${examId}&keyword=${encodeURIComponent(keyword)}`))).json();
   const positionId = positions.data.list[0].id as number;
-  await request.post('/api/uploadPhoto', {
+  await request.post(url('/api/uploadPhoto'), {
     headers,
     multipart: { file: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await portraitJpeg() } },
   });
-  const saved = await (await request.post('/api/saveApplication', { headers, data: { examId, positionId, form } })).json();
+  const saved = await (await request.post(url('/api/saveApplication'), { headers, data: { examId, positionId, form } })).json();
   expect(saved.success).toBe(true);
   return positionId;
 }

@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type CDPSession, type Locator, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
 import { portraitJpeg } from './journey-support';
 import { CAPTCHA, dialogSettled, newIdno, selectField } from './support';
 
@@ -6,7 +7,7 @@ import { CAPTCHA, dialogSettled, newIdno, selectField } from './support';
 // (hearing the audio captcha), signs in, opens the exam's 报考须知, fills the form, picks a
 // position and submits. No pointer at all: every step is a key press (Tab, Shift+Tab, Enter,
 // Space, arrows) or typing into what has focus; at every Tab stop the focused control shows a
-// visible focus ring.
+// visible focus ring and is announced with a role and a name, as a screen reader would say it.
 
 /**
  * What the focused element's ring is, or why there is none. An antd control whose focusable part
@@ -51,8 +52,33 @@ async function focusRing(page: Page): Promise<string | null> {
   });
 }
 
+/**
+ * What a screen reader announces at each stop: the role and name Chromium's accessibility tree
+ * gives the focused element (the tree NVDA, VoiceOver and TalkBack read). Every stop must be
+ * exposed and named; the stops are kept as the run's transcript.
+ */
+const transcript: string[] = [];
+const cdp = new WeakMap<Page, CDPSession>();
+const UNNAMED_OK = new Set(['main', 'RootWebArea']);
+async function announced(page: Page): Promise<string> {
+  let session = cdp.get(page);
+  if (!session) cdp.set(page, (session = await page.context().newCDPSession(page)));
+  const { result } = await session.send('Runtime.evaluate', { expression: 'document.activeElement' });
+  const { nodes } = await session.send('Accessibility.getPartialAXTree', { objectId: result.objectId!, fetchRelatives: false });
+  const node = nodes[0];
+  const role = String(node?.role?.value ?? '');
+  const name = String(node?.name?.value ?? '').trim();
+  expect(node?.ignored, `the focused element is hidden from assistive technology (${role})`).toBeFalsy();
+  if (!UNNAMED_OK.has(role)) expect(name, `a ${role} with no accessible name has focus`).not.toBe('');
+  // An icon's English name (antd's "close-circle") is no name for a Chinese control.
+  expect(name, `a ${role} named only by its icon`).not.toMatch(/^[a-z]+(-[a-z]+)+$/);
+  return `${role}: ${name}`;
+}
+
 async function expectRing(page: Page) {
   expect(await focusRing(page)).toBeNull();
+  const line = await announced(page);
+  if (transcript.at(-1) !== line) transcript.push(line);
 }
 
 const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement).catch(() => false);
@@ -219,4 +245,9 @@ test('a keyboard alone registers with the audio captcha, signs in, applies and s
   await tab.keyboard.press('Enter');
   await expect(tab).toHaveURL(/\/current-exam$/);
   await expect(tab.getByText('待审核').first()).toBeVisible();
+  // What a screen reader said along the way, one line a stop, for a person to read.
+  const file = test.info().outputPath('screen-reader-transcript.txt');
+  writeFileSync(file, `${transcript.join('\n')}\n`);
+  await test.info().attach('screen-reader-transcript.txt', { path: file, contentType: 'text/plain' });
+  expect(transcript.length).toBeGreaterThan(30);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { CAPTCHA, chooseOption, confirmDialog, newIdno, registerCandidate, STORAGE_PREFIX } from './support';
+import { CAPTCHA, confirmDialog, newIdno, registerCandidate, STORAGE_PREFIX, submitRegistration } from './support';
 import { staffAccount } from './staff-accounts';
 
 test('personal center: download my data as JSON, then delete the account with password and confirmation', async ({ page, request }) => {
@@ -46,18 +46,7 @@ test('register: a taken ID number offers the appeal path; an admin resets the ac
   test.setTimeout(90_000);
   const { idno } = await registerCandidate(request, newIdno());
   await page.goto('/register');
-  const text = (name: string) => page.getByRole('textbox', { name, exact: true });
-  await text('身份证号码').fill(idno);
-  await text('姓名').fill('王真名');
-  await page.getByLabel('密码', { exact: true }).fill('appeal e2e password');
-  await page.getByLabel('确认密码').fill('appeal e2e password');
-  await text('手机号码').fill('13912345678');
-  await chooseOption(page, page.getByRole('combobox', { name: '密保问题' }), '我的小学校名？');
-  await text('提示答案').fill('城关小学');
-  await text('验证码').fill(CAPTCHA);
-  await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
-  await page.getByRole('checkbox', { name: /我单独同意/ }).check();
-  await page.getByRole('button', { name: '注册并登录' }).click();
+  await submitRegistration(page, { idno, name: '王真名', password: 'appeal e2e password' });
 
   const link = page.getByRole('button', { name: '身份证号被他人注册？提交申诉' });
   await expect(link).toBeVisible();

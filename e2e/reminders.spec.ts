@@ -79,6 +79,14 @@ test.describe('console', () => {
 
     await page.goto('/admin/messages?tab=outbox');
     const row = page.getByRole('row').filter({ hasText: '确认缴费截止提醒' }).first();
+    // Newest first: in the whole suite other specs' messages may push it to a later page.
+    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    const next = page.getByTitle('下一页');
+    for (let p = 2; p <= 10 && !(await row.isVisible()) && (await next.getAttribute('aria-disabled')) !== 'true'; p++) {
+      await next.click();
+      await expect(page.locator('.ant-pagination-item-active')).toHaveText(String(p));
+      await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+    }
     await expect(row).toBeVisible();
     await expect(row).toContainText('尚未完成缴费确认');
     await page.screenshot({ path: test.info().outputPath('console-outbox-reminder.png') });
