@@ -22,6 +22,34 @@ const features = subfolders('apps/web/src/features').flatMap((stage) =>
   subfolders(`apps/web/src/features/${stage}`).map((noun) => `${stage}/${noun}`),
 );
 
+// "Today" is the office's day, from the clock module only (docs/decisions/022): see the rule below.
+const dateCuts = [
+  ...['slice', 'substring', 'substr', 'split'].flatMap((cut) => [
+    {
+      selector: `CallExpression[callee.property.name='${cut}'][callee.object.callee.property.name=/^(toISOString|toJSON|nowIso)$/]`,
+      message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
+    },
+    {
+      selector: `CallExpression[callee.property.name='${cut}'][callee.object.callee.name='nowIso']`,
+      message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
+    },
+    // Whatever the text, its first ten characters are a date cut out by hand: of an instant
+    // that is the UTC day (retention's audit line and the daily job's day were), of a wall
+    // clock it is a rule the clock module already has (zonedDay, zonedSpan).
+    {
+      selector: `CallExpression[callee.property.name='${cut}'][arguments.length=2][arguments.0.value=0][arguments.1.value=10]`,
+      message: `A date cut out of a text by hand: use zonedDay(instant, timeZone), or zonedSpan for a sitting's time (docs/decisions/022).`,
+    },
+  ]),
+];
+
+// An antd icon says its English name ("key", "close-circle") to a screen reader unless told not
+// to: beside words it is decoration (aria-hidden); alone it needs a Chinese aria-label (issue 34).
+const iconNames = {
+  selector: 'JSXOpeningElement[name.name=/(Outlined|Filled|TwoTone)$/]:not(:has(JSXAttribute[name.name=/^aria-(hidden|label)$/]))',
+  message: 'An antd icon reads its English name to a screen reader: add aria-hidden (beside words) or a Chinese aria-label (alone).',
+};
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'data/**'],
@@ -137,20 +165,12 @@ export default tseslint.config(
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     ignores: ['packages/shared/src/clock.ts', 'apps/server/src/lib/clock.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...['slice', 'substring', 'substr', 'split'].flatMap((cut) => [
-          {
-            selector: `CallExpression[callee.property.name='${cut}'][callee.object.callee.property.name=/^(toISOString|toJSON|nowIso)$/]`,
-            message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
-          },
-          {
-            selector: `CallExpression[callee.property.name='${cut}'][callee.object.callee.name='nowIso']`,
-            message: `An instant cut into a date is the UTC day: use clock.today(timeZone) or zonedDay(instant, timeZone) (docs/decisions/022).`,
-          },
-        ]),
-      ],
+      'no-restricted-syntax': ['error', ...dateCuts],
     },
+  },
+  {
+    files: ['apps/web/src/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...dateCuts, iconNames] },
   },
   // The plain kit on the public pages (docs/decisions/026): the pages held to the JavaScript
   // budget, the plain kit and the site's shell draw antd's look without antd's runtime, which

@@ -1,7 +1,7 @@
 // Bundled and run by bench/archive.mjs, once per size in a process of its own: a fresh SQLite
 // database (BENCH_DB) with the demo office and an exam that ended 200 days ago with
-// ARCHIVE_BENCH_SIZE applications (each a candidate with an encrypted ID number, a form and a
-// status-history row), then the exam's archive made as the console makes it (POST archiveExam:
+// ARCHIVE_BENCH_SIZE applications (each a candidate with an encrypted ID number, a form, a
+// status-history row, a staff audit line, and a message with its SMS), then the exam's archive made as the console makes it (POST archiveExam:
 // the export worker, its 64 MiB heap, the main thread hashing the zip into ARCHIVE_DIR). The
 // process's RSS is sampled every 20 ms while the archive is made; the last line printed is JSON.
 import { loadavg } from 'node:os';
@@ -57,6 +57,7 @@ const form = JSON.stringify({
   contactPhone: '13800000000',
   address: '示范市某路 1 号',
 });
+const SMS_TEXT = `您报考的「归档压测 ${N}」已审核通过，请留意后续缴费确认及准考证打印安排。`;
 const CHUNK = 500;
 for (let start = 0; start < N; start += CHUNK) {
   await k.transaction().execute(async (trx) => {
@@ -113,6 +114,62 @@ for (let start = 0; start < N; start += CHUNK) {
           actor: 'candidate' as const,
           actor_id: null,
           at: stamp,
+        })),
+      )
+      .execute();
+    // What the archive's audit and SMS sheets read (decision 037, item 7): a staff line on each
+    // application, and its 审核通过 message with the SMS written in the same step.
+    await trx
+      .insertInto('audit_log')
+      .values(
+        apps.map((a) => ({
+          office_id: 1,
+          staff_id: 1,
+          staff_name: '压测',
+          action: '查看报名',
+          target: `application:${a.id}`,
+          detail: '',
+          ip: '127.0.0.1',
+          at: stamp,
+          seq: null,
+          mac: null,
+          mac_key: null,
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('message')
+      .values(
+        apps.map((a, i) => ({
+          office_id: 1,
+          candidate_id: ids[i]!.id,
+          kind: 'approved' as const,
+          application_id: a.id,
+          exam_id: exam.id,
+          title: '报名审核通过',
+          content: SMS_TEXT,
+          read_at: null,
+          created_at: stamp,
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('sms_outbox')
+      .values(
+        apps.map((a, i) => ({
+          office_id: 1,
+          candidate_id: ids[i]!.id,
+          kind: 'approved' as const,
+          mobile: '13800000000',
+          params: '{}',
+          text: SMS_TEXT,
+          idem_key: `bench-${a.id}`,
+          status: 'sent' as const,
+          next_attempt_at: stamp,
+          created_at: stamp,
+          sent_at: stamp,
+          claimed_by: null,
+          lease_until: null,
         })),
       )
       .execute();
