@@ -205,8 +205,11 @@ async function call(url, init = {}, who = 'candidate') {
     const choices = up.length > 0 ? up : slots.filter((s) => s.server);
     let res;
     let slot;
+    // Round robin between calls; within one call, each next try goes to the next process (the
+    // shared counter moves under the other calls meanwhile, and could send it back to the same).
+    const first = turn++;
     for (let n = 0; ; n++) {
-      slot = choices[turn++ % choices.length];
+      slot = choices[(first + n) % choices.length];
       try {
         // A process stopped since the choice is a closed port.
         if (!slot.server) throw Object.assign(new Error('stopped'), { cause: { code: 'ECONNREFUSED' } });
@@ -232,7 +235,15 @@ async function call(url, init = {}, who = 'candidate') {
         continue;
       }
     }
-    return res.json();
+    const text = await res.text();
+    let body = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: said below with its status
+    }
+    // An answer outside the envelope (a proxy's, or the framework's own) is named by its status.
+    return typeof body?.success === 'boolean' ? body : { success: false, msg: `HTTP ${res.status} ${text.slice(0, 80)}` };
   }
 }
 const a = {
@@ -252,7 +263,9 @@ function uploadPhoto(token) {
 
 /** Every call, timed; a failure is a non-200 status, a success:false envelope or a network error. */
 const steps = new Map();
-const failures = [];
+/** Each kind of failure ("step: message") and how often it came. */
+const failures = new Map();
+const networkErrors = [];
 async function step(name, f) {
   const t0 = performance.now();
   let r;
@@ -260,6 +273,8 @@ async function step(name, f) {
     r = await f();
   } catch (err) {
     r = { success: false, msg: `network: ${err.message}${err.cause?.code ? ` (${err.cause.code})` : ''}` };
+    // Every broken connection, with when it broke: a rolling restart's are matched to its signals.
+    networkErrors.push(`${name} at ${at().toFixed(2)} s: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
   }
   const ms = performance.now() - t0;
   const s = steps.get(name) ?? { name, count: 0, errors: 0, times: [] };
@@ -267,7 +282,8 @@ async function step(name, f) {
   s.times.push(ms);
   if (!r || r.success !== true) {
     s.errors++;
-    if (failures.length < 10) failures.push(`${name}: ${r?.msg ?? 'no answer'}`);
+    const kind = `${name}: ${r?.msg ?? 'no answer'}`;
+    failures.set(kind, (failures.get(kind) ?? 0) + 1);
   }
   steps.set(name, s);
   return r;
@@ -444,13 +460,20 @@ async function rollingRestart() {
     slot.server = null;
     await server.cleanup();
     await startSlot(slot);
+    const servingAgainAt = at();
+    // As docs/operations.md has the operator do: behind nginx, which learns only from refused
+    // connections, the next process is stopped once nginx sends to this one again (max_fails=1
+    // fail_timeout=5s after the refusal that marked it down); stopped sooner, nginx would find
+    // both down and answer 502.
+    const shunned = slot.failedUntil - Date.now();
+    if (BALANCER === 'nginx' && i < slots.length - 1 && shunned > 0) await sleep(shunned);
     restarts.push({
       process: i + 1,
       sigtermAt: +sentAt.toFixed(1),
       exitCode: code,
       signal,
       stopSeconds: +(exitedAt - sentAt).toFixed(2),
-      servingAgainAfterSeconds: +(at() - sentAt).toFixed(2),
+      servingAgainAfterSeconds: +(servingAgainAt - sentAt).toFixed(2),
     });
   }
 }
@@ -600,7 +623,8 @@ console.log(
 console.log(
   `server RSS${PROCESSES > 1 ? ` (${PROCESSES} processes, summed)` : ''}: ${rssAtStart.toFixed(0)} MiB at start, peak ${rssPeak.toFixed(0)} MiB, ${rssAfter.toFixed(0)} MiB after`,
 );
-console.log(`errors: ${errors}${errors ? ` — e.g. ${failures.join(' | ')}` : ''}`);
+console.log(`errors: ${errors}${errors ? ` — ${[...failures].map(([kind, n]) => `${n} × ${kind}`).join(' | ')}` : ''}`);
+if (networkErrors.length > 0) console.log(`broken connections: ${networkErrors.length} — ${networkErrors.join(' | ')}`);
 console.log(
   `candidate-visible errors: ${candidateErrors} (besides ${waitingRoom.candidate} answers 503 + Retry-After, each waited out as the site's waiting room does and sent again; ${waitingRoom.passedOn} calls passed on past a closed port by the balancer)`,
 );

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app';
 import { DATABASES } from './helpers/databases';
@@ -6,10 +9,13 @@ import { DATABASES } from './helpers/databases';
 /**
  * A stopping process refuses new work with 503 + Retry-After (decision 041), which the site's
  * waiting room waits out. An upload whose body is still being sent when the stop began gets that
- * answer too, not a broken connection. (Rolling restarts in bench:rush still showed a few EPIPE on
- * uploadPhoto; this test shows a slow upload is not their cause: docs/operations.md.)
+ * answer too, not a broken connection: the refusal waits for the body before it closes the
+ * connection (rolling restarts in bench:rush showed EPIPE on about 1 upload in 17 during a drain).
  */
 const sqlite = DATABASES.find((d) => d.name === 'sqlite')!;
+const execFileAsync = promisify(execFile);
+const SENDER = path.join(__dirname, 'helpers/photo-sender.mjs');
+const PHOTO = path.join(__dirname, 'fixtures/photos/good-light-blue-295x413.jpg');
 
 /**
  * A POST whose body arrives in `chunks` pieces `gapMs` apart, through fetch as the bench and the
@@ -54,6 +60,14 @@ describe.skipIf(sqlite.skipped !== null)('a stopping process and an upload in fl
     port = (t.app.server.address() as AddressInfo).port;
   });
   afterAll(() => t.close());
+
+  it('answers photos sent whole by another process (as the site and bench:rush send them) with 503 and Retry-After, not a broken pipe', async () => {
+    t.app.drain.start();
+    // The senders in a process of their own: in this one, each body would be written whole before
+    // the server's hook ran, and the race with the closing connection never seen.
+    const run = await execFileAsync(process.execPath, [SENDER, String(port), PHOTO, '8', '50'], { timeout: 60_000 });
+    expect(JSON.parse(run.stdout)).toEqual({ '503 1': 400 });
+  });
 
   it('answers an upload still being sent with 503 and Retry-After, not a broken connection', async () => {
     t.app.drain.start();
