@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type Driver,
   type QueryCompiler,
@@ -105,7 +105,12 @@ class ReadsDriver implements Driver {
     const writer = await this.takeWriter();
     try {
       // SQLite has no isolation levels or access modes to set: Kysely's driver ignores them too.
-      await this.writer.beginTransaction(writer);
+      // IMMEDIATE, not Kysely's plain `begin`: the write lock is taken now, waiting (busy_timeout)
+      // for another process that holds it (`npm run purge`, a key rotation). A plain `begin` reads
+      // at a snapshot and asks for the lock at its first write; if another process wrote in
+      // between (during a seat arrangement's computing, say), SQLite refuses at once with
+      // "database is locked" and no wait, and the staff member got a 500.
+      await writer.executeQuery(CompiledQuery.raw('begin immediate'));
     } catch (err) {
       await this.giveWriter();
       throw err;
