@@ -55,7 +55,7 @@ export async function settle(page: Page): Promise<void> {
                 const iterations = a.effect?.getComputedTiming().iterations;
                 const owner = target?.parentElement?.closest('button, [role], label, .ant-form-item') ?? null;
                 const where = owner ? ` in ${owner.tagName.toLowerCase()} «${(owner.textContent ?? '').trim().slice(0, 40)}»` : '';
-                return `${name}${iterations === Infinity ? ' (infinite)' : ''} on ${target ? `${target.tagName.toLowerCase()}.${[...target.classList].join('.')}` : '?'}${where}`;
+                return `${name}${iterations === Infinity ? ' (infinite)' : ''} on ${target ? `${target.tagName.toLowerCase()}.${(target.getAttribute('class') ?? '').split(/\s+/).join('.')}` : '?'}${where}`;
               }),
           ),
         { intervals: [100] },
