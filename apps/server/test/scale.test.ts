@@ -1,6 +1,7 @@
 import { STAFF_VISIBLE_STATUSES, zonedDay, type ApplicationStatus } from '@zhikaoyun/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReviewRepository } from '../src/modules/registration/review/repository';
 import { adminToken, addStaff, auditorToken, staffToken } from './helpers/actors';
 import { createTestApp, type TestApp } from './helpers/app';
 import { bearer, get, insertApplicationRow, insertCandidateRow, newIdno, post } from './helpers/candidates';
@@ -265,6 +266,29 @@ for (const kind of DATABASES) {
           const { ids, total } = await allPages(admin, q, pageSize);
           expect({ q, total }).toEqual({ q, total: expected.length });
           expect(ids).toEqual(expected);
+        }
+      }
+    });
+
+    it('a jump to any row of the queue from its quarter hour of submission gives the rows of the full sort', async () => {
+      // The quarter-hour start is taken from the first row on (the product: from 2,000 rows in).
+      const repo = createReviewRepository(t.db, { skipByQuarterFrom: 0 });
+      const scope = { officeId, units: { all: true } } as const;
+      for (const [status, keep] of [
+        [undefined, () => true],
+        ['approved', (r) => r.status === 'approved'],
+      ] as const satisfies readonly [ApplicationStatus | undefined, Parameters<typeof reference>[0]][]) {
+        const expected = await reference(keep);
+        for (const limit of [1, 7]) {
+          for (let offset = 0; offset < expected.length; offset++) {
+            const { rows, total } = await repo.page(scope, { examId, status }, { offset }, limit);
+            expect({ status, offset, total, ids: rows.map((r) => r.id) }).toEqual({
+              status,
+              offset,
+              total: expected.length,
+              ids: expected.slice(offset, offset + limit),
+            });
+          }
         }
       }
     });
