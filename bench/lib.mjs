@@ -111,6 +111,14 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds of this process's children that have exited (and been waited for). */
+export function childrenCpuSeconds() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // cutime and cstime: the 14th and 15th fields after the command name.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
 /** Samples a process's RSS every 100 ms; `peak` is the largest seen since the last reset. */
 export function rssMonitor(pid) {
   let peak = 0;

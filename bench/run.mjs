@@ -15,6 +15,7 @@ import {
   COMPLETE_FORM,
   PASSWORD,
   api,
+  childrenCpuSeconds,
   cpuSeconds,
   idnoFor,
   load,
@@ -28,12 +29,12 @@ import {
   uploadPhoto,
   waitFor,
 } from './lib.mjs';
-import { ensureWrk, sameBytesServer, wrk } from './wrk.mjs';
+import { ensureWrk, sameBytesServer, wrk, wrkPosts } from './wrk.mjs';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const CANDIDATES = 100;
-/** BENCH_ONLY=public: only the ceiling and the public reads (quick checks while developing). */
+/** BENCH_ONLY=public: only the ceiling and the public reads (quick checks while developing); BENCH_ONLY=login: only login. */
 const ONLY = process.env.BENCH_ONLY ?? '';
 const APP_PORT = 4350;
 const CEILING_PORT = 4351;
@@ -107,13 +108,99 @@ const results = [];
 const scenario = async (name, opts) => {
   const pid = name.startsWith('ceiling') ? ceilingProcess.pid : server.child.pid;
   const cpu0 = cpuSeconds(pid);
+  const client0 = process.cpuUsage();
   const r = await load(name, { ...common, ...opts });
   r.cpuUsPerRequest = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.total);
+  const client = process.cpuUsage(client0);
+  // The load generator shares the cores: what it takes per request is taken from the server.
+  r.clientCpuUsPerRequest = (client.user + client.system) / Math.max(1, r.total);
   results.push(r);
   process.stdout.write(`  ${name}: ${r.rps.toFixed(0)} req/s\n`);
   return r;
 };
 
+/** Login beside a bare argon2id verify loop: returns the loop's verifies per second. */
+const loginScenario = async () => {
+  // Login: each request needs its own captcha, fetched beforehand so that only login is measured.
+  const ids = [];
+  for (let i = 0; i < 1500; i++) ids.push(await a.captchaId());
+  // The bound for login: argon2id verifies on all cores (the thread pool), measured right
+  // before the login scenario so that both see the same machine.
+  const argon = await new Promise((resolve) => {
+    const loop = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { hash, verify } from '@node-rs/argon2';
+         const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+         const h = await hash('bench password 1', o);
+         const until = Date.now() + ${DURATION * 1000}; let n = 0;
+         await Promise.all(Array.from({ length: ${cpus().length * 2} }, async () => { while (Date.now() < until) { await verify(h, 'bench password 1'); n++; } }));
+         console.log(n / ${DURATION});`,
+      ],
+      { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    loop.stdout.on('data', (c) => (out += c));
+    loop.on('exit', () => resolve(Number(out.trim())));
+  });
+
+  let nextId = 0;
+  await scenario('POST login', {
+    url: `${base}/api/login`,
+    method: 'POST',
+    headers: json,
+    connections: Math.min(CONNECTIONS, 8),
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            idno: idnoFor(nextId % CANDIDATES),
+            password: PASSWORD,
+            captchaId: ids[nextId++ % ids.length],
+            captcha: CAPTCHA,
+          }),
+        }),
+      },
+    ],
+  });
+  // The same through wrk: autocannon's JavaScript takes about a millisecond of the two cores per
+  // login (as much as a tenth of what the server needs), wrk a few microseconds.
+  const wrkBodies = [];
+  for (let i = 0; i < Math.ceil(DURATION * argon * 1.5); i++)
+    wrkBodies.push(JSON.stringify({ idno: idnoFor(i % CANDIDATES), password: PASSWORD, captchaId: await a.captchaId(), captcha: CAPTCHA }));
+  const cpu0 = cpuSeconds(server.child.pid);
+  const client0 = process.cpuUsage();
+  const children0 = childrenCpuSeconds();
+  const w = await wrkPosts(`${base}/api/login`, wrkBodies, { connections: Math.min(CONNECTIONS, 8), seconds: DURATION });
+  w.cpuUsPerRequest = ((cpuSeconds(server.child.pid) - cpu0) * 1e6) / Math.max(1, w.total);
+  const client = process.cpuUsage(client0);
+  // wrk is a child of this process: its CPU is counted once it has exited.
+  w.clientCpuUsPerRequest = (client.user + client.system + (childrenCpuSeconds() - children0) * 1e6) / Math.max(1, w.total);
+  w.ofArgon = w.rps / argon;
+  return { argon, wrk: w };
+};
+/** BENCH_ONLY=login: only login beside the argon2id loop. */
+const printLogin = (argon, r, w) => {
+  console.log(`\nlogin beside a bare argon2id verify loop (${argon.toFixed(0)}/s), 8 connections, target ≥0.90×argon:`);
+  for (const [by, x] of [
+    ['autocannon', r],
+    ['wrk', w],
+  ])
+    console.log(
+      `  ${by.padEnd(10)} ${x.rps.toFixed(0).padStart(5)}/s  ${(x.rps / argon).toFixed(2)}×argon  p50 ${x.p50} p99 ${x.p99} ms  errors ${x.errors}  server ${x.cpuUsPerRequest.toFixed(0)} µs/login  load generator ${x.clientCpuUsPerRequest.toFixed(0)} µs/login${by === 'wrk' ? (x.ofArgon >= 0.9 ? ' ✓' : ' ✗') : ''}`,
+    );
+  for (const e of w.errorSamples ?? []) console.log(`  wrk login error: ${e}`);
+};
+if (ONLY === 'login') {
+  const { argon, wrk: w } = await loginScenario();
+  console.log(`load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`);
+  printLogin(argon, results.at(-1), w);
+  await server.cleanup();
+  process.exit(0);
+}
 await scenario('ceiling (node:http hello)', { url: `http://127.0.0.1:${CEILING_PORT}/` });
 await scenario('GET getWSystem', { url: `${base}/api/getWSystem` });
 await scenario('GET getPositionList', { url: `${base}/api/getPositionList?examId=${exam.id}&page=1&pageSize=10` });
@@ -222,51 +309,7 @@ await scenario('POST admin/getApplicationList', {
   body: JSON.stringify({ examId: exam.id, page: 1, pageSize: 20 }),
 });
 
-// Login: each request needs its own captcha, fetched beforehand so that only login is measured.
-const ids = [];
-for (let i = 0; i < 1500; i++) ids.push(await a.captchaId());
-// The bound for login: argon2id verifies on all cores (the thread pool), measured right
-// before the login scenario so that both see the same machine.
-const argon = await new Promise((resolve) => {
-  const loop = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { hash, verify } from '@node-rs/argon2';
-       const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-       const h = await hash('bench password 1', o);
-       const until = Date.now() + ${DURATION * 1000}; let n = 0;
-       await Promise.all(Array.from({ length: ${cpus().length * 2} }, async () => { while (Date.now() < until) { await verify(h, 'bench password 1'); n++; } }));
-       console.log(n / ${DURATION});`,
-    ],
-    { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  loop.stdout.on('data', (c) => (out += c));
-  loop.on('exit', () => resolve(Number(out.trim())));
-});
-
-let nextId = 0;
-await scenario('POST login', {
-  url: `${base}/api/login`,
-  method: 'POST',
-  headers: json,
-  connections: Math.min(CONNECTIONS, 8),
-  requests: [
-    {
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({
-          idno: idnoFor(nextId % CANDIDATES),
-          password: PASSWORD,
-          captchaId: ids[nextId++ % ids.length],
-          captcha: CAPTCHA,
-        }),
-      }),
-    },
-  ],
-});
+const { argon, wrk: wrkLogin } = await loginScenario();
 const rssPeakLoad = rss.peak;
 
 // Memory: the same mixed scenario three times; the first warms up (JIT, pools,
@@ -343,6 +386,11 @@ for (const r of results) {
 for (const r of [...results, ...memRuns.map((m) => ({ ...m, name: `memory run ${m.run}` }))])
   for (const e of r.errorSamples ?? []) console.log(`  ${r.name} error: ${e}`);
 console.log(`bare argon2id verify loop         ${argon.toFixed(0).padStart(7)}`);
+printLogin(
+  argon,
+  results.find((r) => r.name === 'POST login'),
+  wrkLogin,
+);
 printWrk();
 console.log(
   `\nserver RSS: ${memory.atStartMiB.toFixed(0)} MiB at start, peak ${memory.peakMiB.toFixed(0)} MiB, ${memory.afterMiB.toFixed(0)} MiB after; ` +
@@ -364,7 +412,7 @@ writeFileSync(
       connections: CONNECTIONS,
       ceiling,
       argon2VerifyPerSecond: argon,
-      wrk: { hello: { before: helloBefore, after: helloAfter, base: wrkHello }, targets: WRK_TARGET, reads: wrkReads },
+      wrk: { hello: { before: helloBefore, after: helloAfter, base: wrkHello }, targets: WRK_TARGET, reads: wrkReads, login: wrkLogin },
       results,
       memory,
     },

@@ -41,7 +41,7 @@ const HEAVY_EVERY = Number(process.env.SOAK_HEAVY_MINUTES ?? 15);
 const READ_RATE = Number(process.env.SOAK_READ_RATE ?? 1500);
 const MEASURE_SECONDS = Number(process.env.SOAK_MEASURE_SECONDS ?? 10);
 const CANDIDATES = 200;
-const PORTS = { app: 4360, fresh: 4361, hello: 4362, same: 4363 };
+const PORTS = { app: 4360, fresh: 4361, hello: 4362, same: 4363, appMetrics: 4364, freshMetrics: 4365 };
 const TARGET = { throughput: 0.95, p99: 1.2 };
 
 ensureDependencies();
@@ -58,8 +58,11 @@ const hello = startChild(
   {},
 );
 await waitFor(`http://127.0.0.1:${PORTS.hello}/`);
-// The sweep runs as on the day (payments, SMS outbox, timed work every 30 s).
-const server = startServer(PORTS.app, { PAYMENT_SWEEP_SECONDS: '30' });
+// The sweep runs as on the day (payments, SMS outbox, timed work every 30 s); the fresh process
+// below runs the same, or it would be spared work the old one does in its measurement.
+const SWEEP = { PAYMENT_SWEEP_SECONDS: '30' };
+const server = startServer(PORTS.app, { ...SWEEP, METRICS_PORT: String(PORTS.appMetrics) });
+server.metricsPort = PORTS.appMetrics;
 await waitFor(`${server.base}/api/health`);
 const a = api(server.base);
 
@@ -135,8 +138,51 @@ async function submitScenario(base) {
   return r;
 }
 
+/** A metric's value from a Prometheus text page (the first series of that name). */
+const metric = (text, name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+/**
+ * The event loop's longest delay in every second of a measurement, from the server's /metrics
+ * (prom-client resets its delay histogram at each scrape), and the time its major GCs took: a
+ * p99 of a second in a read is a stall of the loop, and this says when it came and whether GC
+ * was it.
+ */
+function loopWatch(metricsPort) {
+  const url = `http://127.0.0.1:${metricsPort}/metrics`;
+  const started = Date.now();
+  const seconds = [];
+  let gc0 = NaN;
+  let gc = NaN;
+  const scrape = async () => {
+    try {
+      const text = await (await fetch(url)).text();
+      const lag = metric(text, 'zk_nodejs_eventloop_lag_max_seconds') * 1000;
+      gc = metric(text, 'zk_nodejs_gc_duration_seconds_sum\\{kind="major"\\}');
+      if (Number.isNaN(gc0)) gc0 = gc;
+      else seconds.push({ at: (Date.now() - started) / 1000, lagMs: lag });
+    } catch {
+      // A scrape that failed is a second not seen, not an error of the soak.
+    }
+  };
+  void scrape();
+  const timer = setInterval(() => void scrape(), 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      const worst = [...seconds].sort((x, y) => y.lagMs - x.lagMs).slice(0, 3);
+      return {
+        maxLagMs: worst[0]?.lagMs ?? NaN,
+        secondsOver100ms: seconds.filter((x) => x.lagMs > 100).length,
+        worst,
+        majorGcSeconds: gc - gc0,
+      };
+    },
+  };
+}
+
 /** Reads through wrk beside the hello world and the same bytes, then the submit; memory last. */
 async function measure(label, target) {
+  const loop = loopWatch(target.metricsPort);
   const urls = reads(target.base);
   const same = await sameBytesServer(PORTS.same, Object.fromEntries(Object.entries(urls).map(([k, url]) => [k, { url }])));
   const opts = { connections: 50, seconds: MEASURE_SECONDS };
@@ -156,6 +202,7 @@ async function measure(label, target) {
   }
   const submit = await submitScenario(target.base);
   out.submit = { rps: submit.rps, p50: submit.p50, p99: submit.p99, errors: submit.errors };
+  out.eventLoop = loop.stop();
   const mem = await target.memoryAfterGc();
   out.rssMiB = rssMiB(target.child.pid);
   out.heapAfterGcMiB = mem.heapUsedMiB;
@@ -165,6 +212,10 @@ async function measure(label, target) {
       .join(
         ', ',
       )}; submit ${out.submit.rps.toFixed(0)}/s p99 ${out.submit.p99}; hello ${out.hello.toFixed(0)}/s; RSS ${out.rssMiB.toFixed(0)} MiB, heap after GC ${out.heapAfterGcMiB.toFixed(1)} MiB (load ${out.load.toFixed(2)})`,
+  );
+  const el = out.eventLoop;
+  console.log(
+    `  event loop: longest delay ${el.maxLagMs.toFixed(0)} ms, ${el.secondsOver100ms} s with a delay over 100 ms (worst at ${el.worst.map((w) => `${w.at.toFixed(0)} s: ${w.lagMs.toFixed(0)} ms`).join(', ')}); major GC ${(el.majorGcSeconds * 1000).toFixed(0)} ms in all`,
   );
   return out;
 }
@@ -302,7 +353,12 @@ const copyDir = path.join(server.dir, 'fresh');
 mkdirSync(copyDir);
 await db.backup(path.join(copyDir, 'bench.db'));
 db.close();
-const fresh = startServer(PORTS.fresh, { DATABASE_URL: `file:${path.join(copyDir, 'bench.db')}` });
+const fresh = startServer(PORTS.fresh, {
+  ...SWEEP,
+  METRICS_PORT: String(PORTS.freshMetrics),
+  DATABASE_URL: `file:${path.join(copyDir, 'bench.db')}`,
+});
+fresh.metricsPort = PORTS.freshMetrics;
 await waitFor(`${fresh.base}/api/health`);
 const freshRun = await measure('fresh process, same data', fresh);
 

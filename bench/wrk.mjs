@@ -5,7 +5,10 @@
 // runtime can do at all) and a bare node:http server sending the very same bytes and headers the
 // product sent for that read (the cost of the answer's size alone, without the product's code).
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 /** wrk on the PATH, installed from Debian's packages when missing (the bench needs it, CI does not). */
@@ -30,11 +33,14 @@ const ms = (text) => {
  * Gives req/s, the latency percentiles wrk measured (ms, from its --latency table) and errors
  * (socket errors and non-2xx answers).
  */
-export async function wrk(url, { connections = 50, seconds = 5, threads = 2, headers = {} } = {}) {
+export async function wrk(url, { connections = 50, seconds = 5, threads = 2, headers = {}, script } = {}) {
   const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  if (script) args.push('-s', script);
   // Asynchronous: the same-bytes server answers from this very process while wrk runs.
-  const { stdout: out } = await promisify(execFile)('wrk', [...args, url], { encoding: 'utf8' });
+  const { stdout: out, stderr } = await promisify(execFile)('wrk', [...args, url], { encoding: 'utf8' });
+  // A script wrk cannot load is reported on stderr, and wrk then sends plain GETs instead.
+  if (script && stderr.trim()) throw new Error(`wrk script ${script}: ${stderr.trim()}`);
   const pct = (p) => ms(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '');
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
@@ -44,8 +50,71 @@ export async function wrk(url, { connections = 50, seconds = 5, threads = 2, hea
     p50: pct(50),
     p90: pct(90),
     p99: pct(99),
-    errors: non2xx + (socket ? socket.slice(1).reduce((s, n) => s + Number(n), 0) : 0),
+    errors:
+      non2xx +
+      (socket ? socket.slice(1).reduce((s, n) => s + Number(n), 0) : 0) +
+      // Refusals in a 200 envelope, counted by wrkPosts' script.
+      Number(/^refused (\d+)$/m.exec(out)?.[1] ?? 0),
+    ...(/^refused sample (.*)$/m.exec(out) ? { errorSamples: [/^refused sample (.*)$/m.exec(out)[1]] } : {}),
   };
+}
+
+/** A JSON body as a Lua string literal (long brackets: no escaping needed for JSON). */
+const luaString = (text) => `[==[${text}]==]`;
+
+/**
+ * POSTs of JSON bodies through wrk, each body sent once at most (a login's captcha can be used
+ * only once): the bodies are split between wrk's threads, each thread sends its share in turn and
+ * counts every answer whose envelope says success:false (the API answers refusals with 200).
+ * wrk runs for `seconds` whatever happens: give more bodies than it can send.
+ */
+export async function wrkPosts(url, bodies, { connections = 8, seconds = 5, threads = 2 } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zk-wrk-'));
+  const script = path.join(dir, 'posts.lua');
+  writeFileSync(
+    script,
+    `local bodies = {${bodies.map(luaString).join(',\n')}}
+local threads, count = {}, 0
+function setup(thread)
+  thread:set("id", count)
+  count = count + 1
+  table.insert(threads, thread)
+end
+function init(args)
+  step = ${threads}
+  next_body = id + 1
+  refused = 0
+  sample = nil
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+  local body = bodies[next_body] or bodies[#bodies]
+  next_body = next_body + step
+  return wrk.format(nil, nil, nil, body)
+end
+function response(status, headers, body)
+  if status < 300 and string.sub(body, 1, 16) == '{"success":false' then
+    refused = refused + 1
+    if sample == nil then sample = string.sub(body, 1, 120) end
+  end
+end
+function done(summary, latency, requests)
+  local total, first = 0, nil
+  for _, t in ipairs(threads) do
+    total = total + t:get("refused")
+    first = first or t:get("sample")
+  end
+  io.write("refused " .. total .. "\\n")
+  if first then io.write("refused sample " .. first .. "\\n") end
+end
+`,
+  );
+  try {
+    return await wrk(url, { connections, seconds, threads, script });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The status, raw headers and body one GET answers, as wrk would receive them (no accept-encoding). */
