@@ -29,7 +29,7 @@ import {
   uploadPhoto,
   waitFor,
 } from './lib.mjs';
-import { ensureWrk, sameBytesServer, wrk, wrkPosts } from './wrk.mjs';
+import { ensureWrk, median, sameBytesServer, wrkPosts, wrkRounds } from './wrk.mjs';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -119,14 +119,9 @@ const scenario = async (name, opts) => {
   return r;
 };
 
-/** Login beside a bare argon2id verify loop: returns the loop's verifies per second. */
-const loginScenario = async () => {
-  // Login: each request needs its own captcha, fetched beforehand so that only login is measured.
-  const ids = [];
-  for (let i = 0; i < 1500; i++) ids.push(await a.captchaId());
-  // The bound for login: argon2id verifies on all cores (the thread pool), measured right
-  // before the login scenario so that both see the same machine.
-  const argon = await new Promise((resolve) => {
+/** The bound for login: argon2id verifies per second on all cores (the thread pool), in a process of its own. */
+const argonLoop = (seconds) =>
+  new Promise((resolve) => {
     const loop = spawn(
       process.execPath,
       [
@@ -135,9 +130,9 @@ const loginScenario = async () => {
         `import { hash, verify } from '@node-rs/argon2';
          const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
          const h = await hash('bench password 1', o);
-         const until = Date.now() + ${DURATION * 1000}; let n = 0;
+         const until = Date.now() + ${seconds * 1000}; let n = 0;
          await Promise.all(Array.from({ length: ${cpus().length * 2} }, async () => { while (Date.now() < until) { await verify(h, 'bench password 1'); n++; } }));
-         console.log(n / ${DURATION});`,
+         console.log(n / ${seconds});`,
       ],
       { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -146,6 +141,16 @@ const loginScenario = async () => {
     loop.on('exit', () => resolve(Number(out.trim())));
   });
 
+/**
+ * Login beside a bare argon2id verify loop: through autocannon once, right after a loop; then
+ * through wrk in rounds, each a loop and a login run one right after the other (as the reads,
+ * bench/wrk.mjs), the ratio the median of the rounds'. Gives the first loop's rate and wrk's figures.
+ */
+const loginScenario = async () => {
+  // Each request needs its own captcha, fetched beforehand so that only login is measured.
+  const ids = [];
+  for (let i = 0; i < 1500; i++) ids.push(await a.captchaId());
+  const argon = await argonLoop(DURATION);
   let nextId = 0;
   await scenario('POST login', {
     url: `${base}/api/login`,
@@ -166,33 +171,64 @@ const loginScenario = async () => {
       },
     ],
   });
-  // The same through wrk: autocannon's JavaScript takes about a millisecond of the two cores per
-  // login (as much as a tenth of what the server needs), wrk a few microseconds.
-  const wrkBodies = [];
-  for (let i = 0; i < Math.ceil(DURATION * argon * 1.5); i++)
-    wrkBodies.push(JSON.stringify({ idno: idnoFor(i % CANDIDATES), password: PASSWORD, captchaId: await a.captchaId(), captcha: CAPTCHA }));
-  const cpu0 = cpuSeconds(server.child.pid);
-  const client0 = process.cpuUsage();
-  const children0 = childrenCpuSeconds();
-  const w = await wrkPosts(`${base}/api/login`, wrkBodies, { connections: Math.min(CONNECTIONS, 8), seconds: DURATION });
-  w.cpuUsPerRequest = ((cpuSeconds(server.child.pid) - cpu0) * 1e6) / Math.max(1, w.total);
-  const client = process.cpuUsage(client0);
-  // wrk is a child of this process: its CPU is counted once it has exited.
-  w.clientCpuUsPerRequest = (client.user + client.system + (childrenCpuSeconds() - children0) * 1e6) / Math.max(1, w.total);
-  w.ofArgon = w.rps / argon;
+  // autocannon's JavaScript takes about a millisecond of the two cores per login (as much as a
+  // tenth of what the server needs), wrk a fraction of that.
+  const rounds = Number(process.env.BENCH_WRK_ROUNDS ?? 5);
+  const seconds = Math.max(2, Math.round(DURATION / 2));
+  const runs = [];
+  let serverCpu = 0;
+  let clientCpu = 0;
+  for (let i = 0; i < rounds; i++) {
+    const bodies = [];
+    for (let j = 0; j < Math.ceil(seconds * argon * 1.5); j++)
+      bodies.push(JSON.stringify({ idno: idnoFor(j % CANDIDATES), password: PASSWORD, captchaId: await a.captchaId(), captcha: CAPTCHA }));
+    const login = async () => {
+      const cpu0 = cpuSeconds(server.child.pid);
+      const client0 = process.cpuUsage();
+      const children0 = childrenCpuSeconds();
+      const w = await wrkPosts(`${base}/api/login`, bodies, { connections: Math.min(CONNECTIONS, 8), seconds });
+      serverCpu += cpuSeconds(server.child.pid) - cpu0;
+      const client = process.cpuUsage(client0);
+      // wrk is a child of this process: its CPU is counted once it has exited.
+      clientCpu += (client.user + client.system) / 1e6 + childrenCpuSeconds() - children0;
+      return w;
+    };
+    const round = {};
+    if (i % 2) {
+      round.login = await login();
+      round.argon = await argonLoop(seconds);
+    } else {
+      round.argon = await argonLoop(seconds);
+      round.login = await login();
+    }
+    runs.push(round);
+  }
+  const total = runs.reduce((n, r) => n + r.login.total, 0);
+  const w = {
+    rps: median(runs.map((r) => r.login.rps)),
+    p50: median(runs.map((r) => r.login.p50)),
+    p99: Math.max(...runs.map((r) => r.login.p99)),
+    errors: runs.reduce((n, r) => n + r.login.errors, 0),
+    errorSamples: runs.flatMap((r) => r.login.errorSamples ?? []).slice(0, 3),
+    total,
+    argon: median(runs.map((r) => r.argon)),
+    ofArgon: median(runs.map((r) => r.login.rps / r.argon)),
+    roundsOfArgon: runs.map((r) => r.login.rps / r.argon),
+    cpuUsPerRequest: (serverCpu * 1e6) / Math.max(1, total),
+    clientCpuUsPerRequest: (clientCpu * 1e6) / Math.max(1, total),
+  };
   return { argon, wrk: w };
 };
 /** BENCH_ONLY=login: only login beside the argon2id loop. */
 const printLogin = (argon, r, w) => {
-  console.log(`\nlogin beside a bare argon2id verify loop (${argon.toFixed(0)}/s), 8 connections, target ≥0.90×argon:`);
-  for (const [by, x] of [
-    ['autocannon', r],
-    ['wrk', w],
-  ])
-    console.log(
-      `  ${by.padEnd(10)} ${x.rps.toFixed(0).padStart(5)}/s  ${(x.rps / argon).toFixed(2)}×argon  p50 ${x.p50} p99 ${x.p99} ms  errors ${x.errors}  server ${x.cpuUsPerRequest.toFixed(0)} µs/login  load generator ${x.clientCpuUsPerRequest.toFixed(0)} µs/login${by === 'wrk' ? (x.ofArgon >= 0.9 ? ' ✓' : ' ✗') : ''}`,
-    );
-  for (const e of w.errorSamples ?? []) console.log(`  wrk login error: ${e}`);
+  console.log(`\nlogin beside a bare argon2id verify loop, 8 connections, target ≥0.90×argon:`);
+  console.log(
+    `  autocannon  ${r.rps.toFixed(0).padStart(5)}/s  ${(r.rps / argon).toFixed(2)}×argon (loop ${argon.toFixed(0)}/s just before)  p50 ${r.p50} p99 ${r.p99} ms  errors ${r.errors}  server ${r.cpuUsPerRequest.toFixed(0)} µs/login  load generator ${r.clientCpuUsPerRequest.toFixed(0)} µs/login`,
+  );
+  console.log(
+    `  wrk         ${w.rps.toFixed(0).padStart(5)}/s  ${w.ofArgon.toFixed(2)}×argon (median of ${w.roundsOfArgon.length} rounds: ${w.roundsOfArgon.map((x) => x.toFixed(2)).join(', ')}; loop ${w.argon.toFixed(0)}/s)  p50 ${w.p50} p99 ${w.p99} ms  errors ${w.errors}  server ${w.cpuUsPerRequest.toFixed(0)} µs/login  load generator ${w.clientCpuUsPerRequest.toFixed(0)} µs/login ${w.ofArgon >= 0.9 && w.errors === 0 ? '✓' : '✗'}`,
+  );
+  for (const e of w.errorSamples) console.log(`  wrk login error: ${e}`);
 };
 if (ONLY === 'login') {
   const { argon, wrk: w } = await loginScenario();
@@ -231,32 +267,26 @@ const reads = {
   },
 };
 const sameBytes = await sameBytesServer(SAME_BYTES_PORT, reads);
-const wrkOpts = { connections: CONNECTIONS, seconds: DURATION };
 const helloUrl = `http://127.0.0.1:${CEILING_PORT}/`;
-const helloBefore = await wrk(helloUrl, wrkOpts);
+/** BENCH_WRK_ROUNDS: rounds of hello, same bytes and product per read (1 s each by default). */
+const wrkOpts = {
+  connections: CONNECTIONS,
+  rounds: Number(process.env.BENCH_WRK_ROUNDS ?? 5),
+  seconds: Math.max(1, Math.round(DURATION / 5)),
+};
 const wrkReads = [];
 for (const [name, { url }] of Object.entries(reads)) {
-  const same = await wrk(sameBytes.urls[name], wrkOpts);
-  const product = await wrk(url, wrkOpts);
-  wrkReads.push({
-    name,
-    ...product,
-    sameBytesRps: same.rps,
-    sameBytesP99: same.p99,
-    bytes: sameBytes.bytes[`/${encodeURIComponent(name)}`],
-  });
-}
-const helloAfter = await wrk(helloUrl, wrkOpts);
-await sameBytes.close();
-const wrkHello = (helloBefore.rps + helloAfter.rps) / 2;
-for (const r of wrkReads) {
-  r.ofHello = r.rps / wrkHello;
-  r.ofSameBytes = r.rps / r.sameBytesRps;
+  const r = await wrkRounds({ hello: helloUrl, same: sameBytes.urls[name], product: url }, wrkOpts);
+  r.name = name;
+  r.bytes = sameBytes.bytes[`/${encodeURIComponent(name)}`];
   r.meets = r.ofHello >= WRK_TARGET.ofHello && r.ofSameBytes >= WRK_TARGET.ofSameBytes && r.p99 < WRK_TARGET.p99 && r.errors === 0;
+  wrkReads.push(r);
 }
+await sameBytes.close();
+const wrkHello = median(wrkReads.map((r) => r.helloRps));
 const printWrk = () => {
   console.log(
-    `\nwrk (${wrkOpts.connections} connections, ${wrkOpts.seconds}s each): hello world ${helloBefore.rps.toFixed(0)} before, ${helloAfter.rps.toFixed(0)} after (base ${wrkHello.toFixed(0)} req/s, p99 ${helloBefore.p99} ms)`,
+    `\nwrk (${wrkOpts.connections} connections; per read ${wrkOpts.rounds} rounds of ${wrkOpts.seconds} s each of hello world, same bytes and product, ratios the median of the rounds'): hello world ${wrkHello.toFixed(0)} req/s (median)`,
   );
   console.log('read (wrk)                          req/s  ×hello  same bytes  ×same   p50 ms  p99 ms  errors  target');
   for (const r of wrkReads)
@@ -412,7 +442,7 @@ writeFileSync(
       connections: CONNECTIONS,
       ceiling,
       argon2VerifyPerSecond: argon,
-      wrk: { hello: { before: helloBefore, after: helloAfter, base: wrkHello }, targets: WRK_TARGET, reads: wrkReads, login: wrkLogin },
+      wrk: { hello: wrkHello, rounds: wrkOpts, targets: WRK_TARGET, reads: wrkReads, login: wrkLogin },
       results,
       memory,
     },

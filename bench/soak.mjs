@@ -9,7 +9,7 @@
 // bench/results/soak-latest.json. It measures; it does not fail.
 import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { buildServer, buildWeb } from '../scripts/build.mjs';
@@ -33,7 +33,7 @@ import {
   waitFor,
 } from './lib.mjs';
 import { sandboxPayments } from './sandbox-pay.mjs';
-import { ensureWrk, sameBytesServer, wrk } from './wrk.mjs';
+import { ensureWrk, sameBytesServer, wrk, wrkInterleaved } from './wrk.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const HEAVY_EVERY = Number(process.env.SOAK_HEAVY_MINUTES ?? 15);
@@ -180,8 +180,45 @@ function loopWatch(metricsPort) {
   };
 }
 
+/** CPU seconds of each thread of a process, by thread id. */
+function threadCpu(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * What a process does when nobody calls it: its CPU over a few quiet seconds (cores busy, main
+ * thread and the rest), and the SMS outbox's depth. A process that has served for an hour and is
+ * still busy at rest takes that from every call.
+ */
+async function atRest(target, seconds = 3) {
+  const pid = target.child.pid;
+  const before = threadCpu(pid);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const after = threadCpu(pid);
+  const text = await (await fetch(`http://127.0.0.1:${target.metricsPort}/metrics`)).text();
+  // Threads alive at both ends only (a thread that ended took its count with it).
+  const used = (tid) => (after.get(tid) ?? 0) - (before.get(tid) ?? after.get(tid) ?? 0);
+  const others = [...after.keys()].filter((tid) => tid !== String(pid)).reduce((n, tid) => n + used(tid), 0);
+  return {
+    mainCores: used(String(pid)) / seconds,
+    otherCores: others / seconds,
+    smsOutbox: metric(text, 'zk_sms_outbox_depth'),
+  };
+}
+
 /** Reads through wrk beside the hello world and the same bytes, then the submit; memory last. */
 async function measure(label, target) {
+  const rest = await atRest(target);
   const loop = loopWatch(target.metricsPort);
   const urls = reads(target.base);
   const same = await sameBytesServer(PORTS.same, Object.fromEntries(Object.entries(urls).map(([k, url]) => [k, { url }])));
@@ -203,6 +240,7 @@ async function measure(label, target) {
   const submit = await submitScenario(target.base);
   out.submit = { rps: submit.rps, p50: submit.p50, p99: submit.p99, errors: submit.errors };
   out.eventLoop = loop.stop();
+  out.atRest = rest;
   const mem = await target.memoryAfterGc();
   out.rssMiB = rssMiB(target.child.pid);
   out.heapAfterGcMiB = mem.heapUsedMiB;
@@ -214,6 +252,9 @@ async function measure(label, target) {
       )}; submit ${out.submit.rps.toFixed(0)}/s p99 ${out.submit.p99}; hello ${out.hello.toFixed(0)}/s; RSS ${out.rssMiB.toFixed(0)} MiB, heap after GC ${out.heapAfterGcMiB.toFixed(1)} MiB (load ${out.load.toFixed(2)})`,
   );
   const el = out.eventLoop;
+  console.log(
+    `  at rest before: main thread ${(rest.mainCores * 100).toFixed(0)} % of a core, other threads ${(rest.otherCores * 100).toFixed(0)} %; SMS outbox ${rest.smsOutbox}`,
+  );
   console.log(
     `  event loop: longest delay ${el.maxLagMs.toFixed(0)} ms, ${el.secondsOver100ms} s with a delay over 100 ms (worst at ${el.worst.map((w) => `${w.at.toFixed(0)} s: ${w.lagMs.toFixed(0)} ms`).join(', ')}); major GC ${(el.majorGcSeconds * 1000).toFixed(0)} ms in all`,
   );
@@ -362,6 +403,26 @@ fresh.metricsPort = PORTS.freshMetrics;
 await waitFor(`${fresh.base}/api/health`);
 const freshRun = await measure('fresh process, same data', fresh);
 
+// The verdict's reads: the old process and the fresh one side by side, in rounds a second or two
+// apart (bench/wrk.mjs): measured minutes apart, the machine's own drift (its hello world moved
+// by a fifth between the two) decided the ratio as much as the processes did.
+const sideBySide = {};
+for (const [name, oldUrl] of Object.entries(reads(server.base))) {
+  const m = await wrkInterleaved(
+    { old: oldUrl, fresh: reads(fresh.base)[name], hello: `http://127.0.0.1:${PORTS.hello}/` },
+    { rounds: 5, seconds: Math.max(1, Math.round(MEASURE_SECONDS / 5)), connections: 50 },
+  );
+  sideBySide[name] = { old: m.of.old, fresh: m.of.fresh, hello: m.of.hello, ofFresh: m.ratio('old', 'fresh') };
+}
+console.log(
+  `side by side, in rounds: ${Object.entries(sideBySide)
+    .map(
+      ([n, r]) =>
+        `${n.replace('GET ', '')} old ${r.old.rps.toFixed(0)}/s p99 ${r.old.p99.toFixed(1)}, fresh ${r.fresh.rps.toFixed(0)}/s p99 ${r.fresh.p99.toFixed(1)} (old/fresh ${r.ofFresh.rounds.map((x) => x.toFixed(2)).join(', ')})`,
+    )
+    .join('; ')}`,
+);
+
 /** Least-squares slope of y over the minutes, per hour. */
 const slopePerHour = (points, key) => {
   const xs = points.filter((p) => p[key] !== undefined);
@@ -374,9 +435,14 @@ const slopePerHour = (points, key) => {
 const settled = timeline.filter((p) => p.minute > Math.min(5, MINUTES / 4));
 const verdict = {};
 for (const name of Object.keys(last.reads)) {
-  const l = last.reads[name];
-  const f = freshRun.reads[name];
-  verdict[name] = { ofFresh: l.rps / f.rps, p99OfFresh: l.p99 / f.p99, ofFirst: l.rps / first.reads[name].rps };
+  const side = sideBySide[name];
+  verdict[name] = {
+    ofFresh: side.ofFresh.median,
+    p99OfFresh: side.old.p99 / side.fresh.p99,
+    ofFirst: last.reads[name].rps / first.reads[name].rps,
+    // Measured one after the other, minutes apart (the figure before the rounds).
+    ofFreshMinutesApart: last.reads[name].rps / freshRun.reads[name].rps,
+  };
 }
 verdict.submit = {
   ofFresh: last.submit.rps / freshRun.submit.rps,
@@ -395,12 +461,14 @@ console.log(
   `\nzhikaoyun soak — ${MINUTES} min of mixed traffic (${READ_RATE} reads/s, writes a hundredth of that, import and export every ${HEAVY_EVERY} min), ${cpus().length} cores, load ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`,
 );
 console.log(`traffic: ${JSON.stringify(counts)}`);
-console.log('figure                          first     end   fresh  end/fresh  p99 end/fresh  target');
+console.log(
+  'figure                          first     end   fresh  end/fresh  p99 end/fresh  target     (end/fresh: reads side by side in rounds; apart: measured minutes apart)',
+);
 for (const [name, v] of Object.entries(verdict)) {
   const pick = (run) => (name === 'submit' ? run.submit : run.reads[name]);
   const ok = v.ofFresh >= TARGET.throughput && v.p99OfFresh <= TARGET.p99;
   console.log(
-    `${name.padEnd(30)} ${pick(first).rps.toFixed(0).padStart(6)}  ${pick(last).rps.toFixed(0).padStart(6)}  ${pick(freshRun).rps.toFixed(0).padStart(6)}  ${v.ofFresh.toFixed(2).padStart(9)}  ${v.p99OfFresh.toFixed(2).padStart(13)}  ≥${TARGET.throughput}, ≤${TARGET.p99}× ${ok ? '✓' : '✗'}`,
+    `${name.padEnd(30)} ${pick(first).rps.toFixed(0).padStart(6)}  ${pick(last).rps.toFixed(0).padStart(6)}  ${pick(freshRun).rps.toFixed(0).padStart(6)}  ${v.ofFresh.toFixed(2).padStart(9)}  ${v.p99OfFresh.toFixed(2).padStart(13)}  ≥${TARGET.throughput}, ≤${TARGET.p99}× ${ok ? '✓' : '✗'}${v.ofFreshMinutesApart ? `  (apart ${v.ofFreshMinutesApart.toFixed(2)})` : ''}`,
   );
 }
 console.log(
@@ -419,6 +487,7 @@ writeFileSync(
       first,
       last,
       fresh: freshRun,
+      sideBySide,
       verdict,
       memory,
       timeline,

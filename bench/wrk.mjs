@@ -117,6 +117,57 @@ end
   }
 }
 
+export const median = (xs) => {
+  const sorted = [...xs].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * Several URLs measured in rounds: each round runs every one of them for `seconds`, one right
+ * after the other (in turned order every other round). This machine's speed drifts by a third
+ * within a minute (other tenants' work on the host): measured one after the other for 5 s each,
+ * the ratios of the same build ranged 0.55–1.05; neighbours in time see the same machine. Gives,
+ * per name, the median req/s and p50, the worst round's p99 and the errors of all rounds, and
+ * `ratio(a, b)`: the median of the rounds' own a/b ratios, with the rounds' ratios.
+ */
+export async function wrkInterleaved(urls, { rounds = 5, seconds = 1, connections = 50, threads = 2 } = {}) {
+  const names = Object.keys(urls);
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < rounds; i++)
+    for (const name of i % 2 ? [...names].reverse() : names) runs[name].push(await wrk(urls[name], { connections, seconds, threads }));
+  const of = Object.fromEntries(
+    names.map((n) => [
+      n,
+      {
+        rps: median(runs[n].map((r) => r.rps)),
+        p50: median(runs[n].map((r) => r.p50)),
+        p99: Math.max(...runs[n].map((r) => r.p99)),
+        errors: runs[n].reduce((sum, r) => sum + r.errors, 0),
+      },
+    ]),
+  );
+  const rounds_ = (a, b) => runs[a].map((r, i) => r.rps / runs[b][i].rps);
+  return { of, ratio: (a, b) => ({ median: median(rounds_(a, b)), rounds: rounds_(a, b) }) };
+}
+
+/** A read beside its two baselines (the hello world and the same bytes) in rounds (wrkInterleaved). */
+export async function wrkRounds({ hello, same, product }, opts = {}) {
+  const m = await wrkInterleaved({ hello, same, product }, opts);
+  const ofHello = m.ratio('product', 'hello');
+  const ofSame = m.ratio('product', 'same');
+  return {
+    ...m.of.product,
+    helloRps: m.of.hello.rps,
+    sameBytesRps: m.of.same.rps,
+    sameBytesP99: m.of.same.p99,
+    ofHello: ofHello.median,
+    ofSameBytes: ofSame.median,
+    roundsOfHello: ofHello.rounds,
+    roundsOfSameBytes: ofSame.rounds,
+  };
+}
+
 /** The status, raw headers and body one GET answers, as wrk would receive them (no accept-encoding). */
 function capture(url, headers) {
   return new Promise((resolve, reject) => {
