@@ -207,7 +207,7 @@ const loginScenario = async () => {
   const w = {
     rps: median(runs.map((r) => r.login.rps)),
     p50: median(runs.map((r) => r.login.p50)),
-    p99: Math.max(...runs.map((r) => r.login.p99)),
+    p99: median(runs.map((r) => r.login.p99)),
     errors: runs.reduce((n, r) => n + r.login.errors, 0),
     errorSamples: runs.flatMap((r) => r.login.errorSamples ?? []).slice(0, 3),
     total,
