@@ -111,6 +111,23 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * Runs an ES module script in a node process of its own, from apps/server (where the server's
+ * native modules, argon2id among them, resolve), and gives what it printed. The hashing bounds
+ * are measured this way: apart from the server and the load generator, on the same machine.
+ */
+export function nodeScript(code) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: path.join(root, 'apps/server'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', () => resolve(out.trim()));
+  });
+}
+
 /** CPU seconds of this process's children that have exited (and been waited for). */
 export function childrenCpuSeconds() {
   const stat = readFileSync('/proc/self/stat', 'utf8');

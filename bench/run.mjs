@@ -3,7 +3,6 @@
 // compared with a bare argon2id verify loop. Prints a table, writes bench/results/latest.json.
 // Targets are printed beside each figure; this script measures, it does not
 // fail. Env: BENCH_SECONDS (default 5 per scenario), BENCH_CONNECTIONS (default 50).
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import {
   cpuSeconds,
   idnoFor,
   load,
+  nodeScript,
   pool,
   register,
   root,
@@ -120,26 +120,17 @@ const scenario = async (name, opts) => {
 };
 
 /** The bound for login: argon2id verifies per second on all cores (the thread pool), in a process of its own. */
-const argonLoop = (seconds) =>
-  new Promise((resolve) => {
-    const loop = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { hash, verify } from '@node-rs/argon2';
-         const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-         const h = await hash('bench password 1', o);
-         const until = Date.now() + ${seconds * 1000}; let n = 0;
-         await Promise.all(Array.from({ length: ${cpus().length * 2} }, async () => { while (Date.now() < until) { await verify(h, 'bench password 1'); n++; } }));
-         console.log(n / ${seconds});`,
-      ],
-      { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    loop.stdout.on('data', (c) => (out += c));
-    loop.on('exit', () => resolve(Number(out.trim())));
-  });
+const argonLoop = async (seconds) =>
+  Number(
+    await nodeScript(
+      `import { hash, verify } from '@node-rs/argon2';
+       const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+       const h = await hash('bench password 1', o);
+       const until = Date.now() + ${seconds * 1000}; let n = 0;
+       await Promise.all(Array.from({ length: ${cpus().length * 2} }, async () => { while (Date.now() < until) { await verify(h, 'bench password 1'); n++; } }));
+       console.log(n / ${seconds});`,
+    ),
+  );
 
 /**
  * Login beside a bare argon2id verify loop: through autocannon once, right after a loop; then

@@ -33,7 +33,20 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildServer, buildWeb } from '../scripts/build.mjs';
 import { ensureDependencies } from '../scripts/lib.mjs';
-import { ADMIN_PASSWORD, CAPTCHA, COMPLETE_FORM, PASSWORD, cpuSeconds, idnoFor, pool, root, rssMiB, startServer, waitFor } from './lib.mjs';
+import {
+  ADMIN_PASSWORD,
+  CAPTCHA,
+  COMPLETE_FORM,
+  PASSWORD,
+  cpuSeconds,
+  idnoFor,
+  nodeScript,
+  pool,
+  root,
+  rssMiB,
+  startServer,
+  waitFor,
+} from './lib.mjs';
 import { freePort, startWatch } from './watch.mjs';
 
 const CANDIDATES = Number(process.env.RUSH_CANDIDATES ?? 2000);
@@ -405,25 +418,16 @@ async function reviewer(k) {
 // What hashing alone costs: one argon2id hash (register) and one verify (login) per candidate,
 // measured one at a time in a separate process, before and after the rush (the lower is used:
 // on a shared machine the other figure carries someone else's load).
-function measureHashing() {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { hash, verify } from '@node-rs/argon2';
-         const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
-         let t = performance.now(); let h; for (let i = 0; i < 20; i++) h = await hash('rush password', o); const hashMs = (performance.now() - t) / 20;
-         t = performance.now(); for (let i = 0; i < 20; i++) await verify(h, 'rush password'); const verifyMs = (performance.now() - t) / 20;
-         console.log(JSON.stringify({ hashMs, verifyMs }));`,
-      ],
-      { cwd: path.join(root, 'apps/server'), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('exit', () => resolve(JSON.parse(out.trim())));
-  });
+async function measureHashing() {
+  return JSON.parse(
+    await nodeScript(
+      `import { hash, verify } from '@node-rs/argon2';
+       const o = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+       let t = performance.now(); let h; for (let i = 0; i < 20; i++) h = await hash('rush password', o); const hashMs = (performance.now() - t) / 20;
+       t = performance.now(); for (let i = 0; i < 20; i++) await verify(h, 'rush password'); const verifyMs = (performance.now() - t) / 20;
+       console.log(JSON.stringify({ hashMs, verifyMs }));`,
+    ),
+  );
 }
 const hashingBefore = await measureHashing();
 
