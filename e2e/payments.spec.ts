@@ -39,7 +39,9 @@ test('approve → pay in the sandbox → confirmed, with a receipt', async ({ pa
   const queue = await (
     await request.post('/api/admin/getApplicationList', { headers, data: { examId, status: 'submitted', page: 1, pageSize: 20 } })
   ).json();
-  const zhao = (queue.data.list as { id: number; name: string }[]).find((a) => a.name === '赵磊')!;
+  const zhao = (queue.data.list as { id: number; name: string }[]).find((a) => a.name === '赵磊');
+  // The demo seeds him waiting; a second try of this test on the same server finds him approved.
+  if (!zhao) throw new Error('赵磊 is not waiting for review: this test runs once per seeded server');
   const approved = await (
     await request.post('/api/admin/reviewApplication', { headers, data: { applicationId: zhao.id, decision: 'approve' } })
   ).json();
@@ -58,11 +60,9 @@ test('approve → pay in the sandbox → confirmed, with a receipt', async ({ pa
   await page.getByRole('button', { name: '确认支付 ¥50.00' }).click();
 
   await expect(page).toHaveURL(/\/current-exam$/);
-  // The notify is asynchronous: the page shows confirmed once it has arrived (我已支付 asks meanwhile).
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByText('报名确认回执')).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  // The notify is asynchronous; back on the status page, the page asks the provider itself, so the
+  // receipt comes without a reload and without 我已支付, whichever arrives first.
+  await expect(page.getByText('报名确认回执')).toBeVisible({ timeout: 15_000 });
   await expect(page.locator('.status-card__label')).toContainText('已确认');
   await expect(page.locator('.receipt')).toContainText('¥50.00');
   await expect(page.locator('.receipt')).toContainText('赵磊');

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -62,6 +62,7 @@ function handler(req: IncomingMessage, res: ServerResponse) {
       res.end(JSON.stringify({ success: true, data }));
     };
     if (path === '/api/getPaymentStatus') return json(status());
+    if (path === '/api/checkPayment') return json(status());
     if (path === '/api/createPayment') {
       ordered = true;
       return json({ orderNo: 'ZK20261201080000ABCDEF0123', amount: 5000, provider: 'wechat', payUrl: CODE });
@@ -105,5 +106,29 @@ describe('confirmation step: WeChat Pay Native on a computer', () => {
     expect(seen).toContain('POST /api/createPayment');
     // The status was read again after the order was made.
     expect(seen.filter((s) => s === 'GET /api/getPaymentStatus').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('coming back with an open order, the page asks the provider once by itself; with none, never', async () => {
+    const view = (client: QueryClient) => (
+      <QueryClientProvider client={client}>
+        <App>
+          <ConfirmationStep exam={exam} status="approved" positionId={1} applicationNo={null} />
+        </App>
+      </QueryClientProvider>
+    );
+    const first = render(view(new QueryClient({ defaultOptions: { queries: { retry: false } } })));
+    await screen.findByRole('button', { name: '立即缴费 ¥50.00' });
+    first.unmount();
+    expect(seen).not.toContain('POST /api/checkPayment');
+
+    ordered = true;
+    seen.length = 0;
+    render(view(new QueryClient({ defaultOptions: { queries: { retry: false } } })));
+    await screen.findByRole('button', { name: '我已支付' });
+    await waitFor(() => expect(seen).toContain('POST /api/checkPayment'));
+    // Its answer (still unpaid) is read again, and the page does not ask a second time by itself.
+    await waitFor(() => expect(seen.filter((s) => s === 'GET /api/getPaymentStatus').length).toBeGreaterThanOrEqual(2));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen.filter((s) => s === 'POST /api/checkPayment')).toHaveLength(1);
   });
 });

@@ -157,12 +157,15 @@ export function usePay(examId: number, onCode: (payUrl: string) => void) {
   });
 }
 
-/** 我已支付: the server asks the provider. */
-export function useCheckPayment(examId: number) {
+/**
+ * 我已支付: the server asks the provider. `silent`: the page's own ask, on coming back from the
+ * cashier, which says nothing when the provider cannot answer (the button still can).
+ */
+export function useCheckPayment(examId: number, { silent = false }: { silent?: boolean } = {}) {
   const client = useQueryClient();
   const refresh = useRefresh(examId);
   return useMutation({
-    mutationFn: () => postData<PaymentStatus>('/api/checkPayment', { examId }),
+    mutationFn: () => postData<PaymentStatus>('/api/checkPayment', { examId }, silent ? { silent } : undefined),
     onSuccess: (status) => {
       client.setQueryData(applicationKeys.payment(examId), status);
       refresh();

@@ -14,7 +14,7 @@ import {
 } from '@zhikaoyun/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, QRCode, Select, Skeleton, Upload, type UploadFile } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { DeadlineCountdown } from '../../../../components/DeadlineCountdown';
 import { formatDateTime } from '../../../../components/format';
 import {
@@ -274,6 +274,13 @@ export function ConfirmationStep({
   const [payCode, setPayCode] = useState<string | null>(null);
   const startPay = usePay(exam.id, setPayCode);
   const check = useCheckPayment(exam.id);
+  const { mutate: askProvider } = useCheckPayment(exam.id, { silent: true });
+  const orderOpen = relevant && pay.data?.status === 'unpaid';
+  // Back from the cashier, the provider's notify is asynchronous and may come late (or only at its
+  // next try, minutes on): the page asks the provider once itself, as a merchant's return page does.
+  useEffect(() => {
+    if (orderOpen) askProvider();
+  }, [orderOpen, askProvider]);
   const confirmFree = useConfirmFree(exam.id);
   const [waiverOpen, setWaiverOpen] = useState(false);
   if (!relevant) return null;
