@@ -104,8 +104,9 @@ describe('confirmation step: WeChat Pay Native on a computer', () => {
     expect(screen.getByText('待支付订单：ZK20261201080000ABCDEF0123')).toBeTruthy();
     expect(window.location.href).toBe(before);
     expect(seen).toContain('POST /api/createPayment');
-    // The status was read again after the order was made.
+    // The status was read again after the order was made, and the open order asked about once.
     expect(seen.filter((s) => s === 'GET /api/getPaymentStatus').length).toBeGreaterThanOrEqual(2);
+    await waitFor(() => expect(seen).toContain('POST /api/checkPayment'));
   });
 
   it('coming back with an open order, the page asks the provider once by itself; with none, never', async () => {
