@@ -16,13 +16,19 @@ import { theme } from './theme';
 const BUTTON = { autoInsertSpace: false, loadingIcon: <LoadingOutlined spin aria-hidden /> };
 
 /**
+ * A select still loading its options: antd's own spinner is a picture read as "loading". This one
+ * is read in Chinese, as the console's other waits are.
+ */
+const SELECT = { loadingIcon: <LoadingOutlined spin aria-label="加载中" /> };
+
+/**
  * antd's theme (the spec's constants) and Chinese locale, around everything built on antd: the
  * pages that use it, the feedback holders, the pager of the notice list. The public pages built
  * without antd load none of it.
  */
 export function AntdTheme({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN} theme={theme} button={BUTTON}>
+    <ConfigProvider locale={zhCN} theme={theme} button={BUTTON} select={SELECT}>
       {children}
     </ConfigProvider>
   );
