@@ -218,13 +218,11 @@ for (const kind of DATABASES) {
         data: { status: 'paid', amount: FEE, orderNo: order.orderNo, paidAt: expect.any(String) },
       });
       expect(await confirmations(c.id)).toBe(1);
-      const trade = await t.db.kysely
-        .selectFrom('sandbox_trade')
-        .selectAll()
-        .where('order_no', '=', order.orderNo)
-        .executeTakeFirstOrThrow();
-      expect(trade).toMatchObject({ status: 'paid', notify_attempts: 1, next_notify_at: null });
-      expect(trade.acked_at).not.toBeNull();
+      const trade = () =>
+        t.db.kysely.selectFrom('sandbox_trade').selectAll().where('order_no', '=', order.orderNo).executeTakeFirstOrThrow();
+      // The sandbox writes down the acknowledgement once our answer to its notify has come back.
+      await eventually(async () => (await trade()).acked_at !== null, 'the sandbox recording the acknowledgement');
+      expect(await trade()).toMatchObject({ status: 'paid', notify_attempts: 1, next_notify_at: null });
       // Paying again is idempotent at the sandbox too.
       expect((await post(t, '/api/payment/sandbox/pay', { orderNo: order.orderNo })).body.success).toBe(true);
     });
