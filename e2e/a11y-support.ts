@@ -73,6 +73,9 @@ export async function settle(page: Page): Promise<void> {
 /** axe finds nothing on the page as it stands, once it has loaded and nothing on it moves. */
 export async function expectNoViolations(page: Page, what: string = page.url()): Promise<void> {
   await page.waitForLoadState('networkidle');
+  // A toast leaves by itself after 3 s: its fade, begun while axe reads the page, measured its
+  // words at a third of their contrast. The page is checked once the toasts are gone.
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 10_000 });
   await settle(page);
   expect(await axeViolations(page), what).toEqual([]);
 }
