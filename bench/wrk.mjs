@@ -150,7 +150,7 @@ export async function wrkInterleaved(urls, { rounds = 5, seconds = 1, connection
     ]),
   );
   const rounds_ = (a, b) => runs[a].map((r, i) => r.rps / runs[b][i].rps);
-  return { of, ratio: (a, b) => ({ median: median(rounds_(a, b)), rounds: rounds_(a, b) }) };
+  return { of, runs, ratio: (a, b) => ({ median: median(rounds_(a, b)), rounds: rounds_(a, b) }) };
 }
 
 /** A read beside its two baselines (the hello world and the same bytes) in rounds (wrkInterleaved). */
